@@ -1,0 +1,21 @@
+export type { TestkitErrorCode } from './errors.ts';
+export { isTestkitError, TestkitError } from './errors.ts';
+export type {
+  ChatRequestBody,
+  MessageRole,
+  MockModel,
+  MockModelOptions,
+  RecordedRequest,
+  ScriptedReply,
+  ScriptedToolCall,
+  ScriptFile,
+} from './mock-model/index.ts';
+export {
+  loadScriptFile,
+  parseScript,
+  parseScriptFile,
+  scriptedReplySchema,
+  startMockModel,
+} from './mock-model/index.ts';
+export type { TempDir, TempGitRepo, TempGitRepoOptions } from './temp/index.ts';
+export { createTempDir, createTempGitRepo } from './temp/index.ts';

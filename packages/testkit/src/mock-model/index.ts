@@ -1,0 +1,13 @@
+export type { ScriptFile } from './load-script.ts';
+export { loadScriptFile, parseScriptFile } from './load-script.ts';
+export { parseScript, scriptedReplySchema } from './script-schema.ts';
+export { startMockModel } from './server.ts';
+export type {
+  ChatRequestBody,
+  MessageRole,
+  MockModel,
+  MockModelOptions,
+  RecordedRequest,
+  ScriptedReply,
+  ScriptedToolCall,
+} from './types.ts';

@@ -1,0 +1,97 @@
+/** Who sent the last message of a request, as OpenAI names roles. */
+export type MessageRole = 'user' | 'assistant' | 'tool' | 'system';
+
+/** One tool call the scripted assistant makes. */
+export type ScriptedToolCall = {
+  /** Tool call id; default `call_<n>`. */
+  id?: string;
+  /** Function name. */
+  name: string;
+  /** Arguments: an object (sent as JSON) or a raw string, sent as is (malformed JSON on purpose). */
+  arguments: Record<string, unknown> | string;
+};
+
+/** One scripted reply of the mock model. Replies are consumed in order. */
+export type ScriptedReply = {
+  /** Only use this reply for a request whose LAST message matches. Without it, any request matches. */
+  when?: {
+    /** The last message's text (string content or concatenated text parts) includes this. */
+    lastMessageIncludes?: string;
+    /** The last message has this role. */
+    lastRole?: MessageRole;
+  };
+  /** Wait this long before answering (aborted cleanly if the client goes away). */
+  delayMs?: number;
+  /** Wait this long between streamed chunks. */
+  chunkDelayMs?: number;
+  /** Assistant text, streamed in small chunks. */
+  text?: string;
+  /** Reasoning, sent as `reasoning_content` (streamed before the text). */
+  reasoning?: string;
+  /** Tool calls; several make parallel tool calls (index 0, 1, 2...). */
+  toolCalls?: ScriptedToolCall[];
+  /** Token usage to report; default: roughly characters / 4. */
+  usage?: { prompt_tokens: number; completion_tokens: number };
+  /** Answer with an HTTP error in OpenAI's error shape instead of a completion. */
+  error?: { status: number; message?: string; retryAfterSeconds?: number };
+  /** Destroy the socket before any byte, or after a few chunks of the reply. */
+  drop?: 'before-response' | 'mid-stream';
+  /** Finish reason; default `tool_calls` when there are tool calls, else `stop`. */
+  finishReason?: string;
+};
+
+/** Options of `startMockModel`. */
+export type MockModelOptions = {
+  /** Replies to serve, in order. More can be added with `server.push`. */
+  script?: ScriptedReply[];
+  /** Model names listed by `GET /v1/models`; default `['mock-model']`. */
+  models?: string[];
+  /** Characters per streamed text / reasoning chunk; default 8. */
+  chunkSize?: number;
+  /** Port to listen on; default 0 (a free port). */
+  port?: number;
+};
+
+/** A request the mock model received. */
+export type RecordedRequest = {
+  method: string;
+  /** Path without the query string, e.g. `/v1/chat/completions`. */
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body; the raw text when it is not JSON; undefined when empty. */
+  body: unknown;
+};
+
+/** The body of a chat-completion request as the client sent it (loosely typed on purpose). */
+export type ChatRequestBody = {
+  model?: string;
+  messages?: Array<{ role?: string; content?: unknown; [key: string]: unknown }>;
+  tools?: Array<{
+    type?: string;
+    function?: { name?: string; [key: string]: unknown };
+    [key: string]: unknown;
+  }>;
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  [key: string]: unknown;
+};
+
+/** A running mock model server. */
+export type MockModel = {
+  /** Base URL for an OpenAI client, e.g. `http://127.0.0.1:PORT/v1`. */
+  readonly url: string;
+  readonly port: number;
+  /** Every request received, in order. */
+  readonly requests: readonly RecordedRequest[];
+  /** Bodies of the chat-completion requests, in order. */
+  readonly chatRequests: readonly ChatRequestBody[];
+  /** Number of replies not yet consumed. */
+  readonly remaining: number;
+  /** Append replies to the script (validated). */
+  push(...replies: ScriptedReply[]): void;
+  /** Resolve once at least `count` requests were received (rejects after `timeoutMs`, default 5000). */
+  waitForRequests(count: number, options?: { timeoutMs?: number }): Promise<readonly RecordedRequest[]>;
+  /** Stop listening and destroy open connections. */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+};

@@ -1,0 +1,81 @@
+/** Error codes of the spec's error table (section 7), plus the SDK's own. */
+export type ErrorCode =
+  | 'INVALID_PARAMS'
+  | 'PERMISSION_DENIED'
+  | 'TOOL_NOT_FOUND'
+  | 'SKILL_NOT_FOUND'
+  | 'SESSION_NOT_FOUND'
+  | 'AGENT_NOT_FOUND'
+  | 'AGENT_LIMIT_REACHED'
+  | 'RATE_LIMITED'
+  | 'TOOL_ERROR'
+  | 'AGENT_ERROR'
+  | 'SERVER_ERROR'
+  | 'AUTHENTICATION_FAILED'
+  | 'MODEL_ERROR'
+  | 'CIRCUIT_BREAKER'
+  | 'CANCELLED'
+  | 'CONFIG_ERROR';
+
+/** HTTP status of each code, used by every HTTP surface. */
+export const httpStatusOf: Record<ErrorCode, number> = {
+  INVALID_PARAMS: 400,
+  PERMISSION_DENIED: 403,
+  TOOL_NOT_FOUND: 404,
+  SKILL_NOT_FOUND: 404,
+  SESSION_NOT_FOUND: 404,
+  AGENT_NOT_FOUND: 404,
+  AGENT_LIMIT_REACHED: 429,
+  RATE_LIMITED: 429,
+  TOOL_ERROR: 500,
+  AGENT_ERROR: 500,
+  SERVER_ERROR: 500,
+  AUTHENTICATION_FAILED: 401,
+  MODEL_ERROR: 502,
+  CIRCUIT_BREAKER: 429,
+  CANCELLED: 499,
+  CONFIG_ERROR: 400,
+};
+
+const brand = Symbol.for('keel.error');
+
+/** The wire shape of an error: `{"error": {code, message, details?}}` carries this object. */
+export interface ErrorObject {
+  code: ErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Base of every error the SDK raises. `code` is stable; `message` says what to do.
+ * Use `KeelError.is(e)` rather than `instanceof` so duplicate package copies still match.
+ */
+export class KeelError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+  readonly [brand] = true;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'KeelError';
+    this.code = code;
+    this.details = details;
+  }
+
+  static is(value: unknown): value is KeelError {
+    return typeof value === 'object' && value !== null && (value as { [brand]?: boolean })[brand] === true;
+  }
+
+  toJSON(): ErrorObject {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+/** Turns anything thrown into the spec's error object, never leaking a stack trace. */
+export function toErrorObject(error: unknown, fallback: ErrorCode = 'SERVER_ERROR'): ErrorObject {
+  if (KeelError.is(error)) return error.toJSON();
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: fallback, message };
+}

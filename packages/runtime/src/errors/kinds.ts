@@ -1,0 +1,87 @@
+import { KeelError } from './keel-error.ts';
+
+/** Bad arguments from a caller: a request field, a tool argument, an option. */
+export class InvalidParamsError extends KeelError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('INVALID_PARAMS', message, details);
+    this.name = 'InvalidParamsError';
+  }
+}
+
+/** A path outside the access boundary, a blocked command, a refused action. */
+export class PermissionDeniedError extends KeelError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('PERMISSION_DENIED', message, details);
+    this.name = 'PermissionDeniedError';
+  }
+}
+
+export class ToolNotFoundError extends KeelError {
+  constructor(toolName: string, available: string[] = []) {
+    super('TOOL_NOT_FOUND', `Tool '${toolName}' does not exist.`, { tool: toolName, available });
+    this.name = 'ToolNotFoundError';
+  }
+}
+
+export class SessionNotFoundError extends KeelError {
+  constructor(sessionId: string) {
+    super('SESSION_NOT_FOUND', `Session '${sessionId}' does not exist.`, { session_id: sessionId });
+    this.name = 'SessionNotFoundError';
+  }
+}
+
+/** A tool ran and failed; the message is what the model sees. */
+export class ToolError extends KeelError {
+  constructor(message: string, details?: Record<string, unknown>, options?: ErrorOptions) {
+    super('TOOL_ERROR', message, details, options);
+    this.name = 'ToolError';
+  }
+}
+
+/** The model endpoint refused the API key (HTTP 401/403). */
+export class AuthenticationError extends KeelError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('AUTHENTICATION_FAILED', message, details);
+    this.name = 'AuthenticationError';
+  }
+}
+
+/** The model endpoint failed: server error, dropped connection, timeout, malformed reply. */
+export class ModelError extends KeelError {
+  /** True when a retry may succeed (429, 5xx, connection errors, timeouts). */
+  readonly retryable: boolean;
+  readonly status: number | undefined;
+
+  constructor(message: string, options: { retryable: boolean; status?: number; cause?: unknown }) {
+    super('MODEL_ERROR', message, options.status === undefined ? undefined : { status: options.status }, {
+      cause: options.cause,
+    });
+    this.name = 'ModelError';
+    this.retryable = options.retryable;
+    this.status = options.status;
+  }
+}
+
+/** The run's token, cost, step or loop limit tripped. */
+export class CircuitBreakerError extends KeelError {
+  constructor(message: string, details: { reason: string; tokens_used: number; cost_usd: number }) {
+    super('CIRCUIT_BREAKER', message, details);
+    this.name = 'CircuitBreakerError';
+  }
+}
+
+/** The run was cancelled through its AbortSignal. */
+export class CancelledError extends KeelError {
+  constructor(message = 'The run was cancelled.') {
+    super('CANCELLED', message);
+    this.name = 'CancelledError';
+  }
+}
+
+/** Configuration is missing or invalid; the message names the option and the environment variable. */
+export class ConfigError extends KeelError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('CONFIG_ERROR', message, details);
+    this.name = 'ConfigError';
+  }
+}

@@ -1,0 +1,18 @@
+export { createCodingTools } from './coding-tools.ts';
+export { editFileTool } from './edit-file.ts';
+export { fuzzyScore } from './fuzzy-score.ts';
+export { globTool } from './glob.ts';
+export { grepTool } from './grep.ts';
+export { IgnoreRules, loadIgnoreRules } from './ignore-rules.ts';
+export { listDirectoryTool } from './list-directory.ts';
+export type { AccessMode, PathGuardOptions } from './path-guard.ts';
+export { createPathGuard, PathGuard } from './path-guard.ts';
+export { readFileTool } from './read-file.ts';
+export type { ModelTool, ToolFilter } from './registry.ts';
+export { ToolRegistry } from './registry.ts';
+export { searchFilesTool } from './search-files.ts';
+export type { Tool, ToolContext } from './tool.ts';
+export { defineTool } from './tool.ts';
+export type { WalkEntry, WalkOptions } from './walk.ts';
+export { walkFiles } from './walk.ts';
+export { writeFileTool } from './write-file.ts';

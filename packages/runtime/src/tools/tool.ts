@@ -1,0 +1,26 @@
+import type { z } from 'zod';
+import type { PathGuard } from './path-guard.ts';
+
+/** What every tool receives besides its arguments. Confinement lives here, never inside a tool. */
+export interface ToolContext {
+  /** Normalised absolute working directory: relative paths resolve against it. */
+  readonly workdir: string;
+  /** Resolves and checks every path a tool touches. */
+  readonly guard: PathGuard;
+  /** Aborted when the run is cancelled; long tools must stop promptly. */
+  readonly signal: AbortSignal;
+}
+
+/** A tool: declared once, its JSON schema for the model generated from `schema`. */
+export interface Tool<Schema extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: Schema;
+  /** Returns the text the model (and `POST /tool`) sees. Throws a KeelError on failure. */
+  execute(ctx: ToolContext, args: z.infer<Schema>): Promise<string>;
+}
+
+/** Declares a tool with its argument type inferred from the schema. */
+export function defineTool<Schema extends z.ZodType>(tool: Tool<Schema>): Tool<Schema> {
+  return tool;
+}

@@ -1,0 +1,56 @@
+import { ConfigError } from '../errors/index.ts';
+import type { ModelSettings } from '../model/index.ts';
+import type { RuntimeEnv } from './env.ts';
+import type { RuntimeConfig } from './schema.ts';
+
+/** Model choices of one run, each optional; the first source that sets a value wins. */
+export interface ModelChoice {
+  model?: string | undefined;
+  model_base_url?: string | undefined;
+  model_api_key?: string | undefined;
+  enable_thinking?: boolean | undefined;
+  thinking_budget?: number | undefined;
+}
+
+/**
+ * Resolves the model of one run. Name and URL: the request, then the embedding caller, then the
+ * config files (project over global), then RUNTIME_MODEL / RUNTIME_MODEL_BASE_URL. The key follows
+ * the spec: RUNTIME_MODEL_API_KEY, then the request's key, then the caller's `api_key`.
+ */
+export function resolveModelSettings(
+  request: ModelChoice,
+  caller: ModelChoice,
+  config: RuntimeConfig,
+  env: RuntimeEnv,
+): Omit<ModelSettings, 'retry' | 'fetch' | 'timeoutMs'> {
+  const model = request.model || caller.model || config.model || env.model;
+  if (!model) {
+    throw new ConfigError(
+      'No model configured: pass `model`, set "model" in .runtime/config.json or ~/.runtime/config.json, ' +
+        'or set RUNTIME_MODEL.',
+      { option: 'model', env: 'RUNTIME_MODEL' },
+    );
+  }
+  const baseURL =
+    request.model_base_url || caller.model_base_url || config.model_base_url || env.modelBaseUrl;
+  let apiKey = env.modelApiKey || request.model_api_key || caller.model_api_key;
+  if (!apiKey) {
+    // Local endpoints (Ollama, vLLM, LM Studio, the test kit) usually take no key at all.
+    if (!baseURL) {
+      throw new ConfigError('No model API key: set RUNTIME_MODEL_API_KEY or pass `api_key` to the runtime.', {
+        option: 'api_key',
+        env: 'RUNTIME_MODEL_API_KEY',
+      });
+    }
+    apiKey = 'no-key';
+  }
+  const enableThinking = request.enable_thinking ?? caller.enable_thinking ?? env.enableThinking;
+  const thinkingBudget = request.thinking_budget ?? caller.thinking_budget ?? env.thinkingBudget;
+  return {
+    model,
+    apiKey,
+    ...(baseURL ? { baseURL } : {}),
+    ...(enableThinking !== undefined ? { enableThinking } : {}),
+    ...(thinkingBudget !== undefined ? { thinkingBudget } : {}),
+  };
+}

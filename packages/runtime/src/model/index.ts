@@ -1,0 +1,6 @@
+export type { ModelSettings, ModelTool, RetryNotice, TurnHandlers, TurnResult, TurnUsage } from './client.ts';
+export { ModelClient } from './client.ts';
+export type { ChatMessage, ImagePayload, ToolCall } from './messages.ts';
+export { toWireMessages } from './messages.ts';
+export type { RetryPolicy } from './retry.ts';
+export { defaultRetryPolicy } from './retry.ts';

@@ -1,0 +1,6 @@
+export type { ParsedRunRequest, RunRequest } from './run-request.ts';
+export { imagePayloadSchema, parseRunRequest, runRequestSchema } from './run-request.ts';
+export type { RunResult } from './run-result.ts';
+export type { RunOptions, RuntimeOptions } from './runtime.ts';
+export { createRuntime, Runtime } from './runtime.ts';
+export { normaliseWorkdir } from './workdir.ts';

@@ -1,0 +1,75 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { loadConfig, readEnv } from '../src/config/index.ts';
+import { resolveModelSettings } from '../src/config/model-settings.ts';
+
+describe('model settings', () => {
+  const env = readEnv({});
+  test('the key comes from RUNTIME_MODEL_API_KEY first, then the request, then the caller', () => {
+    const withEnv = readEnv({ RUNTIME_MODEL_API_KEY: 'from-env' });
+    expect(
+      resolveModelSettings({ model: 'm', model_api_key: 'req' }, { model_api_key: 'caller' }, {}, withEnv)
+        .apiKey,
+    ).toBe('from-env');
+    expect(
+      resolveModelSettings({ model: 'm', model_api_key: 'req' }, { model_api_key: 'caller' }, {}, env).apiKey,
+    ).toBe('req');
+    expect(resolveModelSettings({ model: 'm' }, { model_api_key: 'caller' }, {}, env).apiKey).toBe('caller');
+  });
+
+  test('model and base URL: request, then caller, then config, then environment', () => {
+    const withEnv = readEnv({ RUNTIME_MODEL: 'env-model', RUNTIME_MODEL_BASE_URL: 'http://env/v1' });
+    const config = { model: 'config-model', model_base_url: 'http://config/v1' };
+    expect(resolveModelSettings({}, {}, {}, withEnv)).toMatchObject({
+      model: 'env-model',
+      baseURL: 'http://env/v1',
+    });
+    expect(resolveModelSettings({}, {}, config, withEnv)).toMatchObject({
+      model: 'config-model',
+      baseURL: 'http://config/v1',
+    });
+    expect(resolveModelSettings({}, { model: 'caller' }, config, withEnv)).toMatchObject({ model: 'caller' });
+    expect(resolveModelSettings({ model: 'req' }, { model: 'caller' }, config, withEnv)).toMatchObject({
+      model: 'req',
+    });
+  });
+
+  test('missing model or key is a clear error naming the option and the variable', () => {
+    expect(() => resolveModelSettings({}, {}, {}, env)).toThrow(/RUNTIME_MODEL/);
+    expect(() => resolveModelSettings({ model: 'gpt' }, {}, {}, env)).toThrow(/RUNTIME_MODEL_API_KEY/);
+    // A local endpoint needs no key.
+    expect(
+      resolveModelSettings({ model: 'm', model_base_url: 'http://127.0.0.1:1/v1' }, {}, {}, env).apiKey,
+    ).toBe('no-key');
+  });
+});
+
+describe('config files', () => {
+  test('the project file overrides the global one key by key', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'keel-cfg-'));
+    const project = await mkdtemp(join(tmpdir(), 'keel-proj-'));
+    await writeFile(
+      join(home, 'config.json'),
+      JSON.stringify({ model: 'global', security: { allowed_commands: ['ls'], strict_read_boundary: true } }),
+    );
+    await mkdir(join(project, '.runtime'));
+    await writeFile(
+      join(project, '.runtime', 'config.json'),
+      JSON.stringify({ security: { strict_read_boundary: false } }),
+    );
+    expect(loadConfig(home, project)).toEqual({
+      model: 'global',
+      security: { allowed_commands: ['ls'], strict_read_boundary: false },
+    });
+  });
+
+  test('a broken file is a ConfigError naming it', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'keel-cfg-'));
+    await writeFile(join(home, 'config.json'), '{ not json');
+    expect(() => loadConfig(home, home)).toThrow(/config\.json is not valid JSON/);
+    await writeFile(join(home, 'config.json'), JSON.stringify({ circuit_breaker: { max_tokens: 'lots' } }));
+    expect(() => loadConfig(home, home)).toThrow(/circuit_breaker\.max_tokens/);
+  });
+});

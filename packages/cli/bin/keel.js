@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// Keel runs its TypeScript sources on Node 24's type stripping. Started by an older Node (a system
+// Node 20, say), this shim re-runs itself on the Node 24 the repository pins in node_modules.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const self = fileURLToPath(import.meta.url);
+const major = Number(process.versions.node.split('.')[0]);
+
+if (major >= 24) {
+  const { main } = await import('../src/main.ts');
+  process.exitCode = await main(process.argv);
+} else {
+  const pinned = findPinnedNode(dirname(self));
+  if (!pinned) {
+    console.error(
+      `keel needs Node 24 or newer (this is ${process.version}): run npm install in the Keel repository.`,
+    );
+    process.exit(1);
+  }
+  const result = spawnSync(pinned, [self, ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(result.status ?? 1);
+}
+
+function findPinnedNode(start) {
+  for (let dir = start; dir !== dirname(dir); dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', 'node', 'bin', 'node');
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}

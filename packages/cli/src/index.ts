@@ -1,0 +1,3 @@
+export type { CliIo } from './io.ts';
+export { buildProgram, main } from './main.ts';
+export { formatToolCall, truncate } from './render/truncate.ts';

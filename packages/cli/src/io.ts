@@ -1,0 +1,9 @@
+/** What a command reads and writes, injectable so tests can run the CLI in process. */
+export interface CliIo {
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Set by a command; main returns it. */
+  exitCode: number;
+}

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { registerRun } from './commands/run.ts';
+import type { CliIo } from './io.ts';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+/** Builds the `keel` program; each command registers itself. */
+export function buildProgram(io: CliIo): Command {
+  const program = new Command('keel')
+    .description('Keel: a local coding agent. Runs against any chat-completions-compatible model.')
+    .version(version, '-V, --version', 'print the version')
+    .configureOutput({
+      writeOut: (text) => io.out.write(text),
+      writeErr: (text) => io.err.write(text),
+    })
+    .exitOverride()
+    .showHelpAfterError('(run keel --help for usage)');
+  registerRun(program, io);
+  return program;
+}
+
+/** Runs `keel` with `argv` (as process.argv) and returns the exit code. */
+export async function main(argv: string[], overrides: Partial<CliIo> = {}): Promise<number> {
+  const io: CliIo = {
+    out: process.stdout,
+    err: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    exitCode: 0,
+    ...overrides,
+  };
+  try {
+    await buildProgram(io).parseAsync(argv);
+    return io.exitCode;
+  } catch (error) {
+    // --help and --version end through here with exit code 0; usage errors with 1.
+    if (error instanceof CommanderError) return error.exitCode;
+    throw error;
+  }
+}

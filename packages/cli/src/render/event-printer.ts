@@ -1,0 +1,73 @@
+import { styleText } from 'node:util';
+import type { RuntimeEvent } from '@keel/runtime';
+import { formatToolCall, previewResult } from './truncate.ts';
+
+export interface PrinterOptions {
+  verbose: boolean;
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream;
+}
+
+/**
+ * Prints a run as it streams: the answer on stdout, tool activity, thinking and usage on stderr,
+ * so `keel run … > answer.md` captures only the answer.
+ */
+export function createEventPrinter(options: PrinterOptions): (event: RuntimeEvent) => void {
+  const { out, err, verbose } = options;
+  const color = (format: Parameters<typeof styleText>[0], text: string) =>
+    styleText(format, text, { stream: err as NodeJS.WriteStream });
+  let midLine = false;
+  const text = (chunk: string) => {
+    out.write(chunk);
+    midLine = !chunk.endsWith('\n');
+  };
+  const line = (message: string) => {
+    if (midLine) out.write('\n');
+    midLine = false;
+    err.write(`${message}\n`);
+  };
+
+  return (event) => {
+    switch (event.type) {
+      case 'thinking':
+        if (verbose) err.write(color('dim', event.content));
+        break;
+      case 'text_delta':
+        text(event.content);
+        break;
+      case 'tool_call':
+        line(color('cyan', `● ${formatToolCall(event.tool_name, event.args)}`));
+        break;
+      case 'tool_result': {
+        const body = verbose ? event.result : previewResult(event.result);
+        const failed = event.result.startsWith('Error:');
+        line(color(failed ? 'red' : 'dim', `  ⎿ ${body.replace(/\n/g, '\n    ')}`));
+        break;
+      }
+      case 'retry':
+        line(color('yellow', `↻ retry ${event.attempt}/${event.max_attempts}: ${event.error}`));
+        break;
+      case 'circuit_breaker':
+        line(color('red', `⛔ circuit breaker: ${event.reason}`));
+        break;
+      case 'done': {
+        const { input_tokens, output_tokens, total_tokens } = event.usage;
+        line(
+          color(
+            'dim',
+            `Tokens: ${input_tokens} in, ${output_tokens} out, ${total_tokens} total · session ${event.session_id}`,
+          ),
+        );
+        break;
+      }
+      case 'cancelled':
+        line(color('yellow', 'Cancelled.'));
+        break;
+      case 'error':
+        line(color('red', `Error [${event.error.code}]: ${event.error.message}`));
+        break;
+      default:
+        break;
+    }
+  };
+}

@@ -1,0 +1,182 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTempGitRepo, type ScriptedReply, startMockModel } from '@keel/testkit';
+import { describe, expect, test } from 'vitest';
+
+const keelBin = fileURLToPath(new URL('../bin/keel.js', import.meta.url));
+
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real `keel` executable, as a user would, with its own RUNTIME_HOME. */
+async function keel(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Outcome> {
+  const child = spawn(process.execPath, [keelBin, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env },
+    ...(cwd ? { cwd } : {}),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, stdout, stderr };
+}
+
+async function setup(script: ScriptedReply[], files: Record<string, string> = {}) {
+  const model = await startMockModel({ script });
+  const repo = await createTempGitRepo({ files });
+  const home = await mkdtemp(join(tmpdir(), 'keel-cli-home-'));
+  return {
+    model,
+    repo,
+    env: { RUNTIME_HOME: home, RUNTIME_MODEL: 'mock-model', RUNTIME_MODEL_BASE_URL: model.url },
+    async [Symbol.asyncDispose]() {
+      await model.close();
+      await repo.remove();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('keel run', () => {
+  test('runs a multi-step edit: streams the answer, shows tool calls and results, prints usage', async () => {
+    const longText = 'x'.repeat(300);
+    await using s = await setup(
+      [
+        {
+          toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }],
+          usage: { prompt_tokens: 50, completion_tokens: 5 },
+        },
+        {
+          toolCalls: [{ name: 'read_file', arguments: { path: 'app.py' } }],
+          usage: { prompt_tokens: 60, completion_tokens: 6 },
+        },
+        {
+          toolCalls: [
+            {
+              name: 'edit_file',
+              arguments: {
+                path: 'app.py',
+                old_text: 'print("hi")',
+                new_text: `print("hello")  # ${longText}`,
+              },
+            },
+          ],
+          usage: { prompt_tokens: 70, completion_tokens: 7 },
+        },
+        { text: 'Updated app.py to print hello.', usage: { prompt_tokens: 80, completion_tokens: 8 } },
+      ],
+      { 'app.py': 'print("hi")\n' },
+    );
+    const out = await keel(['run', 'Make app.py print hello', '--workdir', s.repo.path], s.env);
+    expect(out.stderr).not.toContain('Error');
+    expect(out.code).toBe(0);
+    expect(out.stdout).toBe('Updated app.py to print hello.\n');
+    expect(out.stderr).toContain('● list_directory({"path":"."})');
+    expect(out.stderr).toContain('● read_file({"path":"app.py"})');
+    expect(out.stderr).toContain('⎿');
+    // The edit's arguments are longer than 120 characters: the shown part is cut at 120.
+    const editLine = out.stderr.split('\n').find((line) => line.startsWith('● edit_file('))!;
+    expect(editLine).toBe(
+      `● edit_file(${JSON.stringify({ path: 'app.py', old_text: 'print("hi")', new_text: `print("hello")  # ${longText}` }).slice(0, 117)}...)`,
+    );
+    expect(out.stderr).toMatch(/Tokens: 260 in, 26 out, 286 total · session ses_\w+/);
+    expect(await readFile(join(s.repo.path, 'app.py'), 'utf8')).toContain('print("hello")');
+  });
+
+  test('--json prints every event as a JSON line, session_start first and done last', async () => {
+    await using s = await setup([{ reasoning: 'thinking hard', text: 'Hi there.' }]);
+    const out = await keel(['run', 'hello', '--json', '-w', s.repo.path], s.env);
+    expect(out.code).toBe(0);
+    const events = out.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(events[0]?.type).toBe('session_start');
+    expect(events.at(-1)).toMatchObject({ type: 'done', output: 'Hi there.', thinking: 'thinking hard' });
+  });
+
+  test('--image sends the picture to the model', async () => {
+    await using s = await setup([{ text: 'A picture.' }]);
+    const image = join(s.repo.path, 'shot.png');
+    await writeFile(image, Buffer.from('89504e470d0a1a0a', 'hex'));
+    const out = await keel(['run', 'describe', '--image', image, '-w', s.repo.path], s.env);
+    expect(out.code).toBe(0);
+    const parts = s.model.chatRequests[0]!.messages!.at(-1)!.content as { type: string }[];
+    expect(parts.map((part) => part.type)).toEqual(['text', 'image_url']);
+  });
+
+  test('-s continues a session; an unknown session fails with SESSION_NOT_FOUND and exit 1', async () => {
+    await using s = await setup([{ text: 'First.' }, { text: 'Second.' }]);
+    const first = await keel(['run', 'one', '-w', s.repo.path], s.env);
+    const sessionId = first.stderr.match(/session (ses_\w+)/)?.[1];
+    expect(sessionId).toBeDefined();
+    const second = await keel(['run', 'two', '-s', sessionId!, '-w', s.repo.path], s.env);
+    expect(second.stdout).toBe('Second.\n');
+    expect(s.model.chatRequests[1]!.messages!.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+    ]);
+
+    const bad = await keel(['run', 'three', '-s', 'ses_nope', '-w', s.repo.path], s.env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("Error [SESSION_NOT_FOUND]: Session 'ses_nope' does not exist.");
+  });
+
+  test('a model failure exits non-zero with the error, after the retries are shown', async () => {
+    await using s = await setup([
+      { error: { status: 503 } },
+      { error: { status: 503 } },
+      { error: { status: 503 } },
+      { error: { status: 503 } },
+    ]);
+    const out = await keel(['run', 'hi', '-w', s.repo.path], { ...s.env, RUNTIME_HOME: s.env.RUNTIME_HOME });
+    expect(out.code).toBe(1);
+    expect(out.stderr.match(/↻ retry/g)).toHaveLength(3);
+    expect(out.stderr).toContain('Error [MODEL_ERROR]');
+  }, 30_000);
+
+  test('no model configured: a clear error naming the setting', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'keel-cli-home-'));
+    const out = await keel(['run', 'hi'], { RUNTIME_HOME: home }, home);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain('Error [CONFIG_ERROR]: No model configured');
+    expect(out.stderr).toContain('RUNTIME_MODEL');
+  });
+
+  test('bad flags are refused with usage help', async () => {
+    const out = await keel(['run', 'hi', '--max-steps', 'many']);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain("option '--max-steps <steps>' argument 'many' is invalid");
+  });
+});
+
+describe('keel', () => {
+  test('--version prints the version', async () => {
+    const out = await keel(['--version']);
+    expect(out.code).toBe(0);
+    expect(out.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  test('--help lists the run command', async () => {
+    const out = await keel(['--help']);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain('Usage: keel');
+    expect(out.stdout).toContain('run [options] <prompt>');
+  });
+
+  test('run --help lists its options', async () => {
+    const out = await keel(['run', '--help']);
+    expect(out.stdout).toContain('--workdir <dir>');
+    expect(out.stdout).toContain('--image <path>');
+  });
+});

@@ -58,11 +58,13 @@ export const grepTool = defineTool({
     const results: string[] = [];
     let truncated = false;
     let skippedLarge = 0;
-    search: for await (const file of files) {
-      if (include !== undefined && !matchesInclude(file.rel, include)) continue;
-      const text = await readSearchable(file.path, root.isFile ? maxReadBytes : maxGrepFileBytes);
+    const wanted = filterFiles(files, (file) => include === undefined || matchesInclude(file.rel, include));
+    const maxBytes = root.isFile ? maxReadBytes : maxGrepFileBytes;
+    // One test of the whole text (multiline, so ^ and $ still work) rules most files out cheaply.
+    const anywhere = new RegExp(regex.source, `${regex.flags}m`);
+    search: for await (const { file, text } of readAhead(wanted, maxBytes)) {
       if (text === tooLarge) skippedLarge++;
-      if (typeof text !== 'string') continue;
+      if (typeof text !== 'string' || !anywhere.test(text)) continue;
       const lines = splitLines(text);
       for (let index = 0; index < lines.length; index++) {
         const line = lines[index]!;
@@ -111,6 +113,26 @@ function compilePattern(pattern: string): RegExp {
 // A glob without `/` matches the file name at any depth; with `/`, the path relative to the search root.
 function matchesInclude(rel: string, include: string): boolean {
   return include.includes('/') ? matchesGlob(rel, include) : matchesGlob(basename(rel), include);
+}
+
+async function* filterFiles<T>(files: AsyncIterable<T>, keep: (file: T) => boolean): AsyncGenerator<T> {
+  for await (const file of files) if (keep(file)) yield file;
+}
+
+// Files read at once: enough to hide disk and syscall latency, few enough to bound memory (16 MB worst case).
+const readAheadWindow = 16;
+
+type FoundFile = { path: string; rel: string };
+type ReadFile = { file: FoundFile; text: Awaited<ReturnType<typeof readSearchable>> };
+
+/** Reads files a few at a time ahead of the consumer, yielding them in walk order. */
+async function* readAhead(files: AsyncIterable<FoundFile>, maxBytes: number): AsyncGenerator<ReadFile> {
+  const pending: Promise<ReadFile>[] = [];
+  for await (const file of files) {
+    pending.push(readSearchable(file.path, maxBytes).then((text) => ({ file, text })));
+    if (pending.length >= readAheadWindow) yield await pending.shift()!;
+  }
+  while (pending.length > 0) yield await pending.shift()!;
 }
 
 async function* single(path: string): AsyncGenerator<{ path: string; rel: string }> {

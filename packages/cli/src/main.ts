@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { registerRun } from './commands/run.ts';
+import { registerRuns } from './commands/runs.ts';
 import type { CliIo } from './io.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -19,6 +20,7 @@ export function buildProgram(io: CliIo): Command {
     .exitOverride()
     .showHelpAfterError('(run keel --help for usage)');
   registerRun(program, io);
+  registerRuns(program, io);
   return program;
 }
 

@@ -1,33 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createTempGitRepo, type ScriptedReply, startMockModel } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
-
-const keelBin = fileURLToPath(new URL('../bin/keel.js', import.meta.url));
-
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real `keel` executable, as a user would, with its own RUNTIME_HOME. */
-async function keel(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Outcome> {
-  const child = spawn(process.execPath, [keelBin, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env },
-    ...(cwd ? { cwd } : {}),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, stdout, stderr };
-}
+import { keel } from './keel-process.ts';
 
 async function setup(script: ScriptedReply[], files: Record<string, string> = {}) {
   const model = await startMockModel({ script });

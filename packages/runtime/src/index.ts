@@ -18,9 +18,11 @@ export {
   ConfigError,
   httpStatusOf,
   InvalidParamsError,
+  InvalidStateError,
   KeelError,
   ModelError,
   PermissionDeniedError,
+  RunNotFoundError,
   SessionNotFoundError,
   ToolError,
   ToolNotFoundError,
@@ -38,7 +40,15 @@ export {
   Runtime,
   runRequestSchema,
 } from './runtime/index.ts';
-export type { Session, SessionDetail, SessionMessage } from './store/index.ts';
-export { newId, SessionStore } from './store/index.ts';
+export type {
+  ControlKind,
+  Run,
+  RunEventRecord,
+  RunStatus,
+  Session,
+  SessionDetail,
+  SessionMessage,
+} from './store/index.ts';
+export { finishedStatuses, newId, RunStore, SessionStore } from './store/index.ts';
 export type { Tool, ToolContext } from './tools/index.ts';
 export { createCodingTools, createPathGuard, defineTool, PathGuard, ToolRegistry } from './tools/index.ts';

@@ -20,6 +20,7 @@ export async function startHarness(script: ScriptedReply[], files: Record<string
     model,
     runtime,
     repo,
+    runtimeDir,
     workdir: repo.path,
     /** Runs and collects every event, also when the run fails. */
     async collect(request: Partial<RunRequest> & { prompt: string }, signal?: AbortSignal) {

@@ -1,7 +1,8 @@
 import { createRuntime, KeelError, type RunRequest, type RuntimeEvent, toErrorObject } from '@keel/runtime';
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { loadImage } from '../images.ts';
 import type { CliIo } from '../io.ts';
+import { collect, commaList, nonNegativeInt, nonNegativeNumber, positiveInt } from '../option-parsers.ts';
 import { createEventPrinter } from '../render/event-printer.ts';
 
 interface RunFlags {
@@ -37,8 +38,8 @@ export function registerRun(program: Command, io: CliIo): void {
     .option('--max-tokens <tokens>', 'circuit breaker: maximum total tokens for this run', nonNegativeInt)
     .option('--max-cost <usd>', 'circuit breaker: maximum cost in USD for this run', nonNegativeNumber)
     .option('--max-steps <steps>', 'circuit breaker: maximum tool-call steps for this run', nonNegativeInt)
-    .option('--include-tools <names>', 'offer only these tools (comma separated)', list)
-    .option('--exclude-tools <names>', 'do not offer these tools (comma separated)', list)
+    .option('--include-tools <names>', 'offer only these tools (comma separated)', commaList)
+    .option('--exclude-tools <names>', 'do not offer these tools (comma separated)', commaList)
     .option('-s, --session <id>', 'continue an existing session')
     .option('--json', 'print events as JSON lines instead of text')
     .action(async (prompt: string, flags: RunFlags) => {
@@ -93,34 +94,4 @@ async function runCommand(prompt: string, flags: RunFlags, io: CliIo): Promise<n
     process.off('SIGTERM', onSignal);
     runtime.close();
   }
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
-function list(value: string): string[] {
-  return value
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-}
-
-function positiveInt(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number <= 0) throw new InvalidArgumentError('must be a positive integer');
-  return number;
-}
-
-function nonNegativeInt(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 0)
-    throw new InvalidArgumentError('must be a whole number, 0 or more');
-  return number;
-}
-
-function nonNegativeNumber(value: string): number {
-  const number = Number(value);
-  if (!Number.isFinite(number) || number < 0) throw new InvalidArgumentError('must be a number, 0 or more');
-  return number;
 }

@@ -30,6 +30,21 @@ export class SessionNotFoundError extends KeelError {
   }
 }
 
+export class RunNotFoundError extends KeelError {
+  constructor(runId: string) {
+    super('RUN_NOT_FOUND', `Run '${runId}' does not exist.`, { run_id: runId });
+    this.name = 'RunNotFoundError';
+  }
+}
+
+/** An operation that does not apply to the record's current state (cancel a finished run, say). */
+export class InvalidStateError extends KeelError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('INVALID_STATE', message, details);
+    this.name = 'InvalidStateError';
+  }
+}
+
 /** A tool ran and failed; the message is what the model sees. */
 export class ToolError extends KeelError {
   constructor(message: string, details?: Record<string, unknown>, options?: ErrorOptions) {

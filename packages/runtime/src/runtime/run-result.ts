@@ -7,6 +7,8 @@ export interface RunResult {
   thinking: string;
   tool_traces: ToolTrace[];
   session_id: string;
+  /** The stored run: list, watch and replay it from any process. */
+  run_id: string;
   usage: Usage;
   metadata: RunMetadata;
 }

@@ -11,7 +11,7 @@ import {
 import { CancelledError, KeelError, ToolError, toErrorObject } from '../errors/index.ts';
 import { type EventBody, EventManager, type RuntimeEvent } from '../events/index.ts';
 import { type ChatMessage, ModelClient, type RetryPolicy } from '../model/index.ts';
-import { openSqlite, type Session, SessionStore } from '../store/index.ts';
+import { openSqlite, RunStore, type Session, SessionStore } from '../store/index.ts';
 import {
   createCodingTools,
   createPathGuard,
@@ -76,6 +76,8 @@ interface PreparedRun {
 export class Runtime {
   readonly events = new EventManager();
   readonly sessions: SessionStore;
+  /** Runs and their stored events: what other processes list, watch and cancel. */
+  readonly runs: RunStore;
   readonly runtimeDir: string;
   readonly #options: RuntimeOptions;
   readonly #env: RuntimeEnv;
@@ -87,6 +89,12 @@ export class Runtime {
     this.runtimeDir = options.runtimeDir ?? this.#env.home;
     this.#db = openSqlite(join(this.runtimeDir, 'keel.db'));
     this.sessions = new SessionStore(this.#db, options.now);
+    this.runs = new RunStore(this.#db, options.now);
+  }
+
+  /** Asks the process running `runId` to cancel it; works from any process sharing the store. */
+  cancelRun(runId: string): void {
+    this.runs.requestControl(runId, 'cancel');
   }
 
   /** Runs to the end and returns the result; throws a KeelError on failure or cancellation. */
@@ -205,14 +213,54 @@ export class Runtime {
   async #execute(
     run: PreparedRun,
     onEvent: RunOptions['onEvent'],
-    signal: AbortSignal = new AbortController().signal,
+    outerSignal: AbortSignal = new AbortController().signal,
   ): Promise<RunResult> {
     const sessionId = run.session.id;
+    const record = this.runs.create({
+      session_id: sessionId,
+      workdir: run.workdir,
+      prompt: run.request.prompt,
+    });
+    // Another process cancels by writing a control record; this timer also proves the run is alive.
+    const controls = new AbortController();
+    const watcher = setInterval(() => {
+      this.runs.heartbeat(record.id);
+      if (this.runs.takeControls(record.id).includes('cancel')) controls.abort(new CancelledError());
+    }, controlPollMs);
+    watcher.unref();
+    const signal = AbortSignal.any([outerSignal, controls.signal]);
+    // The store is the truth: an event is appended before anyone sees it.
     const emit = async (body: EventBody) => {
       const event = { ...body, session_id: sessionId } as RuntimeEvent;
+      this.runs.append(record.id, event);
       await this.events.emit(event);
       await onEvent?.(event);
     };
+    try {
+      const result = await this.#loop(run, emit, signal);
+      this.runs.finish(record.id, 'succeeded');
+      return { ...result, run_id: record.id };
+    } catch (error) {
+      if (signal.aborted || (KeelError.is(error) && error.code === 'CANCELLED')) {
+        await emit({ type: 'cancelled' });
+        this.runs.finish(record.id, 'cancelled');
+        throw KeelError.is(error) && error.code === 'CANCELLED' ? error : new CancelledError();
+      }
+      const wire = toErrorObject(error);
+      await emit({ type: 'error', error: wire });
+      this.runs.finish(record.id, 'failed', wire);
+      throw error;
+    } finally {
+      clearInterval(watcher);
+    }
+  }
+
+  async #loop(
+    run: PreparedRun,
+    emit: (body: EventBody) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<Omit<RunResult, 'run_id'>> {
+    const sessionId = run.session.id;
     await emit({ type: 'session_start' });
     const userMessage: ChatMessage = {
       role: 'user',
@@ -220,37 +268,31 @@ export class Runtime {
       ...(run.request.images?.length ? { images: run.request.images } : {}),
     };
     this.sessions.append(sessionId, userMessage);
-    try {
-      const context: ToolContext = { workdir: run.workdir, guard: run.guard, signal };
-      const system: ChatMessage = {
-        role: 'system',
-        content: buildSystemPrompt({
-          workdir: run.workdir,
-          toolNames: run.tools.names(),
-          now: this.#options.now?.() ?? new Date(),
-        }),
-      };
-      const outcome = await runAgentLoop({
-        client: run.client,
-        tools: run.tools,
-        context,
-        messages: [system, ...run.history, userMessage],
-        limits: run.limits,
-        emit,
-        onMessage: (message) => this.sessions.append(sessionId, message),
-      });
-      await emit({ type: 'done', ...outcome });
-      return { status: 'success', ...outcome, session_id: sessionId };
-    } catch (error) {
-      if (signal.aborted || (KeelError.is(error) && error.code === 'CANCELLED')) {
-        await emit({ type: 'cancelled' });
-        throw KeelError.is(error) && error.code === 'CANCELLED' ? error : new CancelledError();
-      }
-      await emit({ type: 'error', error: toErrorObject(error) });
-      throw error;
-    }
+    const context: ToolContext = { workdir: run.workdir, guard: run.guard, signal };
+    const system: ChatMessage = {
+      role: 'system',
+      content: buildSystemPrompt({
+        workdir: run.workdir,
+        toolNames: run.tools.names(),
+        now: this.#options.now?.() ?? new Date(),
+      }),
+    };
+    const outcome = await runAgentLoop({
+      client: run.client,
+      tools: run.tools,
+      context,
+      messages: [system, ...run.history, userMessage],
+      limits: run.limits,
+      emit,
+      onMessage: (message) => this.sessions.append(sessionId, message),
+    });
+    await emit({ type: 'done', ...outcome });
+    return { status: 'success', ...outcome, session_id: sessionId };
   }
 }
+
+// How often a running run renews its heartbeat and looks for control requests from other processes.
+const controlPollMs = 200;
 
 /** Creates a runtime; see RuntimeOptions. */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {

@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const keelBin = fileURLToPath(new URL('../bin/keel.js', import.meta.url));
+
+export interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Starts the real `keel` executable, as a user would; output is collected as it comes. */
+export function startKeel(args: string[], env: Record<string, string> = {}, cwd?: string) {
+  const child = spawn(process.execPath, [keelBin, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env },
+    ...(cwd ? { cwd } : {}),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk) => (output.stdout += chunk));
+  child.stderr.on('data', (chunk) => (output.stderr += chunk));
+  const done = new Promise<Outcome>((resolve) => child.on('close', (code) => resolve({ code, ...output })));
+  return { child, output, done };
+}
+
+/** Runs `keel` to the end. */
+export function keel(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Outcome> {
+  return startKeel(args, env, cwd).done;
+}
+
+/** Polls `check` until it returns a value, or fails after `timeoutMs`. */
+export async function waitFor<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`waitFor: nothing after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -49,6 +49,6 @@ export type {
   SessionDetail,
   SessionMessage,
 } from './store/index.ts';
-export { finishedStatuses, newId, RunStore, SessionStore } from './store/index.ts';
+export { finishedStatuses, newId, openSqlite, RunStore, SessionStore } from './store/index.ts';
 export type { Tool, ToolContext } from './tools/index.ts';
 export { createCodingTools, createPathGuard, defineTool, PathGuard, ToolRegistry } from './tools/index.ts';

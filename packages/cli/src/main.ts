@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { printError } from './cli-runtime.ts';
+import { registerApprovals } from './commands/approvals.ts';
+import { registerArtifacts } from './commands/artifacts.ts';
 import { registerRun } from './commands/run.ts';
 import { registerRuns } from './commands/runs.ts';
+import { registerTimeline } from './commands/timeline.ts';
+import { registerWorker } from './commands/worker.ts';
 import type { CliIo } from './io.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -21,6 +26,10 @@ export function buildProgram(io: CliIo): Command {
     .showHelpAfterError('(run keel --help for usage)');
   registerRun(program, io);
   registerRuns(program, io);
+  registerApprovals(program, io);
+  registerTimeline(program, io);
+  registerArtifacts(program, io);
+  registerWorker(program, io);
   return program;
 }
 
@@ -40,6 +49,8 @@ export async function main(argv: string[], overrides: Partial<CliIo> = {}): Prom
   } catch (error) {
     // --help and --version end through here with exit code 0; usage errors with 1.
     if (error instanceof CommanderError) return error.exitCode;
-    throw error;
+    // Commands report their own errors; anything that still gets here is shown the same way.
+    printError(io, error);
+    return 1;
   }
 }

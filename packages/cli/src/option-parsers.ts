@@ -32,3 +32,11 @@ export function commaList(value: string): string[] {
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
+
+/** A parser that accepts only one of `choices`. */
+export function oneOf<T extends string>(choices: readonly T[]): (value: string) => T {
+  return (value) => {
+    if (!choices.includes(value as T)) throw new InvalidArgumentError(`must be one of ${choices.join(', ')}`);
+    return value as T;
+  };
+}

@@ -41,3 +41,19 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** Parses JSON-lines output (`--json` event streams). */
+export function jsonLines<T = Record<string, unknown>>(text: string): T[] {
+  return text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as T);
+}
+
+/** Runs `keel … --json` and parses its one JSON document; fails with stderr when keel fails. */
+export async function keelJson<T>(args: string[], env: Record<string, string>, cwd?: string): Promise<T> {
+  const out = await keel([...args, '--json'], env, cwd);
+  if (out.code !== 0) throw new Error(`keel ${args.join(' ')} exited ${out.code}: ${out.stderr}`);
+  return JSON.parse(out.stdout) as T;
+}

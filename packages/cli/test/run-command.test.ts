@@ -156,3 +156,56 @@ describe('keel', () => {
     expect(out.stdout).toContain('--image <path>');
   });
 });
+
+describe('keel run --workflow', () => {
+  test('runs a workflow file: its gate leaves a review artifact, listed and shown from other processes', async () => {
+    await using s = await setup([{ text: 'All ok here.' }]);
+    const workflow = {
+      name: 'draft-and-check',
+      root: {
+        id: 'main',
+        kind: 'sequence',
+        steps: [
+          { id: 'draft', kind: 'agent', prompt: 'Draft: {{input.prompt}}' },
+          { id: 'check', kind: 'gate', check: { output_of: 'draft', contains: 'ok' } },
+        ],
+      },
+    };
+    const file = join(s.repo.path, 'workflow.json');
+    await writeFile(file, JSON.stringify(workflow));
+    const out = await keel(['run', 'a greeting', '--workflow', 'workflow.json'], s.env, s.repo.path);
+    expect(out.stderr).not.toContain('Error');
+    expect(out.code).toBe(0);
+    expect(out.stdout).toBe('All ok here.\n');
+    expect(JSON.stringify(s.model.chatRequests[0]!.messages!.at(-1))).toContain('Draft: a greeting');
+
+    const list = await keel(['runs', 'list', '--json'], s.env);
+    const runId = (JSON.parse(list.stdout) as { runs: { id: string }[] }).runs[0]!.id;
+    const artifacts = await keel(['artifacts', 'list', '--run-id', runId, '--json'], s.env);
+    const [artifact] = (JSON.parse(artifacts.stdout) as { artifacts: { id: string; kind: string }[] })
+      .artifacts;
+    expect(artifact).toMatchObject({ kind: 'review' });
+    const payload = await keel(['artifacts', 'show', artifact!.id], s.env);
+    expect(payload.code).toBe(0);
+    expect(JSON.parse(payload.stdout)).toMatchObject({ gate: 'check', passed: true });
+    const text = await keel(['artifacts', 'list', '--run-id', runId], s.env);
+    expect(text.stdout).toMatch(new RegExp(`^${artifact!.id}  review .*check-review-0\\.json$`, 'm'));
+  });
+
+  test('a missing or invalid workflow file is a clear error, before any run', async () => {
+    await using s = await setup([]);
+    const missing = await keel(
+      ['run', 'hi', '--workflow', 'nope.json', '-w', s.repo.path],
+      s.env,
+      s.repo.path,
+    );
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe('Error [INVALID_PARAMS]: Cannot read workflow file nope.json: ENOENT\n');
+    await writeFile(join(s.repo.path, 'bad.json'), JSON.stringify({ root: { id: 'a', kind: 'agent' } }));
+    const invalid = await keel(['run', 'hi', '--workflow', 'bad.json'], s.env, s.repo.path);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toMatch(/^Error \[INVALID_PARAMS\]: Invalid workflow: root\.prompt: /);
+    const runs = await keel(['runs', 'list'], s.env);
+    expect(runs.stdout).toBe('No runs yet.\n');
+  });
+});

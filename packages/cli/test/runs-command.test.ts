@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createTempGitRepo, startMockModel } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { keel, startKeel, waitFor } from './keel-process.ts';
+import { scenario } from './scenario.ts';
 
 describe('keel runs, across processes', () => {
   test('a run started by `keel run` is listed, watched live and cancelled by other keel processes', async () => {
@@ -33,6 +34,10 @@ describe('keel runs, across processes', () => {
       expect(watched.code).toBe(1);
       expect(watched.stderr).toContain('Cancelled.');
 
+      const shown = await keel(['runs', 'show', runId], env);
+      expect(shown.stdout).toMatch(/^Status +cancelled \(CANCELLED: /m);
+      expect(shown.stdout).toMatch(/^ {2}stp_\w+ +model_turn +/m);
+
       const listed = await keel(['runs', 'list'], env);
       expect(listed.stdout).toMatch(new RegExp(`^${runId}  cancelled  .*talk for a long time`, 'm'));
 
@@ -58,6 +63,16 @@ describe('keel runs, across processes', () => {
     }
   }, 60_000);
 
+  test('a reader that closes the pipe early (| head) is not an error', async () => {
+    await using s = await scenario([{ text: 'x' }]);
+    for (let i = 0; i < 3; i++) await keel(['run', `run ${i}`, '-w', s.repo.path], s.env);
+    const reader = startKeel(['runs', 'list', '--json'], s.env);
+    reader.child.stdout.destroy();
+    const outcome = await reader.done;
+    expect(outcome.stderr).not.toContain('EPIPE');
+    expect(outcome.code).toBe(0);
+  });
+
   test('unknown runs and bad options get clear errors', async () => {
     const home = await mkdtemp(join(tmpdir(), 'keel-runs-home-'));
     try {
@@ -66,7 +81,29 @@ describe('keel runs, across processes', () => {
       expect(missing.stderr).toContain("Error [RUN_NOT_FOUND]: Run 'run_nope' does not exist.");
       const badStatus = await keel(['runs', 'list', '--status', 'sleeping'], { RUNTIME_HOME: home });
       expect(badStatus.code).toBe(1);
-      expect(badStatus.stderr).toContain('must be one of running, succeeded, failed, cancelled');
+      expect(badStatus.stderr).toContain(
+        'must be one of queued, running, waiting, paused, succeeded, failed, cancelled',
+      );
+      for (const args of [
+        ['runs', 'show', 'run_nope'],
+        ['runs', 'metrics', 'run_nope'],
+        ['runs', 'retry', 'run_nope'],
+        ['runs', 'recover', 'run_nope'],
+        ['timeline', 'show', 'run_nope'],
+        ['timeline', 'checkpoints', 'run_nope'],
+        ['artifacts', 'list', '--run-id', 'run_nope'],
+      ]) {
+        const out = await keel(args, { RUNTIME_HOME: home });
+        expect({ args, code: out.code, stderr: out.stderr }).toEqual({
+          args,
+          code: 1,
+          stderr: "Error [RUN_NOT_FOUND]: Run 'run_nope' does not exist.\n",
+        });
+      }
+      const fork = await keel(['runs', 'fork', 'chk_nope'], { RUNTIME_HOME: home });
+      expect(fork.stderr).toBe("Error [CHECKPOINT_NOT_FOUND]: Checkpoint 'chk_nope' does not exist.\n");
+      const artifact = await keel(['artifacts', 'show', 'art_nope'], { RUNTIME_HOME: home });
+      expect(artifact.stderr).toBe("Error [ARTIFACT_NOT_FOUND]: Artifact 'art_nope' does not exist.\n");
       const empty = await keel(['runs', 'list'], { RUNTIME_HOME: home });
       expect(empty.stdout).toBe('No runs yet.\n');
     } finally {

@@ -6,13 +6,16 @@
  * const runtime = createRuntime();
  * for await (const event of runtime.stream({ prompt: 'Explain src/index.ts' })) console.log(event.type);
  */
-export type { AgentOutcome, BreakerLimits } from './agent/index.ts';
-export { defaultBreakerLimits, deriveMetadata, runAgentLoop } from './agent/index.ts';
+export type { AgentHooks, AgentState, BreakerLimits } from './agent/index.ts';
+export { defaultBreakerLimits, deriveMetadata, executeAgent } from './agent/index.ts';
+export { FsBlobStore } from './artifacts/index.ts';
 export type { RuntimeConfig, RuntimeEnv } from './config/index.ts';
 export { configSchema, globalConfigPath, loadConfig, projectConfigPath, readEnv } from './config/index.ts';
 export type { ErrorCode, ErrorObject } from './errors/index.ts';
 export {
+  ApprovalRejectedError,
   AuthenticationError,
+  BudgetExceededError,
   CancelledError,
   CircuitBreakerError,
   ConfigError,
@@ -22,8 +25,11 @@ export {
   KeelError,
   ModelError,
   PermissionDeniedError,
+  RecordNotFoundError,
   RunNotFoundError,
   SessionNotFoundError,
+  StoreError,
+  TimeoutError,
   ToolError,
   ToolNotFoundError,
   toErrorObject,
@@ -32,23 +38,51 @@ export type { EventOf, EventType, RunMetadata, RuntimeEvent, ToolTrace, Usage } 
 export { EventManager, eventSchemas, parseEvent } from './events/index.ts';
 export type { ChatMessage, ImagePayload, ModelSettings, RetryPolicy, ToolCall } from './model/index.ts';
 export { ModelClient } from './model/index.ts';
-export type { RunOptions, RunRequest, RunResult, RuntimeOptions } from './runtime/index.ts';
+export type { RunMetrics, Timeline, TimelineEntry, WorkflowResult } from './runs/index.ts';
+export { isOrphaned, RunControls } from './runs/index.ts';
+export type { DriveOptions, RunOptions, RunRequest, RunResult, RuntimeOptions } from './runtime/index.ts';
 export {
+  ApprovalsApi,
+  ArtifactsApi,
+  AuditApi,
   createRuntime,
   normaliseWorkdir,
   parseRunRequest,
+  RunsApi,
   Runtime,
   runRequestSchema,
 } from './runtime/index.ts';
 export type {
+  Approval,
+  ApprovalQuery,
+  ApprovalStatus,
+  Artifact,
+  AuditEntry,
+  BlobStore,
+  Checkpoint,
   ControlKind,
+  JsonObject,
+  JsonValue,
   Run,
   RunEventRecord,
+  RunQuery,
   RunStatus,
+  RunStore,
   Session,
   SessionDetail,
   SessionMessage,
+  Step,
 } from './store/index.ts';
-export { finishedStatuses, newId, openSqlite, RunStore, SessionStore } from './store/index.ts';
+export {
+  finishedStatuses,
+  newId,
+  openSqlite,
+  openSqliteRunStore,
+  runStatuses,
+  SessionStore,
+  SqliteRunStore,
+} from './store/index.ts';
 export type { Tool, ToolContext } from './tools/index.ts';
 export { createCodingTools, createPathGuard, defineTool, PathGuard, ToolRegistry } from './tools/index.ts';
+export type { Budgets, Predicate, Workflow, WorkflowNode } from './workflow/index.ts';
+export { parseWorkflow } from './workflow/index.ts';

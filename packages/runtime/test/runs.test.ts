@@ -9,7 +9,7 @@ describe('runs in the store', () => {
       { text: 'All done here.' },
     ]);
     const { events, result } = await h.collect({ prompt: 'look around' });
-    const run = h.runtime.runs.get(result!.run_id);
+    const run = await h.runtime.runs.get(result!.run_id);
     expect(run).toMatchObject({
       status: 'succeeded',
       session_id: result!.session_id,
@@ -17,24 +17,24 @@ describe('runs in the store', () => {
       error: null,
     });
     expect(run.last_seq).toBe(events.length);
-    const stored = h.runtime.runs.events(run.id);
+    const stored = await h.runtime.runs.events(run.id);
     expect(stored.map((record) => record.seq)).toEqual(events.map((_, index) => index + 1));
     expect(stored.map((record) => record.event)).toEqual(events);
     expect(stored.every((record) => record.id.startsWith('evt_'))).toBe(true);
 
     // Resuming from a cursor gives exactly what came after it.
-    const after = h.runtime.runs.events(run.id, { after: 2 });
+    const after = await h.runtime.runs.events(run.id, { after: 2 });
     expect(after.map((record) => record.seq)).toEqual(stored.slice(2).map((record) => record.seq));
-    expect(h.runtime.runs.list().map((listed) => listed.id)).toEqual([run.id]);
+    expect((await h.runtime.runs.list()).map((listed) => listed.id)).toEqual([run.id]);
   });
 
   test('a failed run keeps its status and error', async () => {
     await using h = await startHarness([{ error: { status: 401 } }]);
     const { events } = await h.collect({ prompt: 'hi' });
-    const [run] = h.runtime.runs.list();
+    const [run] = await h.runtime.runs.list();
     expect(run).toMatchObject({ status: 'failed', error: { code: 'AUTHENTICATION_FAILED' } });
-    expect(h.runtime.runs.events(run!.id).map((record) => record.event)).toEqual(events);
-    expect(h.runtime.runs.list({ status: 'succeeded' })).toEqual([]);
+    expect((await h.runtime.runs.events(run!.id)).map((record) => record.event)).toEqual(events);
+    expect(await h.runtime.runs.list({ status: 'succeeded' })).toEqual([]);
   });
 
   test('a second runtime on the same store (another process) cancels a running run', async () => {
@@ -49,29 +49,26 @@ describe('runs in the store', () => {
           onEvent: (event) => {
             events.push(event);
             if (event.type === 'text_delta' && !runId) {
-              runId = other.runs.list({ status: 'running' })[0]?.id;
-              other.cancelRun(runId!);
+              runId = 'pending';
+              void (async () => {
+                runId = (await other.runs.list({ status: 'running' }))[0]?.id;
+                await other.cancelRun(runId!);
+              })();
             }
           },
         },
       );
       await expect(run).rejects.toMatchObject({ code: 'CANCELLED' });
       expect(events.at(-1)?.type).toBe('cancelled');
-      expect(other.runs.get(runId!).status).toBe('cancelled');
+      expect((await other.runs.get(runId!)).status).toBe('cancelled');
+      const steps = await other.runs.steps(runId!);
+      expect(steps.map((step) => `${step.kind}:${step.status}`)).toEqual(['model_turn:cancelled']);
       // Cancelling what has ended is refused with a clear error.
-      expect(() => other.cancelRun(runId!)).toThrow(
-        /is cancelled; cancel applies only to a run that has not ended/,
-      );
-      const missing = (() => {
-        try {
-          other.cancelRun('run_missing');
-        } catch (error) {
-          return error;
-        }
-      })();
+      await expect(other.cancelRun(runId!)).rejects.toThrow(/Run 'run_\w+' is cancelled/);
+      const missing = await other.cancelRun('run_missing').catch((error: unknown) => error);
       expect(KeelError.is(missing) && missing.code).toBe('RUN_NOT_FOUND');
     } finally {
-      other.close();
+      await other.close();
     }
   });
 });

@@ -1,9 +1,13 @@
 import { createRuntime, KeelError, type RunRequest, type RuntimeEvent, toErrorObject } from '@keel/runtime';
 import type { Command } from 'commander';
+import { keelArgsOf, workdirOf } from '../cli-runtime.ts';
 import { loadImage } from '../images.ts';
+import { interruptSignal } from '../interrupt.ts';
 import type { CliIo } from '../io.ts';
 import { collect, commaList, nonNegativeInt, nonNegativeNumber, positiveInt } from '../option-parsers.ts';
+import { approvalHint } from '../render/approval-hint.ts';
 import { createEventPrinter } from '../render/event-printer.ts';
+import { loadWorkflow } from '../workflow-file.ts';
 
 interface RunFlags {
   workdir?: string;
@@ -19,6 +23,7 @@ interface RunFlags {
   includeTools?: string[];
   excludeTools?: string[];
   session?: string;
+  workflow?: string;
   json?: boolean;
 }
 
@@ -41,6 +46,7 @@ export function registerRun(program: Command, io: CliIo): void {
     .option('--include-tools <names>', 'offer only these tools (comma separated)', commaList)
     .option('--exclude-tools <names>', 'do not offer these tools (comma separated)', commaList)
     .option('-s, --session <id>', 'continue an existing session')
+    .option('--workflow <file>', 'run this workflow (JSON) instead of the plain agent')
     .option('--json', 'print events as JSON lines instead of text')
     .action(async (prompt: string, flags: RunFlags) => {
       io.exitCode = await runCommand(prompt, flags, io);
@@ -48,25 +54,33 @@ export function registerRun(program: Command, io: CliIo): void {
 }
 
 async function runCommand(prompt: string, flags: RunFlags, io: CliIo): Promise<number> {
+  const keelArgs = keelArgsOf(io, flags);
   const printEvent = flags.json
-    ? (event: RuntimeEvent) => void io.out.write(`${JSON.stringify(event)}\n`)
-    : createEventPrinter({ verbose: flags.verbose ?? false, out: io.out, err: io.err });
+    ? (event: RuntimeEvent) => {
+        io.out.write(`${JSON.stringify(event)}\n`);
+        // stdout stays JSON; the person at the terminal still learns how to decide the approval.
+        if (event.type === 'interaction_request')
+          io.err.write(
+            `${approvalHint({ id: event.request_id, prompt: event.prompt, kind: event.kind, options: event.options }, keelArgs)}\n`,
+          );
+      }
+    : createEventPrinter({ verbose: flags.verbose ?? false, out: io.out, err: io.err, keelArgs });
   // Errors raised before the run starts (bad flags, unknown session) come with no `error` event.
   let errorPrinted = false;
   const print = (event: RuntimeEvent) => {
     if (event.type === 'error') errorPrinted = true;
     printEvent(event);
   };
-  const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  const runtime = createRuntime({ env: io.env });
+  // Ctrl-C cancels the run, also while it waits for an approval.
+  using interrupt = interruptSignal();
+  const workdir = workdirOf(io, flags);
+  const runtime = createRuntime({ env: io.env, workdir });
   try {
     const images = await Promise.all((flags.image ?? []).map((path) => loadImage(path)));
+    const workflow = flags.workflow ? await loadWorkflow(flags.workflow, io.cwd) : undefined;
     const request: RunRequest = {
       prompt,
-      workdir: flags.workdir ?? io.cwd,
+      workdir,
       ...(flags.model ? { model: flags.model } : {}),
       ...(flags.modelBaseUrl ? { model_base_url: flags.modelBaseUrl } : {}),
       ...(flags.thinking ? { enable_thinking: true } : {}),
@@ -79,7 +93,11 @@ async function runCommand(prompt: string, flags: RunFlags, io: CliIo): Promise<n
       ...(flags.session ? { session_id: flags.session } : {}),
       ...(images.length ? { images } : {}),
     };
-    await runtime.run(request, { signal: controller.signal, onEvent: print });
+    await runtime.run(request, {
+      signal: interrupt.signal,
+      onEvent: print,
+      ...(workflow ? { workflow } : {}),
+    });
     return 0;
   } catch (error) {
     if (KeelError.is(error) && error.code === 'CANCELLED') return 130;
@@ -90,8 +108,6 @@ async function runCommand(prompt: string, flags: RunFlags, io: CliIo): Promise<n
     }
     return 1;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    runtime.close();
+    await runtime.close().catch(() => undefined);
   }
 }

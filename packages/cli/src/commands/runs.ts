@@ -1,39 +1,51 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { createRuntime, finishedStatuses, type Run, type RunStatus, toErrorObject } from '@keel/runtime';
-import { type Command, InvalidArgumentError } from 'commander';
+import { type RunStatus, runStatuses } from '@keel/runtime';
+import type { Command } from 'commander';
+import { keelArgsOf, printJson, type WorkdirFlags, withRuntime, workdirOption } from '../cli-runtime.ts';
+import { followRun, orphanMessage } from '../follow-run.ts';
+import { interruptSignal } from '../interrupt.ts';
 import type { CliIo } from '../io.ts';
-import { nonNegativeInt, positiveInt } from '../option-parsers.ts';
-import { createEventPrinter } from '../render/event-printer.ts';
-import { truncate } from '../render/truncate.ts';
+import { nonNegativeInt, oneOf, positiveInt } from '../option-parsers.ts';
+import { formatMetrics, formatRun, formatRunDetail } from '../render/records.ts';
+import { registerRunControls } from './run-controls.ts';
 
-const statuses: RunStatus[] = ['running', 'succeeded', 'failed', 'cancelled'];
-// A running run whose heartbeat is older than this lost its process (it renews every 200 ms).
-const orphanAfterMs = 10_000;
-const pollMs = 150;
+interface JsonFlags extends WorkdirFlags {
+  json?: boolean;
+}
 
-/** `keel runs list|watch|cancel`: runs in the store, from any process. */
+/** `keel runs …`: runs in the store, from any process. */
 export function registerRuns(program: Command, io: CliIo): void {
-  const runs = program.command('runs').description('List, watch and cancel runs (from any process)');
+  const runs = program.command('runs').description('List, show, watch and control runs (from any process)');
 
-  runs
-    .command('list')
+  workdirOption(runs.command('list'))
     .description('List runs, newest first')
     .option('--limit <n>', 'how many runs', positiveInt, 20)
-    .option('--status <status>', `only runs in this status (${statuses.join(', ')})`, status)
+    .option('--status <status>', `only runs in this status (${runStatuses.join(', ')})`, oneOf(runStatuses))
     .option('--json', 'print JSON')
-    .action((flags: { limit: number; status?: RunStatus; json?: boolean }) =>
-      withRuntime(io, (runtime) => {
-        const list = runtime.runs.list({
+    .action((flags: JsonFlags & { limit: number; status?: RunStatus }) =>
+      withRuntime(io, flags, async (runtime) => {
+        const list = await runtime.runs.list({
           limit: flags.limit,
           ...(flags.status ? { status: flags.status } : {}),
         });
-        if (flags.json) io.out.write(`${JSON.stringify({ runs: list }, null, 2)}\n`);
+        if (flags.json) printJson(io, { runs: list });
         else io.out.write(list.length ? `${list.map(formatRun).join('\n')}\n` : 'No runs yet.\n');
       }),
     );
 
-  runs
-    .command('watch')
+  workdirOption(runs.command('show'))
+    .description('Show a run and its steps')
+    .argument('<run_id>')
+    .option('--json', 'print JSON')
+    .action((runId: string, flags: JsonFlags) =>
+      withRuntime(io, flags, async (runtime) => {
+        const run = await runtime.runs.get(runId);
+        const steps = await runtime.runs.steps(runId);
+        if (flags.json) printJson(io, { run, steps });
+        else io.out.write(`${formatRunDetail(run, steps)}\n`);
+      }),
+    );
+
+  workdirOption(runs.command('watch'))
     .description('Print a run’s events from a cursor, then follow it live until it ends')
     .argument('<run_id>')
     .option(
@@ -44,78 +56,42 @@ export function registerRuns(program: Command, io: CliIo): void {
     )
     .option('-v, --verbose', 'show thinking and full tool results')
     .option('--json', 'print events as JSON lines with their seq')
-    .action((runId: string, flags: { after: number; verbose?: boolean; json?: boolean }) =>
-      withRuntime(io, (runtime) => watch(runtime, runId, flags, io)),
-    );
-
-  runs
-    .command('cancel')
-    .description('Cancel a running run, even one started by another process')
-    .argument('<run_id>')
-    .action((runId: string) =>
-      withRuntime(io, (runtime) => {
-        runtime.cancelRun(runId);
-        io.out.write(`Cancel requested for ${runId}.\n`);
+    .action((runId: string, flags: JsonFlags & { after: number; verbose?: boolean }) =>
+      withRuntime(io, flags, async (runtime) => {
+        using interrupt = interruptSignal();
+        const keelArgs = keelArgsOf(io, flags);
+        const followed = await followRun(
+          runtime,
+          runId,
+          {
+            after: flags.after,
+            json: flags.json,
+            verbose: flags.verbose,
+            keelArgs,
+            signal: interrupt.signal,
+          },
+          io,
+        );
+        if (followed.end === 'interrupted') return 130;
+        if (followed.end === 'orphaned') {
+          io.err.write(`${orphanMessage(followed.run, keelArgs)}\n`);
+          return 1;
+        }
+        return followed.run.status === 'succeeded' ? 0 : 1;
       }),
     );
-}
 
-async function watch(
-  runtime: ReturnType<typeof createRuntime>,
-  runId: string,
-  flags: { after: number; verbose?: boolean; json?: boolean },
-  io: CliIo,
-): Promise<void> {
-  const print = createEventPrinter({ verbose: flags.verbose ?? false, out: io.out, err: io.err });
-  let cursor = flags.after;
-  for (;;) {
-    // Read the run's state before its events, so no event written before the run ended is missed.
-    const run = runtime.runs.get(runId);
-    for (const record of runtime.runs.events(runId, { after: cursor })) {
-      if (flags.json) io.out.write(`${JSON.stringify({ seq: record.seq, ...record.event })}\n`);
-      else print(record.event);
-      cursor = record.seq;
-    }
-    if (finishedStatuses.includes(run.status) && cursor >= run.last_seq) {
-      io.exitCode = run.status === 'succeeded' ? 0 : 1;
-      return;
-    }
-    if (run.heartbeat_at && Date.now() - Date.parse(run.heartbeat_at) > orphanAfterMs) {
-      io.err.write(`Run ${runId} is orphaned: its process stopped without finishing it.\n`);
-      io.exitCode = 1;
-      return;
-    }
-    await sleep(pollMs);
-  }
-}
+  workdirOption(runs.command('metrics'))
+    .description('Duration, usage, retries, tools, gates and artifacts of a run')
+    .argument('<run_id>')
+    .option('--json', 'print JSON')
+    .action((runId: string, flags: JsonFlags) =>
+      withRuntime(io, flags, async (runtime) => {
+        const metrics = await runtime.runs.metrics(runId);
+        if (flags.json) printJson(io, metrics);
+        else io.out.write(`${formatMetrics(metrics)}\n`);
+      }),
+    );
 
-async function withRuntime(
-  io: CliIo,
-  action: (runtime: ReturnType<typeof createRuntime>) => void | Promise<void>,
-): Promise<void> {
-  const runtime = createRuntime({ env: io.env });
-  try {
-    await action(runtime);
-  } catch (error) {
-    const { code, message } = toErrorObject(error);
-    io.err.write(`Error [${code}]: ${message}\n`);
-    io.exitCode = 1;
-  } finally {
-    runtime.close();
-  }
-}
-
-function formatRun(run: Run): string {
-  return [
-    run.id,
-    run.status.padEnd(9),
-    run.created_at.slice(0, 19).replace('T', ' '),
-    truncate(run.prompt, 60),
-  ].join('  ');
-}
-
-function status(value: string): RunStatus {
-  if (!statuses.includes(value as RunStatus))
-    throw new InvalidArgumentError(`must be one of ${statuses.join(', ')}`);
-  return value as RunStatus;
+  registerRunControls(runs, io);
 }

@@ -1,18 +1,26 @@
 import { styleText } from 'node:util';
 import type { RuntimeEvent } from '@keel/runtime';
+import { approvalHint } from './approval-hint.ts';
 import { formatToolCall, previewResult } from './truncate.ts';
 
 export interface PrinterOptions {
   verbose: boolean;
   out: NodeJS.WritableStream;
   err: NodeJS.WritableStream;
+  /** Appended to the `keel approvals …` commands shown for an approval (e.g. ` -w <dir>`). */
+  keelArgs?: string;
+}
+
+/** What a replay knows about an event now: an approval request that has since been decided. */
+export interface SeenAs {
+  decided?: string | undefined;
 }
 
 /**
  * Prints a run as it streams: the answer on stdout, tool activity, thinking and usage on stderr,
  * so `keel run … > answer.md` captures only the answer.
  */
-export function createEventPrinter(options: PrinterOptions): (event: RuntimeEvent) => void {
+export function createEventPrinter(options: PrinterOptions): (event: RuntimeEvent, seen?: SeenAs) => void {
   const { out, err, verbose } = options;
   const color = (format: Parameters<typeof styleText>[0], text: string) =>
     styleText(format, text, { stream: err as NodeJS.WriteStream });
@@ -27,7 +35,7 @@ export function createEventPrinter(options: PrinterOptions): (event: RuntimeEven
     err.write(`${message}\n`);
   };
 
-  return (event) => {
+  return (event, seen) => {
     switch (event.type) {
       case 'thinking':
         if (verbose) err.write(color('dim', event.content));
@@ -60,6 +68,19 @@ export function createEventPrinter(options: PrinterOptions): (event: RuntimeEven
         );
         break;
       }
+      case 'interaction_request':
+        line(
+          seen?.decided
+            ? color('dim', `? ${event.prompt} (${seen.decided})`)
+            : color(
+                'yellow',
+                approvalHint(
+                  { id: event.request_id, prompt: event.prompt, kind: event.kind, options: event.options },
+                  options.keelArgs,
+                ),
+              ),
+        );
+        break;
       case 'cancelled':
         line(color('yellow', 'Cancelled.'));
         break;

@@ -1,7 +1,9 @@
-export type { BreakerLimits } from './circuit-breaker.ts';
-export { defaultBreakerLimits } from './circuit-breaker.ts';
-export type { AgentLoopInput, AgentOutcome } from './loop.ts';
-export { runAgentLoop } from './loop.ts';
+export type { AgentExecutorInput, AgentHooks, ToolApproval } from './agent-executor.ts';
+export { executeAgent } from './agent-executor.ts';
+export type { AgentState } from './agent-state.ts';
+export { newAgentState } from './agent-state.ts';
+export type { BreakerLimits, BreakerState } from './circuit-breaker.ts';
+export { checkBreaker, defaultBreakerLimits } from './circuit-breaker.ts';
 export { deriveMetadata } from './metadata.ts';
 export { buildSystemPrompt } from './system-prompt.ts';
 export { ToolRunner } from './tool-runner.ts';

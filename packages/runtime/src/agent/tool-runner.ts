@@ -18,16 +18,22 @@ export class ToolRunner {
   readonly #registry: ToolRegistry;
   readonly #context: ToolContext;
   readonly #maxAttempts: number;
-  readonly #failures = new Map<string, number>();
+  /** Failures in a row per tool; a plain object so it can be checkpointed and restored. */
+  readonly #failures: Record<string, number>;
+  /** Errors met on the way, for the run's metadata. */
+  readonly errors: string[];
 
-  constructor(registry: ToolRegistry, context: ToolContext, maxAttempts = 3) {
+  constructor(
+    registry: ToolRegistry,
+    context: ToolContext,
+    options: { maxAttempts?: number; failures?: Record<string, number>; errors?: string[] } = {},
+  ) {
     this.#registry = registry;
     this.#context = context;
-    this.#maxAttempts = maxAttempts;
+    this.#maxAttempts = options.maxAttempts ?? 3;
+    this.#failures = options.failures ?? {};
+    this.errors = options.errors ?? [];
   }
-
-  /** Errors met on the way, for the run's metadata. */
-  readonly errors: string[] = [];
 
   /** Parses the call's arguments, leniently: a model's malformed JSON becomes a tool failure. */
   static parseArgs(call: ToolCall): { args: Record<string, unknown>; problem?: string } {
@@ -49,7 +55,7 @@ export class ToolRunner {
 
   async run(call: ToolCall): Promise<ToolOutcome> {
     const { args, problem } = ToolRunner.parseArgs(call);
-    const failures = this.#failures.get(call.name) ?? 0;
+    const failures = this.#failures[call.name] ?? 0;
     if (failures >= this.#maxAttempts) {
       return {
         args,
@@ -60,7 +66,7 @@ export class ToolRunner {
     try {
       if (problem) throw new KeelError('INVALID_PARAMS', `Invalid arguments for ${call.name}: ${problem}.`);
       const result = await this.#registry.execute(call.name, args, this.#context);
-      this.#failures.delete(call.name);
+      delete this.#failures[call.name];
       return { args, result, ok: true };
     } catch (error) {
       if (this.#context.signal.aborted) throw error;
@@ -69,7 +75,7 @@ export class ToolRunner {
   }
 
   #failureText(name: string, error: unknown, failures: number): string {
-    this.#failures.set(name, failures);
+    this.#failures[name] = failures;
     const message = error instanceof Error ? error.message : String(error);
     this.errors.push(`${name}: ${message}`);
     const left = this.#maxAttempts - failures;

@@ -34,6 +34,8 @@ export const configSchema = z.looseObject({
       blocked_commands: z.array(z.string()).optional(),
       strict_read_boundary: z.boolean().optional(),
       allowed_roots: z.array(z.string()).optional(),
+      /** Tools whose calls wait for a human's approval before they run, e.g. ["write_file", "edit_file"]. */
+      require_approval: z.array(z.string()).optional(),
     })
     .optional(),
   sandbox: z
@@ -54,6 +56,43 @@ export const configSchema = z.looseObject({
     })
     .optional(),
   rate_limit: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+  /** Where runs live: SQLite (default, `<runtime dir>/keel.db`) or PostgreSQL (`@keel/store-postgres`). */
+  store: z
+    .discriminatedUnion('kind', [
+      z.looseObject({ kind: z.literal('sqlite'), path: z.string().min(1).optional() }),
+      z.looseObject({
+        kind: z.literal('postgres'),
+        url: z.string().min(1),
+        schema: z
+          .string()
+          .regex(/^[a-z_][a-z0-9_]*$/)
+          .optional(),
+      }),
+    ])
+    .optional(),
+  /** Where artifact payloads live: files (default, `<runtime dir>/artifacts`) or an S3-compatible bucket. */
+  artifacts: z
+    .discriminatedUnion('kind', [
+      z.looseObject({ kind: z.literal('file'), dir: z.string().min(1).optional() }),
+      z.looseObject({
+        kind: z.literal('s3'),
+        bucket: z.string().min(1),
+        prefix: z.string().optional(),
+        endpoint: z.string().optional(),
+        region: z.string().optional(),
+        force_path_style: z.boolean().optional(),
+      }),
+    ])
+    .optional(),
+  /** Durable run settings. */
+  runs: z
+    .looseObject({
+      /** How long a worker's claim on a running run lasts without renewal (default 15000). */
+      lease_ms: z.number().int().min(500).optional(),
+      /** Time budget of every run in ms (default 0: none). */
+      max_duration_ms: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
 });
 
 export type RuntimeConfig = z.infer<typeof configSchema>;

@@ -1,7 +1,9 @@
 export type { ErrorCode, ErrorObject } from './keel-error.ts';
 export { httpStatusOf, KeelError, toErrorObject } from './keel-error.ts';
 export {
+  ApprovalRejectedError,
   AuthenticationError,
+  BudgetExceededError,
   CancelledError,
   CircuitBreakerError,
   ConfigError,
@@ -9,8 +11,11 @@ export {
   InvalidStateError,
   ModelError,
   PermissionDeniedError,
+  RecordNotFoundError,
   RunNotFoundError,
   SessionNotFoundError,
+  StoreError,
+  TimeoutError,
   ToolError,
   ToolNotFoundError,
 } from './kinds.ts';

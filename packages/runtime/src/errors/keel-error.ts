@@ -17,7 +17,14 @@ export type ErrorCode =
   | 'MODEL_ERROR'
   | 'CIRCUIT_BREAKER'
   | 'CANCELLED'
-  | 'CONFIG_ERROR';
+  | 'CONFIG_ERROR'
+  | 'CHECKPOINT_NOT_FOUND'
+  | 'APPROVAL_NOT_FOUND'
+  | 'ARTIFACT_NOT_FOUND'
+  | 'TIMEOUT'
+  | 'BUDGET_EXCEEDED'
+  | 'APPROVAL_REJECTED'
+  | 'STORE_ERROR';
 
 /** HTTP status of each code, used by every HTTP surface. */
 export const httpStatusOf: Record<ErrorCode, number> = {
@@ -39,6 +46,13 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   CIRCUIT_BREAKER: 429,
   CANCELLED: 499,
   CONFIG_ERROR: 400,
+  CHECKPOINT_NOT_FOUND: 404,
+  APPROVAL_NOT_FOUND: 404,
+  ARTIFACT_NOT_FOUND: 404,
+  TIMEOUT: 504,
+  BUDGET_EXCEEDED: 429,
+  APPROVAL_REJECTED: 409,
+  STORE_ERROR: 500,
 };
 
 const brand = Symbol.for('keel.error');

@@ -100,3 +100,47 @@ export class ConfigError extends KeelError {
     this.name = 'ConfigError';
   }
 }
+
+/** A checkpoint, approval or artifact id that the store does not know. */
+export class RecordNotFoundError extends KeelError {
+  constructor(
+    code: 'CHECKPOINT_NOT_FOUND' | 'APPROVAL_NOT_FOUND' | 'ARTIFACT_NOT_FOUND',
+    what: string,
+    id: string,
+  ) {
+    super(code, `${what} '${id}' does not exist.`, { id });
+    this.name = 'RecordNotFoundError';
+  }
+}
+
+/** A workflow node or a whole run ran past its time limit. */
+export class TimeoutError extends KeelError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('TIMEOUT', message, details);
+    this.name = 'TimeoutError';
+  }
+}
+
+/** A run's step, token, cost or time budget is spent. */
+export class BudgetExceededError extends KeelError {
+  constructor(message: string, details: { budget: string; limit: number; used: number }) {
+    super('BUDGET_EXCEEDED', message, details);
+    this.name = 'BudgetExceededError';
+  }
+}
+
+/** A human rejected an approval the run needed. */
+export class ApprovalRejectedError extends KeelError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('APPROVAL_REJECTED', message, details);
+    this.name = 'ApprovalRejectedError';
+  }
+}
+
+/** The database failed or is unreachable. */
+export class StoreError extends KeelError {
+  constructor(message: string, details?: Record<string, unknown>, options?: ErrorOptions) {
+    super('STORE_ERROR', message, details, options);
+    this.name = 'StoreError';
+  }
+}

@@ -1,33 +1,50 @@
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { type BreakerLimits, buildSystemPrompt, defaultBreakerLimits, runAgentLoop } from '../agent/index.ts';
+import { loadConfig, type RuntimeEnv, readEnv, resolveModelSettings } from '../config/index.ts';
+import { CancelledError, KeelError, StoreError, ToolError } from '../errors/index.ts';
+import { EventManager, type RuntimeEvent } from '../events/index.ts';
+import type { RetryPolicy } from '../model/index.ts';
 import {
-  loadConfig,
-  type RuntimeConfig,
-  type RuntimeEnv,
-  readEnv,
-  resolveModelSettings,
-} from '../config/index.ts';
-import { CancelledError, KeelError, ToolError, toErrorObject } from '../errors/index.ts';
-import { type EventBody, EventManager, type RuntimeEvent } from '../events/index.ts';
-import { type ChatMessage, ModelClient, type RetryPolicy } from '../model/index.ts';
-import { openSqlite, RunStore, type Session, SessionStore } from '../store/index.ts';
+  type ExecutionOutcome,
+  executeRun,
+  newWorkerId,
+  nextChange,
+  RunControls,
+  toolAuditor,
+} from '../runs/index.ts';
 import {
-  createCodingTools,
-  createPathGuard,
-  type PathGuard,
-  type ToolContext,
-  type ToolRegistry,
-} from '../tools/index.ts';
+  type BlobStore,
+  finishedStatuses,
+  type JsonObject,
+  type JsonValue,
+  openSqlite,
+  type Run,
+  type RunStore,
+  SessionStore,
+} from '../store/index.ts';
+import { createCodingTools, createPathGuard, type ToolContext, type ToolRegistry } from '../tools/index.ts';
+import { agentWorkflow, parseWorkflow, type Workflow } from '../workflow/index.ts';
 import { AsyncQueue } from './async-queue.ts';
-import { type ParsedRunRequest, parseRunRequest, type RunRequest } from './run-request.ts';
+import { openStores } from './open-store.ts';
+import { buildRunEnvironment } from './run-environment.ts';
+import { parseRunRequest, type RunRequest } from './run-request.ts';
 import type { RunResult } from './run-result.ts';
+import { ApprovalsApi, ArtifactsApi, AuditApi, RunsApi } from './runs-api.ts';
 import { normaliseWorkdir } from './workdir.ts';
 
 /** How to build a runtime. Every field is optional. */
 export interface RuntimeOptions {
   /** The user's runtime directory, holding the store and global config (default RUNTIME_HOME or ~/.runtime). */
   runtimeDir?: string;
+  /**
+   * The directory whose configuration picks the store (project `.runtime/config.json` over the global one);
+   * default the current directory. Every surface working on the same directory finds the same runs.
+   */
+  workdir?: string;
+  /** A store to use instead of the configured one (it is not closed by `close()`). */
+  store?: RunStore;
+  /** A blob store for artifact payloads instead of the configured one. */
+  blobs?: BlobStore;
   /** Default model name, below a request's own. */
   model?: string;
   /** Default chat-completions base URL, below a request's own. */
@@ -38,6 +55,10 @@ export interface RuntimeOptions {
   thinkingBudget?: number;
   /** How model calls are retried (default: 4 attempts, 1 s doubling). */
   retry?: Partial<RetryPolicy>;
+  /** Tools whose calls need a human's approval, on top of config `security.require_approval`. */
+  requireApproval?: string[];
+  /** How long this worker's claim on a run lasts without renewal (default config `runs.lease_ms` or 15 s). */
+  leaseMs?: number;
   /** Environment to read instead of process.env. */
   env?: NodeJS.ProcessEnv;
   /** Tools to offer instead of the built-in coding tools. */
@@ -51,22 +72,21 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Receives every event of this run, after the runtime's own event manager. */
   onEvent?: (event: RuntimeEvent) => void | Promise<void>;
+  /** A workflow to run instead of the plain agent (see `Workflow`); `{{input.prompt}}` is the request's prompt. */
+  workflow?: Workflow;
 }
 
-interface PreparedRun {
-  request: ParsedRunRequest;
-  workdir: string;
-  session: Session;
-  history: ChatMessage[];
-  client: ModelClient;
-  tools: ToolRegistry;
-  guard: PathGuard;
-  limits: BreakerLimits;
+export interface DriveOptions {
+  signal?: AbortSignal;
+  onEvent?: (event: RuntimeEvent, seq: number) => void | Promise<void>;
 }
+
+const defaultLeaseMs = 15_000;
 
 /**
- * The one execution path every surface calls: validates a request, resolves config and model,
- * runs the agent loop and persists the session.
+ * The one execution path every surface calls: validates a request, records the run, and hands it to the
+ * workflow scheduler, which checkpoints at every step boundary. Any runtime on the same store can list,
+ * watch, control, approve and continue the runs of any other.
  *
  * @example
  * const runtime = createRuntime({ model: 'gpt-4.1' });
@@ -76,46 +96,78 @@ interface PreparedRun {
 export class Runtime {
   readonly events = new EventManager();
   readonly sessions: SessionStore;
-  /** Runs and their stored events: what other processes list, watch and cancel. */
-  readonly runs: RunStore;
   readonly runtimeDir: string;
+  /** This runtime's identity as a worker (`host:pid:random`): what its leases record. */
+  readonly workerId = newWorkerId();
+  /** Runs in the store: get, list, events, steps, checkpoints, timeline, metrics, watch. */
+  readonly runs: RunsApi;
+  /** Approvals and questions runs wait on: list, approve, reject. */
+  readonly approvals: ApprovalsApi;
+  /** Artifacts of runs: metadata and payloads. */
+  readonly artifacts: ArtifactsApi;
+  /** The audit log: tool calls, file writes and edits, run controls, approval decisions. */
+  readonly audit: AuditApi;
   readonly #options: RuntimeOptions;
   readonly #env: RuntimeEnv;
   readonly #db: DatabaseSync;
+  #stores: Promise<{ store: RunStore; blobs: BlobStore; owned: boolean }> | undefined;
+  /** Per-request model keys of runs started here: used by this process only, never stored. */
+  readonly #requestKeys = new Map<string, string>();
+  #closed = false;
+  #configLeaseMs: number | undefined;
 
   constructor(options: RuntimeOptions = {}) {
     this.#options = options;
     this.#env = readEnv(options.env);
     this.runtimeDir = options.runtimeDir ?? this.#env.home;
-    this.#db = openSqlite(join(this.runtimeDir, 'keel.db'));
+    this.#db = openDatabase(join(this.runtimeDir, 'keel.db'));
     this.sessions = new SessionStore(this.#db, options.now);
-    this.runs = new RunStore(this.#db, options.now);
+    this.runs = new RunsApi(() => this.store());
+    this.approvals = new ApprovalsApi(
+      () => this.store(),
+      () => this.#controls(),
+    );
+    this.artifacts = new ArtifactsApi(() => this.#opened());
+    this.audit = new AuditApi(() => this.store());
   }
 
-  /** Asks the process running `runId` to cancel it; works from any process sharing the store. */
-  cancelRun(runId: string): void {
-    this.runs.requestControl(runId, 'cancel');
+  /** The durable store this runtime uses (opened on first use from the configuration). */
+  async store(): Promise<RunStore> {
+    return (await this.#opened()).store;
   }
 
   /** Runs to the end and returns the result; throws a KeelError on failure or cancellation. */
   async run(request: RunRequest, options: RunOptions = {}): Promise<RunResult> {
-    const prepared = await this.#prepare(request);
-    return this.#execute(prepared, options.onEvent, options.signal);
+    const run = await this.start(request, {
+      ...(options.workflow ? { workflow: options.workflow } : {}),
+      execute: false,
+    });
+    const final = await this.#runToEnd(run.id, options);
+    return final as RunResult;
   }
 
   /**
    * Streams the run's events: `session_start` first, then `done`, `error` or `cancelled` last.
    * Invalid requests and unknown sessions throw before any event. Leaving the loop early cancels the run.
    */
-  async *stream(request: RunRequest, options: Pick<RunOptions, 'signal'> = {}): AsyncGenerator<RuntimeEvent> {
-    const prepared = await this.#prepare(request);
+  async *stream(
+    request: RunRequest,
+    options: Pick<RunOptions, 'signal' | 'workflow'> = {},
+  ): AsyncGenerator<RuntimeEvent> {
+    const run = await this.start(request, {
+      ...(options.workflow ? { workflow: options.workflow } : {}),
+      execute: false,
+    });
     const controller = new AbortController();
     const outer = options.signal;
     const forward = () => controller.abort(outer?.reason);
     if (outer?.aborted) forward();
     outer?.addEventListener('abort', forward, { once: true });
     const queue = new AsyncQueue<RuntimeEvent>();
-    const finished = this.#execute(prepared, (event) => queue.push(event), controller.signal)
+    const finished = this.#runToEnd(run.id, {
+      signal: controller.signal,
+      onEvent: (event) => queue.push(event),
+    })
       .catch(() => undefined)
       .finally(() => queue.end());
     try {
@@ -125,6 +177,115 @@ export class Runtime {
       controller.abort(new CancelledError('The stream consumer stopped reading.'));
       await finished;
     }
+  }
+
+  /**
+   * Records a run and returns at once (the web API's 202). By default this runtime then executes it in the
+   * background; with `execute: false` it stays queued for any worker (`drive`, `work`, another process).
+   */
+  async start(
+    request: RunRequest,
+    options: { workflow?: Workflow; execute?: boolean; onEvent?: RunOptions['onEvent'] } = {},
+  ): Promise<Run> {
+    const parsed = parseRunRequest(request);
+    const workflow = options.workflow ? parseWorkflow(options.workflow) : agentWorkflow();
+    const workdir = await normaliseWorkdir(parsed.workdir);
+    const config = loadConfig(this.runtimeDir, workdir);
+    // Resolve the model now, so a missing model or key fails before a run exists.
+    const settings = resolveModelSettings(
+      parsed,
+      {
+        model: this.#options.model,
+        model_base_url: this.#options.modelBaseUrl,
+        model_api_key: this.#options.apiKey,
+      },
+      config,
+      this.#env,
+    );
+    const session = parsed.session_id
+      ? this.sessions.get(parsed.session_id)
+      : this.sessions.create({ title: titleOf(parsed.prompt), model: settings.model, workdir });
+    const { model_api_key: requestKey, stream: _stream, ...input } = parsed;
+    const store = await this.store();
+    const run = await store.createRun({
+      session_id: session.id,
+      workdir,
+      prompt: parsed.prompt,
+      workflow: workflow as unknown as JsonValue,
+      input: { ...input, workdir } as unknown as JsonObject,
+    });
+    if (requestKey) this.#requestKeys.set(run.id, requestKey);
+    if (options.execute !== false) {
+      void this.#runToEnd(run.id, options.onEvent ? { onEvent: options.onEvent } : {}).catch(() => undefined);
+    }
+    return run;
+  }
+
+  /**
+   * Claims a queued run and executes it in this process until it ends, waits for a human or is paused.
+   * Returns null when another worker claimed it first.
+   */
+  async drive(runId: string, options: DriveOptions = {}): Promise<ExecutionOutcome | null> {
+    const store = await this.store();
+    const claimed = await store.claimRun(runId, { owner: this.workerId, leaseMs: this.#leaseMs() });
+    if (!claimed) {
+      await store.getRun(runId);
+      return null;
+    }
+    return this.#execute(claimed, options);
+  }
+
+  /**
+   * Works as a worker: claims queued runs from the store, one at a time, until `signal` aborts.
+   * Several workers (processes) can share one store; each run is executed by exactly one of them.
+   */
+  async work(options: { signal?: AbortSignal; idleMs?: number } = {}): Promise<void> {
+    const store = await this.store();
+    const idleMs = options.idleMs ?? 250;
+    while (!options.signal?.aborted) {
+      const next = await store.claimNext({ owner: this.workerId, leaseMs: this.#leaseMs() });
+      if (next) {
+        await this.#execute(next, options.signal ? { signal: options.signal } : {}).catch(() => undefined);
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, idleMs);
+        options.signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Asks for the run to be cancelled; works from any process sharing the store. */
+  async cancelRun(runId: string): Promise<Run> {
+    return (await this.#controls()).cancel(runId);
+  }
+
+  /** Asks a running run to pause at its next step boundary (a queued one pauses at once). */
+  async pauseRun(runId: string): Promise<Run> {
+    return (await this.#controls()).pause(runId);
+  }
+
+  /** Puts a paused or waiting run back in the queue; `drive` or a worker continues it. */
+  async resumeRun(runId: string): Promise<Run> {
+    return (await this.#controls()).resume(runId);
+  }
+
+  /** Queues a failed or cancelled run again, from its last checkpoint. */
+  async retryRun(runId: string): Promise<Run> {
+    return (await this.#controls()).retry(runId);
+  }
+
+  /** Queues a run whose worker died (lease expired or process gone), from its last checkpoint. */
+  async recoverRun(runId: string): Promise<Run> {
+    return (await this.#controls()).recover(runId);
+  }
+
+  /** A new queued run from a checkpoint of any run, with the history up to it. */
+  async forkRun(checkpointId: string): Promise<Run> {
+    return (await this.#controls()).fork(checkpointId);
   }
 
   /** Runs one tool directly, as `POST /tool` does, confined to `workdir`. */
@@ -140,6 +301,7 @@ export class Runtime {
         strictReadBoundary: config.security?.strict_read_boundary ?? true,
       }),
       signal: new AbortController().signal,
+      audit: toolAuditor(await this.store(), { id: null, session_id: null, workdir: root }),
     };
     try {
       return await tools.execute(name, params ?? {}, context);
@@ -153,146 +315,137 @@ export class Runtime {
     }
   }
 
-  /** Closes the store. */
-  close(): void {
+  /** Closes the stores; calling it again does nothing. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#stores) {
+      const { store, blobs, owned } = await this.#stores.catch(() => ({
+        store: null,
+        blobs: null,
+        owned: false,
+      }));
+      if (owned && store) await store.close();
+      await blobs?.close?.();
+    }
     this.#db.close();
   }
 
-  async #prepare(input: RunRequest): Promise<PreparedRun> {
-    const request = parseRunRequest(input);
-    const workdir = await normaliseWorkdir(request.workdir);
-    const config: RuntimeConfig = loadConfig(this.runtimeDir, workdir);
-    const settings = resolveModelSettings(
-      request,
-      {
-        model: this.#options.model,
-        model_base_url: this.#options.modelBaseUrl,
-        model_api_key: this.#options.apiKey,
-        enable_thinking: this.#options.enableThinking,
-        thinking_budget: this.#options.thinkingBudget,
-      },
-      config,
-      this.#env,
-    );
-    const client = new ModelClient({
-      ...settings,
-      ...(this.#options.retry ? { retry: this.#options.retry } : {}),
-      ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
-    });
-    const base = this.#options.tools ?? createCodingTools();
-    const tools = base.filter({
-      ...(request.include_tools ? { include: request.include_tools } : {}),
-      ...(request.exclude_tools ? { exclude: request.exclude_tools } : {}),
-    });
-    const guard = await createPathGuard({
-      workdir,
-      allowedRoots: [...(config.security?.allowed_roots ?? []), ...(request.allowed_roots ?? [])],
-      strictReadBoundary: config.security?.strict_read_boundary ?? true,
-    });
-    const session = request.session_id
-      ? this.sessions.get(request.session_id)
-      : this.sessions.create({ title: titleOf(request.prompt), model: settings.model, workdir });
-    const breaker = { ...defaultBreakerLimits, ...config.circuit_breaker };
-    return {
-      request,
-      workdir,
-      session,
-      history: request.session_id ? this.sessions.conversation(session.id) : [],
-      client,
-      tools,
-      guard,
-      limits: {
-        enabled: breaker.enabled,
-        max_tokens: request.max_tokens ?? breaker.max_tokens,
-        max_cost_usd: request.max_cost_usd ?? breaker.max_cost_usd,
-        max_steps: request.max_steps ?? breaker.max_steps,
-      },
+  /**
+   * Drives a run until it is final: executes it here whenever it is queued, and otherwise (waiting for a
+   * human, paused, or running in another process) follows it in the store, delivering its events.
+   */
+  async #runToEnd(runId: string, options: Pick<RunOptions, 'signal' | 'onEvent'>): Promise<unknown> {
+    const store = await this.store();
+    let delivered = (await store.getRun(runId)).last_seq;
+    const onEvent = async (event: RuntimeEvent, seq: number) => {
+      delivered = seq;
+      await options.onEvent?.(event);
     };
-  }
-
-  async #execute(
-    run: PreparedRun,
-    onEvent: RunOptions['onEvent'],
-    outerSignal: AbortSignal = new AbortController().signal,
-  ): Promise<RunResult> {
-    const sessionId = run.session.id;
-    const record = this.runs.create({
-      session_id: sessionId,
-      workdir: run.workdir,
-      prompt: run.request.prompt,
-    });
-    // Another process cancels by writing a control record; this timer also proves the run is alive.
-    const controls = new AbortController();
-    const watcher = setInterval(() => {
-      this.runs.heartbeat(record.id);
-      if (this.runs.takeControls(record.id).includes('cancel')) controls.abort(new CancelledError());
-    }, controlPollMs);
-    watcher.unref();
-    const signal = AbortSignal.any([outerSignal, controls.signal]);
-    // The store is the truth: an event is appended before anyone sees it.
-    const emit = async (body: EventBody) => {
-      const event = { ...body, session_id: sessionId } as RuntimeEvent;
-      this.runs.append(record.id, event);
-      await this.events.emit(event);
-      await onEvent?.(event);
-    };
-    try {
-      const result = await this.#loop(run, emit, signal);
-      this.runs.finish(record.id, 'succeeded');
-      return { ...result, run_id: record.id };
-    } catch (error) {
-      if (signal.aborted || (KeelError.is(error) && error.code === 'CANCELLED')) {
-        await emit({ type: 'cancelled' });
-        this.runs.finish(record.id, 'cancelled');
-        throw KeelError.is(error) && error.code === 'CANCELLED' ? error : new CancelledError();
+    for (;;) {
+      let run = await store.getRun(runId);
+      if (run.last_seq > delivered) {
+        for (const record of await store.listEvents(runId, { after: delivered })) {
+          await this.events.emit(record.event as unknown as RuntimeEvent);
+          await onEvent(record.event as unknown as RuntimeEvent, record.seq);
+        }
+        run = await store.getRun(runId);
       }
-      const wire = toErrorObject(error);
-      await emit({ type: 'error', error: wire });
-      this.runs.finish(record.id, 'failed', wire);
-      throw error;
-    } finally {
-      clearInterval(watcher);
+      if (finishedStatuses.includes(run.status) && run.last_seq <= delivered) return finalResult(run);
+      if (run.status === 'queued') {
+        const outcome = await this.drive(runId, {
+          ...(options.signal ? { signal: options.signal } : {}),
+          onEvent,
+        });
+        if (outcome?.error && finishedStatuses.includes(outcome.run.status)) throw outcome.error;
+        continue;
+      }
+      if (options.signal?.aborted) {
+        await this.cancelRun(runId).catch(() => undefined);
+        throw new CancelledError();
+      }
+      await nextChange(store, runId, options.signal);
     }
   }
 
-  async #loop(
-    run: PreparedRun,
-    emit: (body: EventBody) => Promise<void>,
-    signal: AbortSignal,
-  ): Promise<Omit<RunResult, 'run_id'>> {
-    const sessionId = run.session.id;
-    await emit({ type: 'session_start' });
-    const userMessage: ChatMessage = {
-      role: 'user',
-      content: run.request.prompt,
-      ...(run.request.images?.length ? { images: run.request.images } : {}),
-    };
-    this.sessions.append(sessionId, userMessage);
-    const context: ToolContext = { workdir: run.workdir, guard: run.guard, signal };
-    const system: ChatMessage = {
-      role: 'system',
-      content: buildSystemPrompt({
-        workdir: run.workdir,
-        toolNames: run.tools.names(),
-        now: this.#options.now?.() ?? new Date(),
-      }),
-    };
-    const outcome = await runAgentLoop({
-      client: run.client,
-      tools: run.tools,
-      context,
-      messages: [system, ...run.history, userMessage],
-      limits: run.limits,
-      emit,
-      onMessage: (message) => this.sessions.append(sessionId, message),
+  /** Executes a run this worker has claimed; a run whose configuration is broken fails with the reason. */
+  async #execute(claimed: Run, options: DriveOptions): Promise<ExecutionOutcome> {
+    const { store, blobs } = await this.#opened();
+    const runId = claimed.id;
+    const env = await buildRunEnvironment(claimed, {
+      options: this.#options,
+      env: this.#env,
+      runtimeDir: this.runtimeDir,
+      sessions: this.sessions,
+      requestKey: this.#requestKeys.get(runId),
+    }).catch(async (error) => {
+      await store.transition(runId, {
+        from: ['running'],
+        to: 'failed',
+        owner: this.workerId,
+        error: KeelError.is(error) ? error.toJSON() : { code: 'SERVER_ERROR', message: String(error) },
+      });
+      throw error;
     });
-    await emit({ type: 'done', ...outcome });
-    return { status: 'success', ...outcome, session_id: sessionId };
+    let seq = claimed.last_seq;
+    const outcome = await executeRun(claimed, {
+      store,
+      blobs,
+      owner: this.workerId,
+      leaseMs: this.#leaseMs(),
+      env,
+      ...(options.signal ? { signal: options.signal } : {}),
+      deliver: async (event) => {
+        seq += 1;
+        await this.events.emit(event);
+        await options.onEvent?.(event, seq);
+      },
+    });
+    if (finishedStatuses.includes(outcome.run.status)) this.#requestKeys.delete(runId);
+    return outcome;
+  }
+
+  #leaseMs(): number {
+    return this.#options.leaseMs ?? this.#configLeaseMs ?? defaultLeaseMs;
+  }
+
+  async #controls(): Promise<RunControls> {
+    return new RunControls(await this.store());
+  }
+
+  #opened(): Promise<{ store: RunStore; blobs: BlobStore; owned: boolean }> {
+    this.#stores ??= (async () => {
+      const workdir = this.#options.workdir ? await normaliseWorkdir(this.#options.workdir) : process.cwd();
+      const config = loadConfig(this.runtimeDir, workdir);
+      // Read once with the store: claims (every idle poll of work()) must not re-read config files.
+      this.#configLeaseMs = config.runs?.lease_ms;
+      const opened = await openStores(
+        config,
+        {
+          runtimeDir: this.runtimeDir,
+          workdir,
+          db: this.#db,
+          defaultDbPath: join(this.runtimeDir, 'keel.db'),
+        },
+        this.#options.now,
+      );
+      return {
+        store: this.#options.store ?? opened.store,
+        blobs: this.#options.blobs ?? opened.blobs,
+        owned: !this.#options.store,
+      };
+    })();
+    return this.#stores;
   }
 }
 
-// How often a running run renews its heartbeat and looks for control requests from other processes.
-const controlPollMs = 200;
+/** What `run()` returns for a final run, or the error it throws. */
+function finalResult(run: Run): unknown {
+  if (run.status === 'succeeded') return run.result;
+  const error = run.error ?? { code: 'SERVER_ERROR', message: `Run '${run.id}' ended ${run.status}.` };
+  if (run.status === 'cancelled') throw new CancelledError(error.message);
+  throw new KeelError(error.code as never, error.message, error.details);
+}
 
 /** Creates a runtime; see RuntimeOptions. */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
@@ -302,4 +455,15 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 function titleOf(prompt: string): string {
   const line = prompt.trim().split('\n')[0] ?? '';
   return line.length > 60 ? `${line.slice(0, 57)}...` : line;
+}
+
+/** The runtime's own SQLite database; a failure to open it is a STORE_ERROR naming the file. */
+function openDatabase(path: string): DatabaseSync {
+  try {
+    return openSqlite(path);
+  } catch (error) {
+    throw new StoreError(`Could not open the database ${path}: ${(error as Error).message}`, undefined, {
+      cause: error,
+    });
+  }
 }

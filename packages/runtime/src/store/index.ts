@@ -1,6 +1,38 @@
+export type {
+  Approval,
+  ApprovalDecision,
+  ApprovalKind,
+  ApprovalQuery,
+  ApprovalStatus,
+  Artifact,
+  AuditEntry,
+  AuditQuery,
+  BlobStore,
+  Checkpoint,
+  Claim,
+  ControlKind,
+  JsonObject,
+  JsonValue,
+  NewApproval,
+  NewArtifact,
+  NewAuditEntry,
+  NewRun,
+  NewStep,
+  Run,
+  RunEventRecord,
+  RunQuery,
+  RunStatus,
+  RunStore,
+  RunTransition,
+  RunUsage,
+  Step,
+  StepKind,
+  StepStatus,
+} from './contract.ts';
+export { finishedStatuses, runStatuses } from './contract.ts';
 export { newId } from './ids.ts';
-export type { ControlKind, Run, RunEventRecord, RunStatus } from './run-store.ts';
-export { finishedStatuses, RunStore } from './run-store.ts';
 export type { Session, SessionDetail, SessionMessage } from './session-store.ts';
 export { localTimestamp, SessionStore } from './session-store.ts';
 export { openSqlite } from './sqlite.ts';
+export type { SqliteRunStoreOptions } from './sqlite-run-store.ts';
+export { openSqliteRunStore, SqliteRunStore } from './sqlite-run-store.ts';

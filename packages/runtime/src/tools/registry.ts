@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { InvalidParamsError, KeelError, ToolError, ToolNotFoundError } from '../errors/index.ts';
 import { toParametersSchema } from './model-schema.ts';
-import type { Tool, ToolContext } from './tool.ts';
+import type { Tool, ToolAuditRecord, ToolContext } from './tool.ts';
 
 /** One entry of the OpenAI chat-completions `tools` array. */
 export interface ModelTool {
@@ -100,6 +100,18 @@ export class ToolRegistry {
    * executes it. Errors are KeelErrors; an unexpected failure inside a tool becomes a ToolError.
    */
   async execute(name: string, rawArgs: unknown, ctx: ToolContext): Promise<string> {
+    try {
+      const result = await this.#run(name, rawArgs, ctx);
+      await audit(ctx, { tool_name: name, args: rawArgs, result, success: true });
+      return result;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await audit(ctx, { tool_name: name, args: rawArgs, result: message, success: false });
+      throw error;
+    }
+  }
+
+  async #run(name: string, rawArgs: unknown, ctx: ToolContext): Promise<string> {
     const tool = this.get(name);
     const parsed = tool.schema.safeParse(decodeArgs(name, rawArgs));
     if (!parsed.success) throw invalidArgs(name, parsed.error);
@@ -110,6 +122,14 @@ export class ToolRegistry {
       const reason = error instanceof Error ? error.message : String(error);
       throw new ToolError(`Tool '${name}' failed: ${reason}`, { tool: name }, { cause: error });
     }
+  }
+}
+
+async function audit(ctx: ToolContext, record: ToolAuditRecord): Promise<void> {
+  try {
+    await ctx.audit?.(record);
+  } catch {
+    // The audit log is a record of what happened, not a gate: its failure must not undo the tool's work.
   }
 }
 

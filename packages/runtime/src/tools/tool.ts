@@ -9,6 +9,16 @@ export interface ToolContext {
   readonly guard: PathGuard;
   /** Aborted when the run is cancelled; long tools must stop promptly. */
   readonly signal: AbortSignal;
+  /** Receives every tool execution for the audit log; a failing audit never fails the tool. */
+  readonly audit?: (record: ToolAuditRecord) => void | Promise<void>;
+}
+
+/** One tool execution as the audit log sees it. */
+export interface ToolAuditRecord {
+  tool_name: string;
+  args: unknown;
+  result: string;
+  success: boolean;
 }
 
 /** A tool: declared once, its JSON schema for the model generated from `schema`. */

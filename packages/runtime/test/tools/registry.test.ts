@@ -22,7 +22,7 @@ const broken = defineTool({
 });
 
 describe('ToolRegistry', () => {
-  it('holds the seven coding tools with the spec names', () => {
+  it('holds the coding tools with the spec names', () => {
     expect(createCodingTools().names()).toEqual([
       'read_file',
       'write_file',
@@ -31,6 +31,7 @@ describe('ToolRegistry', () => {
       'grep',
       'glob',
       'search_files',
+      'question',
     ]);
   });
 
@@ -117,9 +118,10 @@ describe('ToolRegistry', () => {
       'grep',
       'glob',
       'search_files',
+      'question',
     ]);
-    expect(all.filter({}).names()).toHaveLength(7);
-    expect(all.names()).toHaveLength(7);
+    expect(all.filter({}).names()).toHaveLength(8);
+    expect(all.names()).toHaveLength(8);
     expect(() => all.filter({ include: ['grep'], exclude: ['glob'] })).toThrow(
       'include_tools and exclude_tools are mutually exclusive.',
     );

@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import { printJson, type WorkdirFlags, withRuntime, workdirOption } from '../cli-runtime.ts';
+import type { CliIo } from '../io.ts';
+import { formatArtifact } from '../render/records.ts';
+
+/** `keel artifacts list|show`: what runs produced. */
+export function registerArtifacts(program: Command, io: CliIo): void {
+  const artifacts = program.command('artifacts').description('Artifacts runs produced');
+
+  workdirOption(artifacts.command('list'))
+    .description('List a run’s artifacts, oldest first')
+    .requiredOption('--run-id <id>', 'the run')
+    .option('--json', 'print JSON')
+    .action((flags: WorkdirFlags & { runId: string; json?: boolean }) =>
+      withRuntime(io, flags, async (runtime) => {
+        const list = await runtime.runs.artifacts(flags.runId);
+        if (flags.json) printJson(io, { artifacts: list });
+        else io.out.write(list.length ? `${list.map(formatArtifact).join('\n')}\n` : 'No artifacts.\n');
+      }),
+    );
+
+  workdirOption(artifacts.command('show'))
+    .description('Write an artifact’s payload to stdout')
+    .argument('<artifact_id>')
+    .action((artifactId: string, flags: WorkdirFlags) =>
+      withRuntime(io, flags, async (runtime) => {
+        const payload = await runtime.artifacts.read(artifactId);
+        await new Promise<void>((resolve, reject) =>
+          io.out.write(payload, (error) => (error ? reject(error) : resolve())),
+        );
+      }),
+    );
+}

@@ -1,0 +1,69 @@
+import type { Run, Runtime, RuntimeEvent } from '@keel/runtime';
+import type { CliIo } from './io.ts';
+import { createRecordPrinter, type RecordPrinterOptions } from './render/record-printer.ts';
+
+export interface FollowOptions extends RecordPrinterOptions {
+  /** Print only events after this sequence number. */
+  after: number;
+  signal: AbortSignal;
+}
+
+/** How following ended: the run is final, its worker died, or the user interrupted. */
+export type FollowEnd = { end: 'final'; run: Run } | { end: 'orphaned'; run: Run } | { end: 'interrupted' };
+
+// How often a follower checks that the worker holding the run is still alive: a dead worker writes no
+// more events, so without this check a follower would wait forever.
+const orphanCheckMs = 1000;
+
+/** Replays a run's events from a cursor, then follows it live (from any process) until it is final. */
+export async function followRun(
+  runtime: Runtime,
+  runId: string,
+  options: FollowOptions,
+  io: CliIo,
+): Promise<FollowEnd> {
+  const first = await runtime.runs.get(runId);
+  if (runtime.runs.isOrphaned(first)) return { end: 'orphaned', run: first };
+  const print = createRecordPrinter(io, options);
+  const stop = new AbortController();
+  const signal = AbortSignal.any([options.signal, stop.signal]);
+  let orphaned: Run | undefined;
+  const check = setInterval(() => {
+    runtime.runs
+      .get(runId)
+      .then((run) => {
+        if (!runtime.runs.isOrphaned(run)) return;
+        orphaned = run;
+        stop.abort();
+      })
+      .catch(() => undefined);
+  }, orphanCheckMs);
+  try {
+    for await (const record of runtime.runs.watch(runId, { after: options.after, signal })) {
+      const event = record.event as unknown as RuntimeEvent;
+      // A replayed approval request may have been decided since: say so instead of asking again.
+      const decided =
+        event.type === 'interaction_request' ? await decidedStatus(runtime, event.request_id) : undefined;
+      print(event, record.seq, { decided });
+      if (signal.aborted) break;
+    }
+  } finally {
+    clearInterval(check);
+  }
+  if (options.signal.aborted) return { end: 'interrupted' };
+  if (orphaned) return { end: 'orphaned', run: orphaned };
+  return { end: 'final', run: await runtime.runs.get(runId) };
+}
+
+/** Explains an orphaned run and how to continue it. */
+export function orphanMessage(run: Run, keelArgs = ''): string {
+  return [
+    `Run ${run.id} is orphaned: its worker ${run.lease_owner ?? '(unknown)'} stopped without finishing it.`,
+    `Continue it from its last checkpoint with: keel runs recover ${run.id}${keelArgs}`,
+  ].join('\n');
+}
+
+async function decidedStatus(runtime: Runtime, approvalId: string): Promise<string | undefined> {
+  const approval = await runtime.approvals.get(approvalId).catch(() => undefined);
+  return approval && approval.status !== 'pending' ? approval.status : undefined;
+}

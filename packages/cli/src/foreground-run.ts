@@ -1,0 +1,88 @@
+import type { Run, Runtime, RuntimeEvent } from '@keel/runtime';
+import { followRun, orphanMessage } from './follow-run.ts';
+import { interruptSignal } from './interrupt.ts';
+import type { CliIo } from './io.ts';
+import { approvalHint } from './render/approval-hint.ts';
+import { createRecordPrinter, type RecordPrinterOptions } from './render/record-printer.ts';
+
+/**
+ * Exit codes of a run continued in this terminal, as `keel run`'s: 0 succeeded, 1 failed, 130 cancelled or
+ * interrupted, and 3 when it stopped to wait for a human (an approval, or a pause) and can be continued.
+ */
+export const exitCodes = { succeeded: 0, failed: 1, stopped: 3, interrupted: 130 } as const;
+
+/**
+ * Executes a queued run in this process (`runtime.drive`), printing its events like `keel run`, until it
+ * ends, waits or pauses. When another worker claimed it first, follows it from the store instead.
+ */
+export async function continueInForeground(
+  runtime: Runtime,
+  run: Run,
+  options: RecordPrinterOptions,
+  io: CliIo,
+): Promise<number> {
+  using interrupt = interruptSignal();
+  const printRecord = createRecordPrinter(io, options);
+  // A run continued from a checkpoint may have streamed its answer before it: show it at the end then.
+  let streamed = false;
+  const print = (event: RuntimeEvent, seq: number) => {
+    if (event.type === 'text_delta') streamed = true;
+    if (event.type === 'done' && !streamed && !options.json && event.output)
+      io.out.write(`${event.output}\n`);
+    printRecord(event, seq);
+  };
+  let cursor = run.last_seq;
+  for (;;) {
+    const outcome = await runtime.drive(run.id, {
+      signal: interrupt.signal,
+      onEvent: (event: RuntimeEvent, seq: number) => {
+        cursor = seq;
+        print(event, seq);
+      },
+    });
+    if (outcome?.run.status === 'queued') continue;
+    if (outcome && outcome.run.status !== 'running') return stoppedAt(runtime, outcome.run, options, io);
+    // Claimed by another worker (or this one lost its lease to one): show what that worker does.
+    io.err.write(`Run ${run.id} is being executed by another worker; following it.\n`);
+    const followed = await followRun(
+      runtime,
+      run.id,
+      { ...options, after: cursor, signal: interrupt.signal },
+      io,
+    );
+    if (followed.end === 'interrupted') return exitCodes.interrupted;
+    if (followed.end === 'orphaned') {
+      io.err.write(`${orphanMessage(followed.run, options.keelArgs)}\n`);
+      return exitCodes.failed;
+    }
+    return stoppedAt(runtime, followed.run, options, io);
+  }
+}
+
+/** The exit code for where a run stopped, explaining a run that waits for someone. */
+async function stoppedAt(
+  runtime: Runtime,
+  run: Run,
+  options: RecordPrinterOptions,
+  io: CliIo,
+): Promise<number> {
+  switch (run.status) {
+    case 'succeeded':
+      return exitCodes.succeeded;
+    case 'cancelled':
+      return exitCodes.interrupted;
+    case 'waiting': {
+      const pending = await runtime.approvals.list({ run_id: run.id, status: 'pending' });
+      io.err.write(`Run ${run.id} is waiting for ${pending.length === 1 ? 'an approval' : 'approvals'}.\n`);
+      for (const approval of pending) io.err.write(`${approvalHint(approval, options.keelArgs)}\n`);
+      return exitCodes.stopped;
+    }
+    case 'paused':
+      io.err.write(
+        `Run ${run.id} is paused. Continue it with: keel runs resume ${run.id}${options.keelArgs ?? ''}\n`,
+      );
+      return exitCodes.stopped;
+    default:
+      return exitCodes.failed;
+  }
+}

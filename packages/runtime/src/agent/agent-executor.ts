@@ -1,0 +1,190 @@
+import { CancelledError, KeelError } from '../errors/index.ts';
+import type { EventBody } from '../events/index.ts';
+import type { ChatMessage, ModelClient, ToolCall } from '../model/index.ts';
+import { questionSchema, type ToolContext, type ToolRegistry } from '../tools/index.ts';
+import type { AgentState } from './agent-state.ts';
+import { ToolRunner } from './tool-runner.ts';
+
+/** A decision on a tool call that policy says needs a human's approval. */
+export type ToolApproval = { status: 'approved' } | { status: 'rejected'; reason?: string | null };
+
+/** How the agent reaches the scheduler: events, steps with checkpoints, budgets, approvals. */
+export interface AgentHooks {
+  /** Receives each event in order; awaited, so a slow consumer slows the run instead of losing events. */
+  emit(event: EventBody): Promise<void>;
+  /** Receives each message the run adds to the conversation, as soon as it is complete. */
+  onMessage(message: ChatMessage): void;
+  /** Opens a step (a model turn or a tool batch); returns its id. */
+  startStep(kind: 'model_turn' | 'tool_batch', detail: Record<string, unknown>): Promise<string>;
+  /** Closes the step and checkpoints the agent's state with it. */
+  commitStep(stepId: string, state: AgentState): Promise<void>;
+  /** Closes a step that failed or was cancelled (no checkpoint: a retry starts from the last one). */
+  failStep(stepId: string, error: unknown): Promise<void>;
+  /**
+   * Counts spent tokens and tool-call steps against the run's budgets; when `enforce` is set, throws
+   * once a budget is exceeded (a final answer is never thrown away for its own tokens).
+   */
+  spend(delta: { tokens: number; steps: number }, enforce: boolean): Promise<void>;
+  /** True when this tool call needs a human's approval first. */
+  needsApproval(call: ToolCall): boolean;
+  /**
+   * Asks for (or looks up) the approval of a tool call. Returns the decision when there is one; otherwise
+   * it records the request (its id in `state.pending.approval_id`), closes the step as waiting,
+   * checkpoints `state` and throws to suspend the run.
+   */
+  /**
+   * Asks the user the `question` tool's question: returns the answer when there is one; otherwise records
+   * it (its id in `state.pending.approval_id`), checkpoints and throws to suspend the run, as `approval`.
+   */
+  ask(
+    call: ToolCall,
+    question: { text: string; options?: string[] | undefined },
+    state: AgentState,
+    stepId: string,
+  ): Promise<string>;
+  approval(
+    call: ToolCall,
+    args: Record<string, unknown>,
+    state: AgentState,
+    stepId: string,
+  ): Promise<ToolApproval>;
+}
+
+export interface AgentExecutorInput {
+  client: ModelClient;
+  tools: ToolRegistry;
+  context: ToolContext;
+  hooks: AgentHooks;
+}
+
+/**
+ * Runs an agent from `state` to its answer: ask the model, run the tools it calls, feed the results back,
+ * until it answers without calling a tool. `state` is updated in place and checkpointed at every step
+ * boundary, so a run stopped anywhere (crash, approval, pause) continues from the last boundary.
+ */
+export async function executeAgent(input: AgentExecutorInput, state: AgentState): Promise<string> {
+  const { client, tools, context, hooks } = input;
+  const runner = new ToolRunner(tools, context, { failures: state.failures, errors: state.errors });
+  const modelTools = tools.toModelTools();
+  const add = (message: ChatMessage) => {
+    state.messages.push(message);
+    hooks.onMessage(message);
+  };
+
+  while (state.output === null) {
+    if (context.signal.aborted) throw new CancelledError();
+    if (state.pending) {
+      await runToolBatch(input, runner, state, add);
+      continue;
+    }
+    const stepId = await hooks.startStep('model_turn', {});
+    const turn = await client
+      .turn(
+        state.messages,
+        modelTools,
+        {
+          onText: (content) => hooks.emit({ type: 'text_delta', content }),
+          onThinking: (content) => hooks.emit({ type: 'thinking', content }),
+          onRetry: (notice) => hooks.emit({ type: 'retry', ...notice }),
+        },
+        context.signal,
+      )
+      .catch(async (error: unknown) => {
+        await hooks.failStep(stepId, context.signal.aborted ? new CancelledError() : error);
+        throw error;
+      });
+    state.usage.input_tokens += turn.usage.input_tokens;
+    state.usage.output_tokens += turn.usage.output_tokens;
+    state.thinking += turn.reasoning;
+    add({
+      role: 'assistant',
+      content: turn.text,
+      ...(turn.reasoning ? { reasoning: turn.reasoning } : {}),
+      ...(turn.toolCalls.length ? { tool_calls: turn.toolCalls } : {}),
+    });
+    if (turn.toolCalls.length === 0) state.output = turn.text;
+    else state.pending = { calls: turn.toolCalls, next: 0 };
+    await hooks.commitStep(stepId, state);
+    try {
+      await hooks.spend(
+        { tokens: turn.usage.input_tokens + turn.usage.output_tokens, steps: turn.toolCalls.length },
+        turn.toolCalls.length > 0,
+      );
+    } catch (error) {
+      closePending(state, add, 'Not run: the circuit breaker stopped the run.');
+      throw error;
+    }
+  }
+  return state.output;
+}
+
+/** Runs the pending tool calls in the model's order, so events and file edits are deterministic. */
+async function runToolBatch(
+  input: AgentExecutorInput,
+  runner: ToolRunner,
+  state: AgentState,
+  add: (message: ChatMessage) => void,
+): Promise<void> {
+  const { context, hooks } = input;
+  const pending = state.pending!;
+  const stepId = await hooks.startStep('tool_batch', {
+    tool_calls: pending.calls.slice(pending.next).map((call) => call.name),
+  });
+  while (pending.next < pending.calls.length) {
+    const call = pending.calls[pending.next]!;
+    if (context.signal.aborted) {
+      closePending(state, add, 'Cancelled before it ran.');
+      await hooks.failStep(stepId, new CancelledError());
+      throw new CancelledError();
+    }
+    const { args } = ToolRunner.parseArgs(call);
+    // A result decided without running the tool: a rejection, or the user's answer to a question.
+    let preset: string | null = null;
+    const question =
+      call.name === 'question' && input.tools.has('question') ? questionSchema.safeParse(args) : null;
+    if (question?.success) {
+      const answer = await hooks.ask(call, question.data, state, stepId);
+      preset = `The user answered: ${answer}`;
+    } else if (hooks.needsApproval(call)) {
+      const decision = await hooks.approval(call, args, state, stepId);
+      if (decision.status === 'rejected') {
+        preset = `Not run: the user rejected this call${decision.reason ? ` (${decision.reason})` : ''}.`;
+      }
+    }
+    await hooks.emit({ type: 'tool_call', tool_name: call.name, args, tool_call_id: call.id });
+    let outcome: { args: Record<string, unknown>; result: string };
+    if (preset !== null) {
+      outcome = { args, result: preset };
+    } else {
+      try {
+        outcome = await runner.run(call);
+      } catch (error) {
+        // Only a cancellation escapes the runner; keep the conversation well formed for the session.
+        closePending(state, add, 'Cancelled while running.');
+        await hooks.failStep(stepId, new CancelledError());
+        throw KeelError.is(error) && error.code === 'CANCELLED' ? error : new CancelledError();
+      }
+    }
+    await hooks.emit({
+      type: 'tool_result',
+      tool_name: call.name,
+      tool_call_id: call.id,
+      result: outcome.result,
+    });
+    state.traces.push({ tool_name: call.name, args: outcome.args, result: outcome.result });
+    add({ role: 'tool', tool_call_id: call.id, content: outcome.result });
+    pending.next += 1;
+    delete pending.approval_id;
+  }
+  state.pending = null;
+  await hooks.commitStep(stepId, state);
+}
+
+/** Answers every call not yet run, so the stored conversation stays valid for a later turn. */
+function closePending(state: AgentState, add: (message: ChatMessage) => void, text: string): void {
+  if (!state.pending) return;
+  for (const call of state.pending.calls.slice(state.pending.next)) {
+    add({ role: 'tool', tool_call_id: call.id, content: text });
+  }
+  state.pending = null;
+}

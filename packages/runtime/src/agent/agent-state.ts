@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import type { ToolTrace } from '../events/index.ts';
+import type { ChatMessage, ToolCall } from '../model/index.ts';
+
+/**
+ * Everything an agent needs to continue in another process: saved in the run's checkpoint after every
+ * model turn and every tool batch (and when it stops to wait for an approval).
+ */
+export interface AgentState {
+  /** Identifies this conversation: a retried node starts a new one (checkpoints store deltas per conversation). */
+  conversation: string;
+  /** The whole conversation, system prompt included, as the model sees it. */
+  messages: ChatMessage[];
+  thinking: string;
+  traces: ToolTrace[];
+  usage: { input_tokens: number; output_tokens: number };
+  /** Failures in a row per tool (the tool retry policy). */
+  failures: Record<string, number>;
+  /** Tool errors met, for the metadata. */
+  errors: string[];
+  /** Tool calls of the last model turn not yet all run: resume runs them from `next`. */
+  pending: { calls: ToolCall[]; next: number; approval_id?: string } | null;
+  /** The final answer once the model stopped calling tools. */
+  output: string | null;
+}
+
+export function newAgentState(messages: ChatMessage[]): AgentState {
+  return {
+    conversation: randomUUID(),
+    messages,
+    thinking: '',
+    traces: [],
+    usage: { input_tokens: 0, output_tokens: 0 },
+    failures: {},
+    errors: [],
+    pending: null,
+    output: null,
+  };
+}

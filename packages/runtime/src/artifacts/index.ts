@@ -1,0 +1,1 @@
+export { FsBlobStore } from './fs-blob-store.ts';

@@ -1,0 +1,195 @@
+import { InvalidStateError } from '../errors/index.ts';
+import type { Approval, JsonObject, Run, RunStore } from '../store/index.ts';
+import { CheckpointCodec, decodeCheckpoints } from './checkpoint-codec.ts';
+import { ownerIsDead } from './worker-id.ts';
+
+/**
+ * The run operations any process may perform: each checks the run's state, writes to the store, and
+ * leaves the execution itself to whichever worker claims the run next.
+ *
+ * | operation | applies to          | next state                                          |
+ * |-----------|---------------------|-----------------------------------------------------|
+ * | pause     | queued, running     | paused (a running run at its next step boundary)    |
+ * | resume    | paused, waiting     | queued (waiting: only once no approval is pending)  |
+ * | cancel    | any not final       | cancelled (a running run at once, via its worker)   |
+ * | retry     | failed, cancelled   | queued, attempt + 1, from the last checkpoint       |
+ * | recover   | running, orphaned   | queued, from the last checkpoint                    |
+ * | fork      | any checkpoint      | a new queued run with the history up to it          |
+ */
+export class RunControls {
+  readonly #store: RunStore;
+  readonly #now: () => number;
+
+  constructor(store: RunStore, now: () => number = Date.now) {
+    this.#store = store;
+    this.#now = now;
+  }
+
+  async #done(action: string, run: Run): Promise<Run> {
+    await this.#audit(run, action);
+    return run;
+  }
+
+  /** Records a control operation in the audit log (event `run_control`). */
+  async #audit(run: Run, action: string, success = true): Promise<void> {
+    await this.#store
+      .recordAudit({
+        event: 'run_control',
+        tool_name: null,
+        args_summary: action,
+        result_summary: `${run.id} is ${run.status}`,
+        session_id: run.session_id,
+        run_id: run.id,
+        workdir: run.workdir,
+        success,
+      })
+      .catch(() => undefined);
+  }
+
+  async pause(runId: string): Promise<Run> {
+    const run = await this.#store.getRun(runId);
+    if (run.status === 'running') {
+      await this.#store.requestControl(runId, 'pause');
+      await this.#audit(run, 'pause requested');
+      return run;
+    }
+    return this.#done('pause', await this.#store.transition(runId, { from: ['queued'], to: 'paused' }));
+  }
+
+  async resume(runId: string): Promise<Run> {
+    const run = await this.#store.getRun(runId);
+    if (run.status === 'waiting') {
+      const pending = await this.#store.listApprovals({ run_id: runId, status: 'pending' });
+      if (pending.length) {
+        throw new InvalidStateError(
+          `Run '${runId}' waits for approval ${pending.map((a) => `'${a.id}'`).join(', ')}: approve or reject it to resume the run.`,
+          { run_id: runId, status: run.status, approvals: pending.map((a) => a.id) },
+        );
+      }
+    }
+    return this.#done(
+      'resume',
+      await this.#store.transition(runId, { from: ['paused', 'waiting'], to: 'queued' }),
+    );
+  }
+
+  /** Cancels the run: a worker holding it stops at once; one nobody holds is cancelled here. */
+  async cancel(runId: string): Promise<Run> {
+    const run = await this.#store.getRun(runId);
+    if (run.status === 'running') {
+      await this.#store.requestControl(runId, 'cancel');
+      await this.#audit(run, 'cancel requested');
+      return run;
+    }
+    const cancelled = await this.#store.transition(runId, {
+      from: ['queued', 'waiting', 'paused'],
+      to: 'cancelled',
+      error: { code: 'CANCELLED', message: 'The run was cancelled.' },
+    });
+    for (const approval of await this.#store.listApprovals({ run_id: runId, status: 'pending' })) {
+      await this.#store.decideApproval(approval.id, { status: 'cancelled' }).catch(() => undefined);
+    }
+    await this.#store.appendEvent(runId, { type: 'cancelled', session_id: run.session_id ?? '' });
+    return this.#done('cancel', cancelled);
+  }
+
+  async retry(runId: string): Promise<Run> {
+    return this.#done(
+      'retry',
+      await this.#store.transition(runId, {
+        from: ['failed', 'cancelled'],
+        to: 'queued',
+        nextAttempt: true,
+        error: null,
+      }),
+    );
+  }
+
+  async recover(runId: string): Promise<Run> {
+    const run = await this.#store.getRun(runId);
+    if (run.status === 'running' && !isOrphaned(run, this.#now())) {
+      throw new InvalidStateError(
+        `Run '${runId}' is running and its worker ${run.lease_owner} is alive (lease until ${run.lease_expires_at}); only an orphaned run can be recovered.`,
+        { run_id: runId, status: run.status, lease_owner: run.lease_owner },
+      );
+    }
+    return this.#done(
+      'recover',
+      await this.#store.transition(runId, { from: ['running'], to: 'queued', releaseLease: true }),
+    );
+  }
+
+  /** A new run from a checkpoint: the history up to it is copied, then the run continues on its own. */
+  async fork(checkpointId: string): Promise<Run> {
+    const checkpoint = await this.#store.getCheckpoint(checkpointId);
+    const origin = await this.#store.getRun(checkpoint.run_id);
+    // Created paused so no worker claims it before its history is in place.
+    const fork = await this.#store.createRun({
+      session_id: origin.session_id,
+      workdir: origin.workdir,
+      prompt: origin.prompt,
+      workflow: origin.workflow,
+      input: origin.input,
+      status: 'paused',
+      forked_from: { run_id: origin.id, checkpoint_id: checkpoint.id },
+    });
+    for (let after = 0; after < checkpoint.seq; ) {
+      const page = await this.#store.listEvents(origin.id, { after, limit: 500 });
+      if (page.length === 0) break;
+      for (const record of page) {
+        if (record.seq > checkpoint.seq) break;
+        await this.#store.appendEvent(fork.id, record.event as JsonObject & { type: string });
+      }
+      after = page.at(-1)!.seq;
+    }
+    // The origin's checkpoints hold deltas: the fork starts from the full state at the chosen one.
+    const history = await this.#store.listCheckpoints(origin.id);
+    const upto = history.slice(0, history.findIndex((each) => each.id === checkpoint.id) + 1);
+    const state = decodeCheckpoints(upto)!;
+    await this.#store.saveCheckpoint({
+      run_id: fork.id,
+      step_id: null,
+      state: new CheckpointCodec().encode(state),
+    });
+    return this.#done(
+      `fork of ${origin.id} at ${checkpoint.id}`,
+      await this.#store.transition(fork.id, { from: ['paused'], to: 'queued' }),
+    );
+  }
+
+  /**
+   * Decides an approval. When it was the last one the run waited for, the run goes back to the queue and
+   * the next worker to claim it continues from its checkpoint.
+   */
+  async decide(
+    approvalId: string,
+    decision: { status: 'approved' | 'rejected' | 'answered'; reason?: string | null; by?: string | null },
+  ): Promise<{ approval: Approval; run: Run }> {
+    const approval = await this.#store.decideApproval(approvalId, {
+      status: decision.status,
+      answer: decision.reason ?? null,
+      decided_by: decision.by ?? null,
+    });
+    let run = await this.#store.getRun(approval.run_id);
+    await this.#audit(
+      run,
+      `${approval.status} ${approval.id}${decision.reason ? `: ${decision.reason}` : ''}`,
+    );
+    const pending = await this.#store.listApprovals({ run_id: run.id, status: 'pending' });
+    if (run.status === 'waiting' && pending.length === 0) {
+      run = await this.#store.transition(run.id, { from: ['waiting'], to: 'queued' }).catch(async (error) => {
+        // Another process resumed it first: fine, the decision is what counts.
+        if (error instanceof InvalidStateError) return this.#store.getRun(approval.run_id);
+        throw error;
+      });
+    }
+    return { approval, run };
+  }
+}
+
+/** Whether a running run lost its worker: the lease ran out, or its process on this host is gone. */
+export function isOrphaned(run: Run, now: number = Date.now()): boolean {
+  if (run.status !== 'running') return false;
+  const expired = run.lease_expires_at === null || Date.parse(run.lease_expires_at) < now;
+  return expired || ownerIsDead(run.lease_owner);
+}

@@ -1,0 +1,13 @@
+export { summarize, toolAuditor } from './audit.ts';
+export { isOrphaned, RunControls } from './controls.ts';
+export type { RunMetrics } from './metrics.ts';
+export { computeMetrics } from './metrics.ts';
+export { nextChange } from './next-change.ts';
+export type { WorkflowResult } from './result.ts';
+export { assembleResult } from './result.ts';
+export type { RunEnvironment } from './run-environment.ts';
+export type { ExecutionDeps, ExecutionOutcome } from './run-executor.ts';
+export { executeRun } from './run-executor.ts';
+export type { Timeline, TimelineEntry } from './timeline.ts';
+export { buildTimeline } from './timeline.ts';
+export { newWorkerId, ownerIsDead } from './worker-id.ts';

@@ -1,0 +1,25 @@
+import type { BreakerLimits } from '../agent/index.ts';
+import type { ChatMessage, ModelClient, ToolCall } from '../model/index.ts';
+import type { PathGuard, ToolRegistry } from '../tools/index.ts';
+
+/** Everything a run needs from configuration, resolved once per execution by the runtime. */
+export interface RunEnvironment {
+  sessionId: string;
+  workdir: string;
+  client: ModelClient;
+  tools: ToolRegistry;
+  guard: PathGuard;
+  /** Token, cost and tool-step limits (the circuit breaker), request over workflow over config. */
+  limits: BreakerLimits;
+  /** Execution time limit in ms (0: none). */
+  maxDurationMs: number;
+  /** Tool calls that need a human's approval before they run (config `security.require_approval`). */
+  needsApproval(call: ToolCall): boolean;
+  systemPrompt(toolNames: readonly string[]): string;
+  /** The session's conversation before this run, for the first agent turn. */
+  history(): ChatMessage[];
+  /** The user message an agent node starts from (the run's images go with the plain agent run). */
+  userMessage(prompt: string, nodeId: string): ChatMessage;
+  /** Records a message in the session (plain agent runs only; workflow runs keep theirs in checkpoints). */
+  appendToSession(message: ChatMessage, nodeId: string): void;
+}

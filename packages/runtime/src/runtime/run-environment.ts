@@ -1,0 +1,100 @@
+import { type BreakerLimits, buildSystemPrompt, defaultBreakerLimits } from '../agent/index.ts';
+import { loadConfig, type RuntimeEnv, resolveModelSettings } from '../config/index.ts';
+import { type ChatMessage, ModelClient } from '../model/index.ts';
+import type { RunEnvironment } from '../runs/index.ts';
+import type { Run, SessionStore } from '../store/index.ts';
+import { createCodingTools, createPathGuard } from '../tools/index.ts';
+import { agentWorkflow } from '../workflow/index.ts';
+import type { ParsedRunRequest } from './run-request.ts';
+import type { RuntimeOptions } from './runtime.ts';
+
+export interface EnvironmentDeps {
+  options: RuntimeOptions;
+  env: RuntimeEnv;
+  runtimeDir: string;
+  sessions: SessionStore;
+  /** A per-request model key given to this process; never stored with the run. */
+  requestKey?: string | undefined;
+}
+
+const plainWorkflow = JSON.stringify(agentWorkflow());
+
+/**
+ * Resolves what one execution of a run needs from its stored input and this process's configuration:
+ * the model client, tools, path guard, limits and session wiring.
+ */
+export async function buildRunEnvironment(run: Run, deps: EnvironmentDeps): Promise<RunEnvironment> {
+  const { options } = deps;
+  const request = run.input as unknown as ParsedRunRequest;
+  const config = loadConfig(deps.runtimeDir, run.workdir);
+  const settings = resolveModelSettings(
+    { ...request, model_api_key: deps.requestKey },
+    {
+      model: options.model,
+      model_base_url: options.modelBaseUrl,
+      model_api_key: options.apiKey,
+      enable_thinking: options.enableThinking,
+      thinking_budget: options.thinkingBudget,
+    },
+    config,
+    deps.env,
+  );
+  const client = new ModelClient({
+    ...settings,
+    ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const tools = (options.tools ?? createCodingTools()).filter({
+    ...(request.include_tools ? { include: request.include_tools } : {}),
+    ...(request.exclude_tools ? { exclude: request.exclude_tools } : {}),
+  });
+  const guard = await createPathGuard({
+    workdir: run.workdir,
+    allowedRoots: [...(config.security?.allowed_roots ?? []), ...(request.allowed_roots ?? [])],
+    strictReadBoundary: config.security?.strict_read_boundary ?? true,
+  });
+  const breaker = { ...defaultBreakerLimits, ...config.circuit_breaker };
+  const limits: BreakerLimits = {
+    enabled: breaker.enabled,
+    max_tokens: request.max_tokens ?? breaker.max_tokens,
+    max_cost_usd: request.max_cost_usd ?? breaker.max_cost_usd,
+    max_steps: request.max_steps ?? breaker.max_steps,
+  };
+  const approvalTools = new Set([
+    ...(config.security?.require_approval ?? []),
+    ...(options.requireApproval ?? []),
+  ]);
+  // A plain run is a conversation turn of its session; workflow runs keep their agents' turns to themselves.
+  const plain = JSON.stringify(run.workflow) === plainWorkflow;
+  const sessionId = run.session_id ?? '';
+  return {
+    sessionId,
+    workdir: run.workdir,
+    client,
+    tools,
+    guard,
+    limits,
+    maxDurationMs: config.runs?.max_duration_ms ?? 0,
+    needsApproval: (call) => approvalTools.has(call.name),
+    systemPrompt: (toolNames) =>
+      buildSystemPrompt({ workdir: run.workdir, toolNames, now: options.now?.() ?? new Date() }),
+    history: () => (plain && run.session_id ? safe(() => deps.sessions.conversation(sessionId), []) : []),
+    userMessage: (prompt) => ({
+      role: 'user',
+      content: prompt,
+      ...(plain && request.images?.length ? { images: request.images } : {}),
+    }),
+    appendToSession: (message: ChatMessage) => {
+      // Sessions live in this machine's database; a run resumed elsewhere still has its checkpoint.
+      if (plain && run.session_id) safe(() => deps.sessions.append(sessionId, message), undefined);
+    },
+  };
+}
+
+function safe<T>(action: () => T, fallback: T): T {
+  try {
+    return action();
+  } catch {
+    return fallback;
+  }
+}

@@ -1,0 +1,84 @@
+import { describe, expect, test } from 'vitest';
+import { newAgentState } from '../../src/agent/index.ts';
+import { CheckpointCodec, decodeCheckpoints } from '../../src/runs/checkpoint-codec.ts';
+import type { Checkpoint, JsonValue } from '../../src/store/index.ts';
+import { newSchedulerState, type SchedulerState } from '../../src/workflow/index.ts';
+import { startHarness } from '../harness.ts';
+
+function checkpoint(state: JsonValue, index: number): Checkpoint {
+  return { id: `chk_${index}`, run_id: 'run_x', step_id: null, seq: index, state, created_at: '' };
+}
+
+function withAgent(): SchedulerState {
+  const state = newSchedulerState();
+  state.nodes.agent = {
+    status: 'running',
+    attempts: 1,
+    agent: newAgentState([{ role: 'user', content: 'hi' }]),
+  };
+  return state;
+}
+
+describe('checkpoint deltas', () => {
+  test('each checkpoint stores only what the conversation gained, and folding rebuilds it', () => {
+    const state = withAgent();
+    const agent = state.nodes.agent!.agent!;
+    const codec = new CheckpointCodec();
+    const stored: Checkpoint[] = [];
+    for (let turn = 0; turn < 50; turn++) {
+      agent.messages.push({ role: 'assistant', content: `turn ${turn} ${'x'.repeat(500)}` });
+      agent.traces.push({ tool_name: 'read_file', args: { turn }, result: 'ok' });
+      agent.thinking += `thought ${turn}. `;
+      stored.push(checkpoint(codec.encode(state), turn));
+    }
+    // The last checkpoint is no bigger than the first: O(turns) in all, not O(turns²).
+    const sizes = stored.map((each) => JSON.stringify(each.state).length);
+    expect(sizes.at(-1)!).toBeLessThan(sizes[0]! + 100);
+    const rebuilt = decodeCheckpoints(stored)!;
+    expect(rebuilt.nodes.agent!.agent).toEqual(agent);
+    // Up to an earlier checkpoint (a fork) gives the state as it was then.
+    const early = decodeCheckpoints(stored.slice(0, 10))!;
+    expect(early.nodes.agent!.agent!.messages).toHaveLength(11);
+    expect(early.nodes.agent!.agent!.thinking).toBe(
+      agent.thinking.slice(0, early.nodes.agent!.agent!.thinking.length),
+    );
+  });
+
+  test('a new conversation (a retried node) starts from scratch; a broken chain is a clear error', () => {
+    const state = withAgent();
+    const codec = new CheckpointCodec();
+    const first = checkpoint(codec.encode(state), 1);
+    state.nodes.agent!.agent!.messages.push({ role: 'assistant', content: 'a' });
+    const second = checkpoint(codec.encode(state), 2);
+    state.nodes.agent!.agent = newAgentState([{ role: 'user', content: 'again' }]);
+    const third = checkpoint(codec.encode(state), 3);
+    expect(decodeCheckpoints([first, second, third])!.nodes.agent!.agent!.messages).toEqual([
+      { role: 'user', content: 'again' },
+    ]);
+    expect(() => decodeCheckpoints([second])).toThrow(
+      /continues a conversation that the checkpoints before it/,
+    );
+    expect(decodeCheckpoints([])).toBeNull();
+  });
+
+  test('a long run keeps its checkpoints small, and folding them gives the conversation back', async () => {
+    const turns = 30;
+    await using h = await startHarness(
+      [
+        ...Array.from({ length: turns }, () => ({
+          toolCalls: [{ name: 'read_file', arguments: { path: 'big.txt' } }],
+        })),
+        { text: 'Read it many times.' },
+      ],
+      { 'big.txt': 'line of text\n'.repeat(200) },
+    );
+    const result = await h.runtime.run({ prompt: 'read', workdir: h.workdir, max_tokens: 0 });
+    const checkpoints = await h.runtime.runs.checkpoints(result.run_id);
+    const sizes = checkpoints.map((each) => JSON.stringify(each.state).length);
+    expect(Math.max(...sizes.slice(1))).toBeLessThan(20_000);
+    // Folding every checkpoint gives the whole conversation back (the finished agent keeps its traces).
+    const state = decodeCheckpoints(checkpoints)!;
+    expect(state.nodes.agent!.agent!.traces).toHaveLength(turns);
+    expect(result.tool_traces).toHaveLength(turns);
+  });
+});

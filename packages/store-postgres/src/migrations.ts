@@ -1,0 +1,181 @@
+import type pg from 'pg';
+import type { Tables } from './database.ts';
+import { tablesOf } from './database.ts';
+
+/**
+ * Ordered, append-only: a released migration is never edited, a change is a new entry.
+ * `ord` columns keep insertion order, which is the list order: ids sort by millisecond only, and two
+ * records made in the same millisecond would otherwise list in random order.
+ */
+const migrations: { version: number; sql: (t: Tables) => string }[] = [
+  {
+    version: 1,
+    sql: (t) => `
+      CREATE TABLE ${t.runs} (
+        ord bigserial NOT NULL UNIQUE,
+        id text PRIMARY KEY,
+        status text NOT NULL
+          CHECK (status IN ('queued', 'running', 'waiting', 'paused', 'succeeded', 'failed', 'cancelled')),
+        session_id text,
+        workdir text NOT NULL,
+        prompt text NOT NULL,
+        workflow jsonb NOT NULL,
+        input jsonb NOT NULL,
+        result jsonb,
+        error jsonb,
+        last_seq integer NOT NULL DEFAULT 0,
+        attempt integer NOT NULL DEFAULT 1,
+        forked_from jsonb,
+        lease_owner text,
+        lease_expires_at timestamptz,
+        input_tokens bigint NOT NULL DEFAULT 0,
+        output_tokens bigint NOT NULL DEFAULT 0,
+        total_tokens bigint NOT NULL DEFAULT 0,
+        cost_usd double precision NOT NULL DEFAULT 0,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        started_at timestamptz,
+        ended_at timestamptz
+      );
+      CREATE INDEX ON ${t.runs} (ord) WHERE status = 'queued';
+      CREATE INDEX ON ${t.runs} (status, ord);
+
+      CREATE TABLE ${t.events} (
+        run_id text NOT NULL REFERENCES ${t.runs} (id) ON DELETE CASCADE,
+        seq integer NOT NULL,
+        id text NOT NULL,
+        type text NOT NULL,
+        event jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (run_id, seq)
+      );
+
+      CREATE TABLE ${t.steps} (
+        ord bigserial NOT NULL,
+        id text PRIMARY KEY,
+        run_id text NOT NULL REFERENCES ${t.runs} (id) ON DELETE CASCADE,
+        node_id text NOT NULL,
+        kind text NOT NULL,
+        status text NOT NULL,
+        attempt integer NOT NULL DEFAULT 1,
+        detail jsonb NOT NULL DEFAULT '{}',
+        error jsonb,
+        started_at timestamptz NOT NULL DEFAULT now(),
+        ended_at timestamptz
+      );
+      CREATE INDEX ON ${t.steps} (run_id, ord);
+
+      CREATE TABLE ${t.checkpoints} (
+        ord bigserial NOT NULL,
+        id text PRIMARY KEY,
+        run_id text NOT NULL REFERENCES ${t.runs} (id) ON DELETE CASCADE,
+        step_id text,
+        seq integer NOT NULL,
+        state jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX ON ${t.checkpoints} (run_id, ord);
+
+      CREATE TABLE ${t.approvals} (
+        ord bigserial NOT NULL,
+        id text PRIMARY KEY,
+        run_id text NOT NULL REFERENCES ${t.runs} (id) ON DELETE CASCADE,
+        step_id text,
+        node_id text NOT NULL,
+        kind text NOT NULL,
+        prompt text NOT NULL,
+        options jsonb NOT NULL,
+        detail jsonb NOT NULL DEFAULT '{}',
+        status text NOT NULL DEFAULT 'pending',
+        answer text,
+        decided_by text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        decided_at timestamptz
+      );
+      CREATE INDEX ON ${t.approvals} (run_id, ord);
+      CREATE INDEX ON ${t.approvals} (status, ord);
+
+      CREATE TABLE ${t.artifacts} (
+        ord bigserial NOT NULL,
+        id text PRIMARY KEY,
+        run_id text NOT NULL REFERENCES ${t.runs} (id) ON DELETE CASCADE,
+        step_id text,
+        node_id text,
+        name text NOT NULL,
+        kind text NOT NULL,
+        media_type text NOT NULL,
+        size bigint NOT NULL,
+        sha256 text NOT NULL,
+        uri text NOT NULL,
+        metadata jsonb NOT NULL DEFAULT '{}',
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX ON ${t.artifacts} (run_id, ord);
+
+      CREATE TABLE ${t.controls} (
+        ord bigserial NOT NULL,
+        id text PRIMARY KEY,
+        run_id text NOT NULL REFERENCES ${t.runs} (id) ON DELETE CASCADE,
+        kind text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        handled_at timestamptz
+      );
+      CREATE INDEX ON ${t.controls} (run_id, ord) WHERE handled_at IS NULL;
+
+      CREATE TABLE ${t.audit} (
+        ord bigserial NOT NULL,
+        id text PRIMARY KEY,
+        timestamp timestamptz NOT NULL DEFAULT now(),
+        event text NOT NULL,
+        tool_name text,
+        args_summary text NOT NULL,
+        result_summary text NOT NULL,
+        session_id text,
+        run_id text,
+        workdir text NOT NULL,
+        success boolean NOT NULL
+      );
+      CREATE INDEX ON ${t.audit} (ord);
+      CREATE INDEX ON ${t.audit} (event, ord);
+      CREATE INDEX ON ${t.audit} (run_id, ord);
+    `,
+  },
+];
+
+// 'keel' in ASCII: the first half of the two-key advisory lock, the schema's hash is the second.
+const lockKey = 0x6b65656c;
+
+/**
+ * Brings the schema up to date. Several processes may start at once: a transaction-scoped advisory lock
+ * per schema lets one migrate while the others wait, then find nothing left to do.
+ */
+export async function migrate(pool: pg.Pool, schema: string): Promise<void> {
+  const t = tablesOf(schema);
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [lockKey, schema]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${t.schema}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${t.schema}.schema_migrations (
+         version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const applied = await client.query<{ version: number }>(
+      `SELECT version FROM ${t.schema}.schema_migrations`,
+    );
+    const done = new Set(applied.rows.map((row) => row.version));
+    for (const migration of migrations) {
+      if (done.has(migration.version)) continue;
+      await client.query(migration.sql(t));
+      await client.query(`INSERT INTO ${t.schema}.schema_migrations (version) VALUES ($1)`, [
+        migration.version,
+      ]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

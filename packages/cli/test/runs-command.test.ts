@@ -64,7 +64,7 @@ describe('keel runs, across processes', () => {
   }, 60_000);
 
   test('a reader that closes the pipe early (| head) is not an error', async () => {
-    await using s = await scenario([{ text: 'x' }]);
+    await using s = await scenario([{ text: 'x' }, { text: 'x' }, { text: 'x' }]);
     for (let i = 0; i < 3; i++) await keel(['run', `run ${i}`, '-w', s.repo.path], s.env);
     const reader = startKeel(['runs', 'list', '--json'], s.env);
     reader.child.stdout.destroy();

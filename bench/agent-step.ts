@@ -1,6 +1,7 @@
 // Per-step cost of the runtime on each store: a run of N tool-call turns against the scripted model on
 // loopback. The model answers at once, so the time per step is the runtime's own overhead (events,
 // steps and a checkpoint per model turn and per tool batch) plus one local HTTP round trip.
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,12 +12,17 @@ import { benchStores } from './stores.ts';
 const steps = Number(process.env.KEEL_BENCH_STEPS ?? 200);
 
 for (const { name, store, cleanup } of await benchStores()) {
+  // Each turn reads a different file with different contents, as real work does (the same read over and
+  // over is a loop the circuit breaker stops).
   const script: ScriptedReply[] = [];
-  for (let i = 0; i < steps; i++)
-    script.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] });
+  const files: Record<string, string> = {};
+  for (let i = 0; i < steps; i++) {
+    files[`f${i}.txt`] = `${randomBytes(150).toString('base64')}\n`.repeat(6);
+    script.push({ toolCalls: [{ name: 'read_file', arguments: { path: `f${i}.txt` } }] });
+  }
   script.push({ text: 'done' });
   const model = await startMockModel({ script });
-  const repo = await createTempGitRepo({ files: { 'a.txt': 'hello\n'.repeat(50) } });
+  const repo = await createTempGitRepo({ files });
   const home = await mkdtemp(join(tmpdir(), 'keel-bench-'));
   const runtime = createRuntime({
     runtimeDir: home,

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { KeelError, parseEvent } from '../src/index.ts';
@@ -234,5 +234,70 @@ describe('an agent run against the scripted model over HTTP', () => {
       reason: expect.stringContaining('step limit'),
     });
     expect(KeelError.is(error) && error.code).toBe('CIRCUIT_BREAKER');
+  });
+
+  test('the estimated cost trips the breaker: prices from the configuration, per-run max_cost_usd', async () => {
+    const turn = (path: string) => ({
+      toolCalls: [{ name: 'read_file', arguments: { path } }],
+      usage: { prompt_tokens: 1000, completion_tokens: 100 },
+    });
+    await using h = await startHarness([turn('a.txt'), turn('b.txt'), { text: 'never asked' }], {
+      'a.txt': 'a',
+      'b.txt': 'b',
+    });
+    // $1 per 1000 input tokens and $0.01 per 100 output tokens: each turn costs $1.01.
+    await writeFile(
+      join(h.runtimeDir, 'config.json'),
+      JSON.stringify({ pricing: { 'mock-model': { input_per_million: 1000, output_per_million: 100 } } }),
+    );
+    const { events, error, result, types } = await h.collect({ prompt: 'read', max_cost_usd: 1.5 });
+    expect(result).toBeUndefined();
+    expect(collapse(types)).toEqual([
+      'session_start',
+      'tool_call',
+      'tool_result',
+      // The second turn's call is not run: its turn already went over the limit.
+      'circuit_breaker',
+      'error',
+    ]);
+    const breaker = events.find((e) => e.type === 'circuit_breaker');
+    expect(breaker).toMatchObject({ reason: 'cost limit exceeded: $2.0200 > $1.5', tokens_used: 2200 });
+    expect(breaker?.type === 'circuit_breaker' && breaker.cost_usd).toBeCloseTo(2.02, 10);
+    expect(KeelError.is(error) && error.code).toBe('CIRCUIT_BREAKER');
+    expect(h.model.remaining).toBe(1);
+    const [run] = await h.runtime.runs.list();
+    expect(run?.status).toBe('failed');
+    expect(run?.cost_usd).toBeCloseTo(2.02, 10);
+  });
+
+  test('an agent repeating the same tool call trips the breaker after loop_detect_turns turns', async () => {
+    const again = { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] };
+    await using h = await startHarness([again, again, again, again, again, again, { text: 'never asked' }], {
+      'a.txt': 'same every time',
+    });
+    const { events, error } = await h.collect({ prompt: 'read a.txt until it changes' });
+    expect(events.filter((e) => e.type === 'tool_result')).toHaveLength(6);
+    expect(events.at(-2)).toMatchObject({
+      type: 'circuit_breaker',
+      reason: 'loop detected: the tool calls and results of the last 6 turns are 100% alike',
+    });
+    expect(KeelError.is(error) && error.code).toBe('CIRCUIT_BREAKER');
+    expect(h.model.remaining).toBe(1);
+
+    // Off when the breaker is disabled, and the turn count is configurable.
+    await using quiet = await startHarness([again, again, again, { text: 'Done.' }], { 'a.txt': 'same' });
+    await writeFile(
+      join(quiet.runtimeDir, 'config.json'),
+      JSON.stringify({ circuit_breaker: { enabled: false } }),
+    );
+    expect((await quiet.collect({ prompt: 'read' })).result?.output).toBe('Done.');
+    await using short = await startHarness([again, again, again], { 'a.txt': 'same' });
+    await writeFile(
+      join(short.runtimeDir, 'config.json'),
+      JSON.stringify({ circuit_breaker: { loop_detect_turns: 2 } }),
+    );
+    const tripped = await short.collect({ prompt: 'read' });
+    expect(tripped.types.filter((type) => type === 'tool_result')).toHaveLength(2);
+    expect(KeelError.is(tripped.error) && tripped.error.code).toBe('CIRCUIT_BREAKER');
   });
 });

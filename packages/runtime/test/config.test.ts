@@ -71,5 +71,10 @@ describe('config files', () => {
     expect(() => loadConfig(home, home)).toThrow(/config\.json is not valid JSON/);
     await writeFile(join(home, 'config.json'), JSON.stringify({ circuit_breaker: { max_tokens: 'lots' } }));
     expect(() => loadConfig(home, home)).toThrow(/circuit_breaker\.max_tokens/);
+    await writeFile(
+      join(home, 'config.json'),
+      JSON.stringify({ pricing: { 'my-model': { input_per_million: -1, output_per_million: 2 } } }),
+    );
+    expect(() => loadConfig(home, home)).toThrow(/pricing\.my-model\.input_per_million/);
   });
 });

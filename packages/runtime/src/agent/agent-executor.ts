@@ -3,6 +3,7 @@ import type { EventBody } from '../events/index.ts';
 import type { ChatMessage, ModelClient, ToolCall } from '../model/index.ts';
 import { questionSchema, type ToolContext, type ToolRegistry } from '../tools/index.ts';
 import type { AgentState } from './agent-state.ts';
+import { detectLoop, type LoopLimits } from './loop-detector.ts';
 import { ToolRunner } from './tool-runner.ts';
 
 /** A decision on a tool call that policy says needs a human's approval. */
@@ -25,13 +26,10 @@ export interface AgentHooks {
    * once a budget is exceeded (a final answer is never thrown away for its own tokens).
    */
   spend(delta: { tokens: number; steps: number }, enforce: boolean): Promise<void>;
+  /** Trips the circuit breaker for a detected loop: announces it and throws. */
+  loop(similarity: number): Promise<never>;
   /** True when this tool call needs a human's approval first. */
   needsApproval(call: ToolCall): boolean;
-  /**
-   * Asks for (or looks up) the approval of a tool call. Returns the decision when there is one; otherwise
-   * it records the request (its id in `state.pending.approval_id`), closes the step as waiting,
-   * checkpoints `state` and throws to suspend the run.
-   */
   /**
    * Asks the user the `question` tool's question: returns the answer when there is one; otherwise records
    * it (its id in `state.pending.approval_id`), checkpoints and throws to suspend the run, as `approval`.
@@ -42,6 +40,11 @@ export interface AgentHooks {
     state: AgentState,
     stepId: string,
   ): Promise<string>;
+  /**
+   * Asks for (or looks up) the approval of a tool call. Returns the decision when there is one; otherwise
+   * it records the request (its id in `state.pending.approval_id`), closes the step as waiting,
+   * checkpoints `state` and throws to suspend the run.
+   */
   approval(
     call: ToolCall,
     args: Record<string, unknown>,
@@ -55,6 +58,8 @@ export interface AgentExecutorInput {
   tools: ToolRegistry;
   context: ToolContext;
   hooks: AgentHooks;
+  /** The circuit breaker's loop check; null when it is off. */
+  loop: LoopLimits | null;
 }
 
 /**
@@ -75,6 +80,8 @@ export async function executeAgent(input: AgentExecutorInput, state: AgentState)
     if (context.signal.aborted) throw new CancelledError();
     if (state.pending) {
       await runToolBatch(input, runner, state, add);
+      const similarity = input.loop ? detectLoop(state.messages, input.loop) : null;
+      if (similarity !== null) await hooks.loop(similarity);
       continue;
     }
     const stepId = await hooks.startStep('model_turn', {});

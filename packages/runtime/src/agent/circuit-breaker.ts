@@ -6,6 +6,10 @@ export interface BreakerLimits {
   max_tokens: number;
   max_cost_usd: number;
   max_steps: number;
+  /** Tool turns compared by the loop check. */
+  loop_detect_turns: number;
+  /** Similarity at or above which those turns count as a loop. */
+  loop_similarity_threshold: number;
 }
 
 export const defaultBreakerLimits: BreakerLimits = {
@@ -13,6 +17,8 @@ export const defaultBreakerLimits: BreakerLimits = {
   max_tokens: 200_000,
   max_cost_usd: 5.0,
   max_steps: 0,
+  loop_detect_turns: 6,
+  loop_similarity_threshold: 0.9,
 };
 
 export interface BreakerState {
@@ -37,4 +43,19 @@ export function checkBreaker(limits: BreakerLimits, state: BreakerState): void {
     const reason = `step limit exceeded: ${state.steps} > ${limits.max_steps} tool-call steps`;
     throw new CircuitBreakerError(`Circuit breaker: ${reason}.`, { reason, ...details });
   }
+}
+
+/** The breaker's error for an agent found repeating itself (see loop-detector.ts). */
+export function loopError(
+  limits: BreakerLimits,
+  similarity: number,
+  state: BreakerState,
+): CircuitBreakerError {
+  const percent = Math.floor(similarity * 100);
+  const reason = `loop detected: the tool calls and results of the last ${limits.loop_detect_turns} turns are ${percent}% alike`;
+  return new CircuitBreakerError(`Circuit breaker: ${reason}.`, {
+    reason,
+    tokens_used: state.tokens,
+    cost_usd: state.costUsd,
+  });
 }

@@ -55,6 +55,19 @@ export const configSchema = z.looseObject({
       loop_similarity_threshold: z.number().min(0).max(1).optional(),
     })
     .optional(),
+  /**
+   * Model prices in USD per million tokens, by model name (or the prefix of its dated variants), for the
+   * circuit breaker's cost estimate; over the built-in table of well-known hosted models.
+   */
+  pricing: z
+    .record(
+      z.string(),
+      z.object({
+        input_per_million: z.number().nonnegative(),
+        output_per_million: z.number().nonnegative(),
+      }),
+    )
+    .optional(),
   rate_limit: z.looseObject({ enabled: z.boolean().optional() }).optional(),
   /** Where runs live: SQLite (default, `<runtime dir>/keel.db`) or PostgreSQL (`@keel/store-postgres`). */
   store: z

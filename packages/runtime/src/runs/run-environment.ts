@@ -1,5 +1,5 @@
 import type { BreakerLimits } from '../agent/index.ts';
-import type { ChatMessage, ModelClient, ToolCall } from '../model/index.ts';
+import type { ChatMessage, ModelClient, ModelPrice, ToolCall } from '../model/index.ts';
 import type { PathGuard, ToolRegistry } from '../tools/index.ts';
 
 /** Everything a run needs from configuration, resolved once per execution by the runtime. */
@@ -11,6 +11,8 @@ export interface RunEnvironment {
   guard: PathGuard;
   /** Token, cost and tool-step limits (the circuit breaker), request over workflow over config. */
   limits: BreakerLimits;
+  /** The model's price, for the run's estimated cost; null when unknown (counted as free). */
+  price: ModelPrice | null;
   /** Execution time limit in ms (0: none). */
   maxDurationMs: number;
   /** Tool calls that need a human's approval before they run (config `security.require_approval`). */

@@ -1,4 +1,11 @@
-import { type AgentState, checkBreaker, executeAgent, newAgentState } from '../agent/index.ts';
+import {
+  type AgentState,
+  type BreakerLimits,
+  checkBreaker,
+  executeAgent,
+  loopError,
+  newAgentState,
+} from '../agent/index.ts';
 import {
   BudgetExceededError,
   CancelledError,
@@ -7,6 +14,7 @@ import {
   toErrorObject,
 } from '../errors/index.ts';
 import type { EventBody, RuntimeEvent } from '../events/index.ts';
+import { costOf } from '../model/index.ts';
 import {
   type Approval,
   type BlobStore,
@@ -129,21 +137,28 @@ export async function executeRun(run: Run, deps: ExecutionDeps): Promise<Executi
     if (pauseRequested) throw new SuspendRun('paused');
   };
 
-  const spend = async (delta: { tokens: number; steps: number; costUsd?: number }, enforce: boolean) => {
+  const breakerState = () => ({
+    tokens: state.usage.input_tokens + state.usage.output_tokens,
+    costUsd: state.cost_usd,
+    steps: state.tool_steps,
+  });
+  /** Announces a tripped circuit breaker with a `circuit_breaker` event, then throws its error. */
+  const trip = async (error: CircuitBreakerError): Promise<never> => {
+    const details = error.details as { reason: string; tokens_used: number; cost_usd: number };
+    await emit({ type: 'circuit_breaker', ...details });
+    throw error;
+  };
+  const spend = async (delta: { tokens: number; steps: number }, enforce: boolean) => {
     state.tool_steps += delta.steps;
-    state.cost_usd += delta.costUsd ?? 0;
     if (!enforce) return;
-    const tokens = state.usage.input_tokens + state.usage.output_tokens;
     try {
-      checkBreaker(limits, { tokens, costUsd: state.cost_usd, steps: state.tool_steps });
+      checkBreaker(limits, breakerState());
     } catch (error) {
-      if (error instanceof CircuitBreakerError) {
-        const details = error.details as { reason: string; tokens_used: number; cost_usd: number };
-        await emit({ type: 'circuit_breaker', ...details });
-      }
+      if (error instanceof CircuitBreakerError) await trip(error);
       throw error;
     }
   };
+  const loop = (similarity: number) => trip(loopError(limits, similarity, breakerState()));
 
   const hooks: SchedulerHooks = {
     input: run.input,
@@ -172,6 +187,8 @@ export async function executeRun(run: Run, deps: ExecutionDeps): Promise<Executi
         state,
         emit,
         spend,
+        loop,
+        limits,
         checkpointNow,
         run,
         audit,
@@ -307,7 +324,9 @@ interface AgentNodeDeps extends ExecutionDeps {
   state: SchedulerState;
   emit(body: EventBody): Promise<void>;
   spend(delta: { tokens: number; steps: number }, enforce: boolean): Promise<void>;
+  loop(similarity: number): Promise<never>;
   checkpointNow(stepId: string | null): Promise<void>;
+  limits: BreakerLimits;
 }
 
 /** Runs one agent node from its saved conversation, wiring its step boundaries to the store. */
@@ -377,6 +396,10 @@ async function runAgentNode(
       client: env.client,
       tools,
       context: { workdir: env.workdir, guard: env.guard, signal, audit: deps.audit },
+      loop:
+        deps.limits.enabled && deps.limits.loop_detect_turns > 0
+          ? { turns: deps.limits.loop_detect_turns, threshold: deps.limits.loop_similarity_threshold }
+          : null,
       hooks: {
         emit: deps.emit,
         onMessage: (message) => env.appendToSession(message, node.id),
@@ -391,8 +414,13 @@ async function runAgentNode(
             })
           ).id,
         commitStep: async (stepId, current) => {
-          state.usage.input_tokens += current.usage.input_tokens - counted.input_tokens;
-          state.usage.output_tokens += current.usage.output_tokens - counted.output_tokens;
+          const spent = {
+            input_tokens: current.usage.input_tokens - counted.input_tokens,
+            output_tokens: current.usage.output_tokens - counted.output_tokens,
+          };
+          state.usage.input_tokens += spent.input_tokens;
+          state.usage.output_tokens += spent.output_tokens;
+          state.cost_usd += costOf(env.price, spent);
           counted = { ...current.usage };
           await store.finishStep(stepId, { status: 'succeeded' });
           await deps.checkpointNow(stepId);
@@ -404,6 +432,7 @@ async function runAgentNode(
             .catch(() => undefined);
         },
         spend: (delta, enforce) => deps.spend(delta, enforce),
+        loop: (similarity) => deps.loop(similarity),
         needsApproval: (call) => env.needsApproval(call),
         approval: async (call, args, current, stepId) => {
           const approval = await waitForHuman(

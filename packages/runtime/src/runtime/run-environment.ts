@@ -1,6 +1,6 @@
 import { type BreakerLimits, buildSystemPrompt, defaultBreakerLimits } from '../agent/index.ts';
 import { loadConfig, type RuntimeEnv, resolveModelSettings } from '../config/index.ts';
-import { type ChatMessage, ModelClient } from '../model/index.ts';
+import { type ChatMessage, ModelClient, priceOf } from '../model/index.ts';
 import type { RunEnvironment } from '../runs/index.ts';
 import type { Run, SessionStore } from '../store/index.ts';
 import { createCodingTools, createPathGuard } from '../tools/index.ts';
@@ -59,6 +59,8 @@ export async function buildRunEnvironment(run: Run, deps: EnvironmentDeps): Prom
     max_tokens: request.max_tokens ?? breaker.max_tokens,
     max_cost_usd: request.max_cost_usd ?? breaker.max_cost_usd,
     max_steps: request.max_steps ?? breaker.max_steps,
+    loop_detect_turns: breaker.loop_detect_turns,
+    loop_similarity_threshold: breaker.loop_similarity_threshold,
   };
   const approvalTools = new Set([
     ...(config.security?.require_approval ?? []),
@@ -74,6 +76,7 @@ export async function buildRunEnvironment(run: Run, deps: EnvironmentDeps): Prom
     tools,
     guard,
     limits,
+    price: priceOf(settings.model, config.pricing),
     maxDurationMs: config.runs?.max_duration_ms ?? 0,
     needsApproval: (call) => approvalTools.has(call.name),
     systemPrompt: (toolNames) =>

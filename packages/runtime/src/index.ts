@@ -38,9 +38,16 @@ export type { EventOf, EventType, RunMetadata, RuntimeEvent, ToolTrace, Usage } 
 export { EventManager, eventSchemas, parseEvent } from './events/index.ts';
 export type { ChatMessage, ImagePayload, ModelSettings, RetryPolicy, ToolCall } from './model/index.ts';
 export { ModelClient } from './model/index.ts';
-export type { RunMetrics, Timeline, TimelineEntry, WorkflowResult } from './runs/index.ts';
+export type { ExecutionOutcome, RunMetrics, Timeline, TimelineEntry, WorkflowResult } from './runs/index.ts';
 export { isOrphaned, RunControls } from './runs/index.ts';
-export type { DriveOptions, RunOptions, RunRequest, RunResult, RuntimeOptions } from './runtime/index.ts';
+export type {
+  DriveOptions,
+  RunOptions,
+  RunRequest,
+  RunResult,
+  RuntimeOptions,
+  WorkOptions,
+} from './runtime/index.ts';
 export {
   ApprovalsApi,
   ArtifactsApi,

@@ -22,9 +22,8 @@ export function registerWorker(program: Command, io: CliIo): void {
 }
 
 /**
- * The worker loop. It drives runs itself (`runtime.drive`, claiming atomically, oldest first) rather than
- * calling `runtime.work`, which reports nothing per run. The first Ctrl-C or SIGTERM stops taking runs and
- * lets the current one reach its end; a second one cancels it.
+ * The worker loop, on `runtime.work`. The first Ctrl-C or SIGTERM stops taking runs and lets the current
+ * one reach its end; a second one cancels it.
  */
 async function work(runtime: Runtime, flags: WorkerFlags, io: CliIo): Promise<number> {
   const stopTaking = new AbortController();
@@ -44,66 +43,37 @@ async function work(runtime: Runtime, flags: WorkerFlags, io: CliIo): Promise<nu
     io.out.write(flags.json ? `${JSON.stringify(json)}\n` : `${line}\n`);
   io.err.write(`Worker ${runtime.workerId} is taking queued runs (Ctrl-C to stop).\n`);
   try {
-    while (!stopTaking.signal.aborted) {
-      const next = await oldestQueued(runtime);
-      if (!next) {
-        await idle(flags.idleMs, stopTaking.signal);
-        continue;
-      }
-      current = next.id;
-      let took = false;
-      // Announce a run once this worker holds it (its first event, or its outcome if it had none): a run
-      // another worker claimed first is not announced.
-      const announce = () => {
-        if (took) return;
-        took = true;
-        report(`▶ ${next.id}  attempt ${next.attempt}  ${truncate(next.prompt.replace(/\s+/g, ' '), 60)}`, {
+    await runtime.work({
+      stop: stopTaking.signal,
+      signal: cancelCurrent.signal,
+      idleMs: flags.idleMs,
+      onClaim: (run) => {
+        current = run.id;
+        report(`▶ ${run.id}  attempt ${run.attempt}  ${truncate(run.prompt.replace(/\s+/g, ' '), 60)}`, {
           type: 'taken',
-          run_id: next.id,
-          attempt: next.attempt,
+          run_id: run.id,
+          attempt: run.attempt,
         });
-      };
-      const outcome = await runtime
-        .drive(next.id, {
-          signal: cancelCurrent.signal,
-          onEvent: () => announce(),
-        })
-        .catch(async (error: unknown) => ({ run: await runtime.runs.get(next.id), error }));
-      current = undefined;
-      if (!outcome) continue;
-      announce();
-      const pending =
-        outcome.run.status === 'waiting'
-          ? (await runtime.approvals.list({ run_id: outcome.run.id, status: 'pending' })).map((a) => a.id)
-          : [];
-      report(stoppedLine(outcome.run, outcome.error, pending), {
-        type: 'stopped',
-        run_id: outcome.run.id,
-        status: outcome.run.status,
-        ...(outcome.error ? { error: toErrorObject(outcome.error) } : {}),
-        ...(pending.length ? { approvals: pending } : {}),
-      });
-    }
+      },
+      onOutcome: async ({ run, error }) => {
+        current = undefined;
+        const pending =
+          run.status === 'waiting'
+            ? (await runtime.approvals.list({ run_id: run.id, status: 'pending' })).map((a) => a.id)
+            : [];
+        report(stoppedLine(run, error, pending), {
+          type: 'stopped',
+          run_id: run.id,
+          status: run.status,
+          ...(error ? { error: toErrorObject(error) } : {}),
+          ...(pending.length ? { approvals: pending } : {}),
+        });
+      },
+    });
     return 0;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-  }
-}
-
-/** The oldest queued run: the one `runtime.work` would claim next. */
-async function oldestQueued(runtime: Runtime): Promise<Run | undefined> {
-  const pageSize = 100;
-  let oldest: Run | undefined;
-  for (let before: string | undefined; ; ) {
-    const page = await runtime.runs.list({
-      status: 'queued',
-      limit: pageSize,
-      ...(before ? { before } : {}),
-    });
-    oldest = page.at(-1) ?? oldest;
-    if (page.length < pageSize) return oldest;
-    before = oldest?.id;
   }
 }
 
@@ -123,16 +93,4 @@ function stoppedLine(run: Run, error: unknown, approvals: string[]): string {
   }
   if (approvals.length) detail = ` for ${approvals.join(', ')} (keel approvals approve <id>)`;
   return `${marks[run.status] ?? '·'} ${run.id}  ${run.status}${detail}`;
-}
-
-function idle(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

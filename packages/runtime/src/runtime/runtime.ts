@@ -81,6 +81,21 @@ export interface DriveOptions {
   onEvent?: (event: RuntimeEvent, seq: number) => void | Promise<void>;
 }
 
+export interface WorkOptions {
+  /** Stops taking runs and cancels the run in hand. */
+  signal?: AbortSignal;
+  /** Stops taking runs; the run in hand goes on to its end or its next wait. */
+  stop?: AbortSignal;
+  /** Wait between looks at an empty queue (default 250 ms). */
+  idleMs?: number;
+  /** This worker now holds `run` (the claim is atomic: no other worker has it). */
+  onClaim?: (run: Run) => void | Promise<void>;
+  /** Each event of the run in hand, after it is stored. */
+  onEvent?: (event: RuntimeEvent, seq: number, run: Run) => void | Promise<void>;
+  /** Where the run in hand stopped: ended, waiting for a human, paused, or failed. */
+  onOutcome?: (outcome: ExecutionOutcome) => void | Promise<void>;
+}
+
 const defaultLeaseMs = 15_000;
 
 /**
@@ -236,25 +251,32 @@ export class Runtime {
   }
 
   /**
-   * Works as a worker: claims queued runs from the store, one at a time, until `signal` aborts.
-   * Several workers (processes) can share one store; each run is executed by exactly one of them.
+   * Works as a worker: claims queued runs from the store, oldest first, one at a time, until `stop` or
+   * `signal` aborts. Several workers (processes) can share one store; each run is executed by exactly
+   * one of them. `stop` lets the run in hand reach its end (or its next wait); `signal` cancels it too.
    */
-  async work(options: { signal?: AbortSignal; idleMs?: number } = {}): Promise<void> {
+  async work(options: WorkOptions = {}): Promise<void> {
     const store = await this.store();
     const idleMs = options.idleMs ?? 250;
-    while (!options.signal?.aborted) {
+    const stopped = () => options.signal?.aborted || options.stop?.aborted;
+    while (!stopped()) {
       const next = await store.claimNext({ owner: this.workerId, leaseMs: this.#leaseMs() });
-      if (next) {
-        await this.#execute(next, options.signal ? { signal: options.signal } : {}).catch(() => undefined);
+      if (!next) {
+        await sleep(idleMs, [options.signal, options.stop]);
         continue;
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, idleMs);
-        options.signal?.addEventListener('abort', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await options.onClaim?.(next);
+      const onEvent = options.onEvent;
+      const outcome = await this.#execute(next, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(onEvent ? { onEvent: (event, seq) => onEvent(event, seq, next) } : {}),
+      }).catch(async (error: unknown) => ({
+        run: await store.getRun(next.id).catch(() => next),
+        error: KeelError.is(error)
+          ? error
+          : new KeelError('SERVER_ERROR', String((error as Error)?.message ?? error)),
+      }));
+      await options.onOutcome?.(outcome);
     }
   }
 
@@ -466,4 +488,18 @@ function openDatabase(path: string): DatabaseSync {
       cause: error,
     });
   }
+}
+
+/** Waits `ms`, or less if one of the signals aborts. */
+function sleep(ms: number, signals: Array<AbortSignal | undefined>): Promise<void> {
+  return new Promise((resolve) => {
+    const live = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+    const done = () => {
+      clearTimeout(timer);
+      for (const signal of live) signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    for (const signal of live) signal.addEventListener('abort', done, { once: true });
+  });
 }

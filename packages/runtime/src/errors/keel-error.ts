@@ -24,7 +24,9 @@ export type ErrorCode =
   | 'TIMEOUT'
   | 'BUDGET_EXCEEDED'
   | 'APPROVAL_REJECTED'
-  | 'STORE_ERROR';
+  | 'STORE_ERROR'
+  /** An HTTP path no endpoint serves. */
+  | 'NOT_FOUND';
 
 /** HTTP status of each code, used by every HTTP surface. */
 export const httpStatusOf: Record<ErrorCode, number> = {
@@ -53,6 +55,7 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   BUDGET_EXCEEDED: 429,
   APPROVAL_REJECTED: 409,
   STORE_ERROR: 500,
+  NOT_FOUND: 404,
 };
 
 const brand = Symbol.for('keel.error');

@@ -1,0 +1,3 @@
+export { main } from './main.ts';
+export { RuntimePool } from './runtime-pool.ts';
+export { createServer, type ServerOptions } from './server.ts';

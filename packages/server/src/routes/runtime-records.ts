@@ -1,0 +1,108 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { RuntimePool } from '../runtime-pool.ts';
+import { continueQueued, runBody } from './runtime-runs.ts';
+
+const idParams = z.object({ id: z.string().min(1) });
+const approvalStatuses = ['pending', 'approved', 'rejected', 'answered', 'cancelled'] as const;
+// A decision may come with no body at all (fastify then sees null).
+const decisionBody = z
+  .object({ reason: z.string().optional(), by: z.string().optional() })
+  .nullish()
+  .transform((body) => body ?? {});
+
+/** The canonical runtime API's approvals, artifacts and audit log (spec section 4). */
+export function runtimeRecordRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/runtime/approvals',
+      {
+        schema: {
+          querystring: z.object({
+            run_id: z.string().min(1).optional(),
+            status: z.enum(approvalStatuses).optional(),
+            limit: z.coerce.number().int().min(1).max(500).default(50),
+            workdir: z.string().min(1).optional(),
+          }),
+        },
+      },
+      async (request) => {
+        const { workdir, ...query } = request.query;
+        return { approvals: await pool.for(workdir).approvals.list(query) };
+      },
+    );
+
+    app.get('/runtime/approvals/:id', { schema: { params: idParams } }, async (request) =>
+      pool.find((runtime) => runtime.approvals.get(request.params.id)),
+    );
+
+    for (const decision of ['approve', 'reject'] as const) {
+      app.post(
+        `/runtime/approvals/:id/${decision}`,
+        { schema: { params: idParams, body: decisionBody } },
+        async (request) =>
+          pool.find(async (runtime) => {
+            const { approval, run } = await runtime.approvals[decision](
+              request.params.id,
+              clean(request.body),
+            );
+            continueQueued(runtime, run);
+            return { approval, run: runBody(run) };
+          }),
+      );
+    }
+
+    app.post(
+      '/runtime/approvals/:id/answer',
+      { schema: { params: idParams, body: z.object({ answer: z.string(), by: z.string().optional() }) } },
+      async (request) =>
+        pool.find(async (runtime) => {
+          const { answer, by } = request.body;
+          const { approval, run } = await runtime.approvals.answer(
+            request.params.id,
+            answer,
+            by ? { by } : {},
+          );
+          continueQueued(runtime, run);
+          return { approval, run: runBody(run) };
+        }),
+    );
+
+    app.get('/runtime/artifacts/:id', { schema: { params: idParams } }, async (request) => {
+      const artifact = await pool.find((runtime) => runtime.artifacts.get(request.params.id));
+      return { ...artifact, content_url: `/runtime/artifacts/${artifact.id}/content` };
+    });
+
+    app.get('/runtime/artifacts/:id/content', { schema: { params: idParams } }, async (request, reply) => {
+      const { artifact, payload } = await pool.find(async (runtime) => ({
+        artifact: await runtime.artifacts.get(request.params.id),
+        payload: await runtime.artifacts.read(request.params.id),
+      }));
+      return reply.type(artifact.media_type).send(Buffer.from(payload));
+    });
+
+    app.get(
+      '/runtime/audit',
+      {
+        schema: {
+          querystring: z.object({
+            event: z.string().min(1).optional(),
+            run_id: z.string().min(1).optional(),
+            since: z.iso.datetime({ offset: true }).optional(),
+            limit: z.coerce.number().int().min(1).max(1000).default(50),
+            workdir: z.string().min(1).optional(),
+          }),
+        },
+      },
+      async (request) => {
+        const { workdir, ...query } = request.query;
+        return pool.for(workdir).audit.list(query);
+      },
+    );
+  };
+}
+
+/** Drops unset fields, for options typed with exactOptionalPropertyTypes in mind. */
+function clean<T extends Record<string, unknown>>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never;
+}

@@ -1,0 +1,114 @@
+import { type Run, type Runtime, runStatuses } from '@keel/runtime';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { RuntimePool } from '../runtime-pool.ts';
+
+const runParams = z.object({ id: z.string().min(1) });
+const listQuery = z.object({
+  status: z.enum(runStatuses as [string, ...string[]]).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  /** The `next_cursor` of the previous page. */
+  cursor: z.string().min(1).optional(),
+  /** Picks the store, as `keel -w` does; default: the server's workdir. */
+  workdir: z.string().min(1).optional(),
+});
+const startBody = z.looseObject({
+  prompt: z.string().min(1),
+  workdir: z.string().min(1),
+  /** A workflow definition; without one the run is a single agent. */
+  workflow: z.unknown().optional(),
+});
+
+/** A run as the API shows it: the stored record, with `run_id` beside `id` for clients that expect it. */
+export function runBody(run: Run): Run & { run_id: string } {
+  return { ...run, run_id: run.id };
+}
+
+/** A run that a control put back in the queue is continued by this server, as `keel` would in the foreground. */
+export function continueQueued(runtime: Runtime, run: Run): void {
+  if (run.status === 'queued') void runtime.drive(run.id).catch(() => undefined);
+}
+
+/** The canonical runtime API's runs (spec section 4): start, list, detail, timeline, metrics, controls. */
+export function runtimeRunRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post('/runtime/runs', { schema: { body: startBody } }, async (request, reply) => {
+      const { workflow, ...runRequest } = request.body;
+      const runtime = pool.for(runRequest.workdir);
+      const run = await runtime.start(
+        runRequest as Parameters<Runtime['start']>[0],
+        workflow === undefined ? {} : { workflow: workflow as never },
+      );
+      return reply.status(202).send(runBody(run));
+    });
+
+    app.get('/runtime/runs', { schema: { querystring: listQuery } }, async (request) => {
+      const { status, limit, cursor, workdir } = request.query;
+      const runtime = pool.for(workdir);
+      const page = await runtime.runs.list({
+        limit: limit + 1,
+        ...(status ? { status: status as Run['status'] } : {}),
+        ...(cursor ? { before: cursor } : {}),
+      });
+      const runs = page.slice(0, limit);
+      return { runs: runs.map(runBody), next_cursor: page.length > limit ? (runs.at(-1)?.id ?? null) : null };
+    });
+
+    app.get('/runtime/runs/:id', { schema: { params: runParams } }, async (request) =>
+      pool.find(async (runtime) => {
+        const run = await runtime.runs.get(request.params.id);
+        return {
+          ...runBody(run),
+          orphaned: runtime.runs.isOrphaned(run),
+          steps: await runtime.runs.steps(run.id),
+        };
+      }),
+    );
+
+    app.get('/runtime/runs/:id/timeline', { schema: { params: runParams } }, async (request) =>
+      pool.find((runtime) => runtime.runs.timeline(request.params.id)),
+    );
+
+    app.get('/runtime/runs/:id/metrics', { schema: { params: runParams } }, async (request) =>
+      pool.find((runtime) => runtime.runs.metrics(request.params.id)),
+    );
+
+    app.get('/runtime/runs/:id/checkpoints', { schema: { params: runParams } }, async (request) => ({
+      checkpoints: await pool.find((runtime) => runtime.runs.checkpoints(request.params.id)),
+    }));
+
+    app.get('/runtime/runs/:id/artifacts', { schema: { params: runParams } }, async (request) => ({
+      artifacts: await pool.find((runtime) => runtime.runs.artifacts(request.params.id)),
+    }));
+
+    const controls = {
+      pause: (runtime: Runtime, id: string) => runtime.pauseRun(id),
+      cancel: (runtime: Runtime, id: string) => runtime.cancelRun(id),
+      resume: (runtime: Runtime, id: string) => runtime.resumeRun(id),
+      retry: (runtime: Runtime, id: string) => runtime.retryRun(id),
+      recover: (runtime: Runtime, id: string) => runtime.recoverRun(id),
+    };
+    for (const [name, control] of Object.entries(controls)) {
+      app.post(`/runtime/runs/:id/${name}`, { schema: { params: runParams } }, async (request) =>
+        pool.find(async (runtime) => {
+          const run = await control(runtime, request.params.id);
+          continueQueued(runtime, run);
+          return runBody(run);
+        }),
+      );
+    }
+
+    app.post(
+      '/runtime/forks',
+      { schema: { body: z.object({ checkpoint_id: z.string().min(1) }) } },
+      async (request, reply) => {
+        const run = await pool.find(async (runtime) => {
+          const fork = await runtime.forkRun(request.body.checkpoint_id);
+          continueQueued(runtime, fork);
+          return fork;
+        });
+        return reply.status(202).send(runBody(run));
+      },
+    );
+  };
+}

@@ -1,0 +1,79 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTempGitRepo, type ScriptedReply, startMockModel } from '@keel/testkit';
+import { createServer } from '../src/index.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by the assertions, not by types
+type Body = any;
+
+/**
+ * A real keel-web server on a free port, over a scripted model, a temp runtime home (with an optional
+ * global config) and a temp git repo. `api` calls it as any HTTP client would.
+ */
+export async function startServer(
+  script: ScriptedReply[],
+  options: { config?: Record<string, unknown>; files?: Record<string, string>; apiKey?: string } = {},
+) {
+  const model = await startMockModel({ script });
+  const home = await mkdtemp(join(tmpdir(), 'keel-web-home-'));
+  const repo = await createTempGitRepo({ files: options.files ?? {} });
+  if (options.config) {
+    await mkdir(home, { recursive: true });
+    await writeFile(join(home, 'config.json'), JSON.stringify(options.config));
+  }
+  const env = { RUNTIME_HOME: home, RUNTIME_MODEL: 'mock-model', RUNTIME_MODEL_BASE_URL: model.url };
+  const app = await createServer({
+    runtime: { env, retry: { baseDelayMs: 5, maxDelayMs: 20 } },
+    workdir: repo.path,
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+  });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+
+  async function api<T = Body>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: T }> {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: response.status, body: parsed as T };
+  }
+
+  /** Polls the run's detail until `done` says so (10 s at most). */
+  async function until(runId: string, done: (run: Body) => boolean): Promise<Body> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const { body } = await api('GET', `/runtime/runs/${runId}`);
+      if (done(body)) return body;
+      if (Date.now() > deadline) throw new Error(`run ${runId} stayed ${body.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  return {
+    app,
+    base,
+    model,
+    home,
+    repo,
+    env,
+    api,
+    until,
+    async [Symbol.asyncDispose]() {
+      await app.close();
+      await model.close();
+      await repo.remove();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}

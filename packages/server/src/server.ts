@@ -4,6 +4,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { installAuth } from './auth.ts';
 import { installErrorHandling } from './errors.ts';
 import { healthRoutes } from './routes/health.ts';
+import { runtimeEventRoutes } from './routes/runtime-events.ts';
 import { runtimeRecordRoutes } from './routes/runtime-records.ts';
 import { runtimeRunRoutes } from './routes/runtime-runs.ts';
 import { RuntimePool } from './runtime-pool.ts';
@@ -15,6 +16,8 @@ export interface ServerOptions {
   workdir?: string;
   /** Requires `Authorization: Bearer <key>` (default: `RUNTIME_AUTH_API_KEY` from the environment). */
   apiKey?: string;
+  /** How long an event stream may stay quiet before it ends (default 10 minutes). */
+  streamIdleMs?: number;
   /** Fastify's request log (default off). */
   logger?: boolean;
 }
@@ -35,6 +38,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   await app.register(healthRoutes());
   await app.register(runtimeRunRoutes(pool));
   await app.register(runtimeRecordRoutes(pool));
+  await app.register(runtimeEventRoutes(pool, options.streamIdleMs ? { idleMs: options.streamIdleMs } : {}));
   app.addHook('onClose', () => pool.close());
   return app;
 }

@@ -13,7 +13,12 @@ type Body = any;
  */
 export async function startServer(
   script: ScriptedReply[],
-  options: { config?: Record<string, unknown>; files?: Record<string, string>; apiKey?: string } = {},
+  options: {
+    config?: Record<string, unknown>;
+    files?: Record<string, string>;
+    apiKey?: string;
+    streamIdleMs?: number;
+  } = {},
 ) {
   const model = await startMockModel({ script });
   const home = await mkdtemp(join(tmpdir(), 'keel-web-home-'));
@@ -27,6 +32,7 @@ export async function startServer(
     runtime: { env, retry: { baseDelayMs: 5, maxDelayMs: 20 } },
     workdir: repo.path,
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.streamIdleMs ? { streamIdleMs: options.streamIdleMs } : {}),
   });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
 

@@ -33,6 +33,11 @@ export class RuntimePool {
     this.#defaultWorkdir = resolve(options.workdir);
   }
 
+  /** The server's own workdir: the default of requests that name none. */
+  get workdir(): string {
+    return this.#defaultWorkdir;
+  }
+
   /** The runtime on `workdir`'s store; INVALID_PARAMS when it is not a directory. */
   for(workdir?: string): Runtime {
     const dir = workdir === undefined ? this.#defaultWorkdir : resolve(this.#defaultWorkdir, workdir);

@@ -4,9 +4,11 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { installAuth } from './auth.ts';
 import { installErrorHandling } from './errors.ts';
 import { healthRoutes } from './routes/health.ts';
-import { runtimeEventRoutes } from './routes/runtime-events.ts';
+import { runRoutes } from './routes/run.ts';
+import { runtimeEventRoutes, streamIdleMs } from './routes/runtime-events.ts';
 import { runtimeRecordRoutes } from './routes/runtime-records.ts';
 import { runtimeRunRoutes } from './routes/runtime-runs.ts';
+import { sessionRoutes } from './routes/sessions.ts';
 import { RuntimePool } from './runtime-pool.ts';
 
 export interface ServerOptions {
@@ -38,7 +40,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   await app.register(healthRoutes());
   await app.register(runtimeRunRoutes(pool));
   await app.register(runtimeRecordRoutes(pool));
-  await app.register(runtimeEventRoutes(pool, options.streamIdleMs ? { idleMs: options.streamIdleMs } : {}));
+  const idleMs = options.streamIdleMs ?? streamIdleMs;
+  await app.register(runtimeEventRoutes(pool, { idleMs }));
+  await app.register(runRoutes(pool, { idleMs }));
+  await app.register(sessionRoutes(pool));
   app.addHook('onClose', () => pool.close());
   return app;
 }

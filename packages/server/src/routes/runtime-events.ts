@@ -1,13 +1,11 @@
-import { once } from 'node:events';
 import type { Runtime } from '@keel/runtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';
+import { openEventStream } from '../sse.ts';
 
 /** The web stream ends by itself after this long with no event (spec section 8). */
 export const streamIdleMs = 10 * 60_000;
-/** A comment line this often keeps proxies from closing a quiet stream. */
-const keepAliveMs = 15_000;
 
 /**
  * `GET /runtime/runs/{id}/events`: the run's stored events as Server-Sent Events, from a cursor, then live
@@ -37,33 +35,15 @@ export function runtimeEventRoutes(
           return each;
         });
         const after = request.query.after ?? request.headers['last-event-id'] ?? 0;
-        const stop = new AbortController();
-        reply.hijack();
-        const res = reply.raw;
-        res.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache, no-transform',
-          connection: 'keep-alive',
-          'x-accel-buffering': 'no',
-        });
-        res.on('close', () => stop.abort());
-        let idle = setTimeout(() => stop.abort(), idleMs);
-        const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);
+        const stream = openEventStream(reply, idleMs);
         try {
-          for await (const record of runtime.runs.watch(runId, { after, signal: stop.signal })) {
-            clearTimeout(idle);
-            idle = setTimeout(() => stop.abort(), idleMs);
-            // A slow reader slows the stream (back-pressure) rather than buffering the whole log.
-            if (!res.write(`id: ${record.seq}\ndata: ${JSON.stringify(record.event)}\n\n`)) {
-              await once(res, 'drain', { signal: stop.signal });
-            }
+          for await (const record of runtime.runs.watch(runId, { after, signal: stream.signal })) {
+            await stream.send(record.event, record.seq);
           }
         } catch (error) {
-          if (!stop.signal.aborted) request.log.error({ err: error }, 'event stream failed');
+          if (!stream.signal.aborted) request.log.error({ err: error }, 'event stream failed');
         } finally {
-          clearTimeout(idle);
-          clearInterval(keepAlive);
-          res.end();
+          stream.end();
         }
       },
     );

@@ -81,24 +81,27 @@ export function runtimeRecordRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       return reply.type(artifact.media_type).send(Buffer.from(payload));
     });
 
-    app.get(
-      '/runtime/audit',
-      {
-        schema: {
-          querystring: z.object({
-            event: z.string().min(1).optional(),
-            run_id: z.string().min(1).optional(),
-            since: z.iso.datetime({ offset: true }).optional(),
-            limit: z.coerce.number().int().min(1).max(1000).default(50),
-            workdir: z.string().min(1).optional(),
-          }),
+    // `GET /audit` is the spec's audit endpoint; `/runtime/audit` the canonical API's name for it.
+    for (const path of ['/runtime/audit', '/audit']) {
+      app.get(
+        path,
+        {
+          schema: {
+            querystring: z.object({
+              event: z.string().min(1).optional(),
+              run_id: z.string().min(1).optional(),
+              since: z.iso.datetime({ offset: true }).optional(),
+              limit: z.coerce.number().int().min(1).max(1000).default(50),
+              workdir: z.string().min(1).optional(),
+            }),
+          },
         },
-      },
-      async (request) => {
-        const { workdir, ...query } = request.query;
-        return pool.for(workdir).audit.list(query);
-      },
-    );
+        async (request) => {
+          const { workdir, ...query } = request.query;
+          return pool.for(workdir).audit.list(query);
+        },
+      );
+    }
   };
 }
 

@@ -132,11 +132,11 @@ describe('POST /run, /run/stream and /tool', () => {
     expect(written.status).toBe(200);
     expect(await readFile(join(s.repo.path, 'new.txt'), 'utf8')).toBe('fresh\n');
 
-    const escape = await s.api('POST', '/tool', {
+    const outside = await s.api('POST', '/tool', {
       tool: 'read_file',
       params: { path: '../../../etc/passwd' },
     });
-    expect(escape).toMatchObject({ status: 403, body: { error: { code: 'PERMISSION_DENIED' } } });
+    expect(outside).toMatchObject({ status: 403, body: { error: { code: 'PERMISSION_DENIED' } } });
     const unknown = await s.api('POST', '/tool', { tool: 'teleport', params: {} });
     expect(unknown).toMatchObject({ status: 404, body: { error: { code: 'TOOL_NOT_FOUND' } } });
     const badParams = await s.api('POST', '/tool', { tool: 'read_file', params: { path: 42 } });

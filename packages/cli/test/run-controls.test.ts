@@ -137,4 +137,36 @@ describe('keel runs controls, across processes', () => {
     const watched = await keel(['runs', 'watch', queued.run.id, '--json'], s.env);
     expect(jsonLines<{ type: string }>(watched.stdout).at(-1)?.type).toBe('done');
   }, 60_000);
+
+  test('keel runs input sends a running run a message its model sees next turn', async () => {
+    await using s = await scenario([
+      {
+        toolCalls: [{ name: 'list_directory', arguments: {} }],
+        text: 'Looking. '.repeat(60),
+        chunkDelayMs: 20,
+      },
+      { when: { lastRole: 'user' }, text: 'Will do.' },
+    ]);
+    const running = startKeel(['run', 'look around', '-w', s.repo.path], s.env);
+    const runId = await waitFor(async () => {
+      const { runs } = await keelJson<{ runs: Run[] }>(['runs', 'list', '--status', 'running'], s.env);
+      return runs[0]?.id;
+    });
+    const sent = await keel(['runs', 'input', runId, 'also', 'read', 'the', 'README'], s.env);
+    expect(sent).toMatchObject({
+      code: 0,
+      stdout: `Sent to ${runId}: the model sees it at the run's next turn.\n`,
+    });
+    const done = await running.done;
+    expect(done).toMatchObject({ code: 0, stdout: expect.stringContaining('Will do.') });
+    expect(done.stderr).toContain('» you: also read the README');
+    expect(s.model.chatRequests[1]?.messages?.at(-1)).toEqual({
+      role: 'user',
+      content: 'also read the README',
+    });
+
+    const late = await keel(['runs', 'input', runId, 'too late'], s.env);
+    expect(late.code).toBe(1);
+    expect(late.stderr).toMatch(/^Error \[INVALID_STATE\]: /m);
+  }, 60_000);
 });

@@ -79,6 +79,7 @@ export type {
   SessionDetail,
   SessionMessage,
   Step,
+  UserInput,
 } from './store/index.ts';
 export {
   finishedStatuses,

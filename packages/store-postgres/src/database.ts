@@ -21,6 +21,7 @@ export interface Tables {
   approvals: string;
   artifacts: string;
   controls: string;
+  inputs: string;
   audit: string;
 }
 
@@ -35,6 +36,7 @@ export function tablesOf(schema: string): Tables {
     approvals: `${q}.run_approvals`,
     artifacts: `${q}.run_artifacts`,
     controls: `${q}.run_controls`,
+    inputs: `${q}.run_inputs`,
     audit: `${q}.audit_log`,
   };
 }

@@ -140,6 +140,21 @@ const migrations: { version: number; sql: (t: Tables) => string }[] = [
       CREATE INDEX ON ${t.audit} (run_id, ord);
     `,
   },
+  {
+    // Messages users send to running runs (WebSocket `user_input`, `keel runs input`).
+    version: 2,
+    sql: (t) => `
+      CREATE TABLE ${t.inputs} (
+        ord bigserial NOT NULL,
+        id text PRIMARY KEY,
+        run_id text NOT NULL REFERENCES ${t.runs} (id) ON DELETE CASCADE,
+        content text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        consumed_at timestamptz
+      );
+      CREATE INDEX ON ${t.inputs} (run_id, ord) WHERE consumed_at IS NULL;
+    `,
+  },
 ];
 
 // 'keel' in ASCII: the first half of the two-key advisory lock, the schema's hash is the second.

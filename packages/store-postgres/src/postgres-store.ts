@@ -25,12 +25,14 @@ import type {
   RunUsage,
   Step,
   StepStatus,
+  UserInput,
 } from '@keel/runtime/store/contract';
 import type pg from 'pg';
 import * as approvals from './approval-queries.ts';
 import * as artifacts from './artifact-queries.ts';
 import { Database } from './database.ts';
 import * as events from './event-queries.ts';
+import * as inputs from './input-queries.ts';
 import type { NotificationHub } from './notifications.ts';
 import * as runs from './run-queries.ts';
 import * as steps from './step-queries.ts';
@@ -135,6 +137,16 @@ export class PostgresRunStore implements RunStore {
   }
   takeControls(runId: string): Promise<ControlKind[]> {
     return events.takeControls(this.#db, runId);
+  }
+
+  addUserInput(runId: string, content: string): Promise<UserInput> {
+    return inputs.addUserInput(this.#db, runId, content);
+  }
+  pendingUserInputs(runId: string): Promise<UserInput[]> {
+    return inputs.pendingUserInputs(this.#db, runId);
+  }
+  consumeUserInputs(runId: string, ids: readonly string[]): Promise<void> {
+    return inputs.consumeUserInputs(this.#db, runId, ids);
   }
 
   addArtifact(input: NewArtifact): Promise<Artifact> {

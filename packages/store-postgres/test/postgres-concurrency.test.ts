@@ -138,7 +138,7 @@ describe.skipIf(!pgUrl)('PostgresRunStore across processes', () => {
         `SELECT version FROM "${schema}".schema_migrations ORDER BY version`,
       );
       await client.end();
-      expect(versions.rows).toEqual([{ version: 1 }]);
+      expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }]);
     } finally {
       await Promise.all(stores.map((store) => store.close()));
       await dropSchema(url, schema);

@@ -10,7 +10,7 @@ interface ControlFlags extends WorkdirFlags {
   verbose?: boolean;
 }
 
-/** `keel runs cancel|pause|resume|retry|recover|fork`: run controls, from any process. */
+/** `keel runs cancel|pause|input|resume|retry|recover|fork`: run controls, from any process. */
 export function registerRunControls(runs: Command, io: CliIo): void {
   workdirOption(runs.command('cancel'))
     .description('Cancel a run, even one another process is executing')
@@ -42,6 +42,19 @@ export function registerRunControls(runs: Command, io: CliIo): void {
               ? `Pause requested for ${runId}: it pauses at its next step boundary.\n`
               : `Paused ${runId}.\n`,
           );
+      }),
+    );
+
+  workdirOption(runs.command('input'))
+    .description("Send a running run a message: the model sees it at the run's next turn")
+    .argument('<run_id>')
+    .argument('<message...>')
+    .option('--json', 'print the stored message as JSON')
+    .action((runId: string, words: string[], flags: ControlFlags) =>
+      withRuntime(io, flags, async (runtime) => {
+        const input = await runtime.sendInput(runId, words.join(' '));
+        if (flags.json) printJson(io, { input });
+        else io.out.write(`Sent to ${runId}: the model sees it at the run's next turn.\n`);
       }),
     );
 

@@ -58,6 +58,9 @@ export function createEventPrinter(options: PrinterOptions): (event: RuntimeEven
       case 'circuit_breaker':
         line(color('red', `⛔ circuit breaker: ${event.reason}`));
         break;
+      case 'user_input_received':
+        line(color('cyan', `» you: ${event.content}`));
+        break;
       case 'done': {
         const { input_tokens, output_tokens, total_tokens } = event.usage;
         line(

@@ -26,6 +26,8 @@ export interface AgentHooks {
    * once a budget is exceeded (a final answer is never thrown away for its own tokens).
    */
   spend(delta: { tokens: number; steps: number }, enforce: boolean): Promise<void>;
+  /** Messages users sent to the run since the last turn, each handed out once; shown to the model next. */
+  takeUserInputs(): Promise<string[]>;
   /** Trips the circuit breaker for a detected loop: announces it and throws. */
   loop(similarity: number): Promise<never>;
   /** True when this tool call needs a human's approval first. */
@@ -83,6 +85,10 @@ export async function executeAgent(input: AgentExecutorInput, state: AgentState)
       const similarity = input.loop ? detectLoop(state.messages, input.loop) : null;
       if (similarity !== null) await hooks.loop(similarity);
       continue;
+    }
+    for (const content of await hooks.takeUserInputs()) {
+      add({ role: 'user', content });
+      await hooks.emit({ type: 'user_input_received', content });
     }
     const stepId = await hooks.startStep('model_turn', {});
     const turn = await client

@@ -131,9 +131,17 @@ export async function executeRun(run: Run, deps: ExecutionDeps): Promise<Executi
     await deps.deliver(event);
   };
 
+  // User messages are marked consumed only once a checkpoint holds them: a crash before that shows them
+  // to the model again after recover, never loses them.
+  const markedInputs = new Set<string>();
   const checkpointNow = async (stepId: string | null) => {
     state.elapsed_ms = elapsedBase + (now() - startedAt);
     await store.saveCheckpoint({ run_id: run.id, step_id: stepId, state: codec.encode(state) });
+    const unmarked = (state.user_inputs ?? []).filter((id) => !markedInputs.has(id));
+    if (unmarked.length > 0) {
+      await store.consumeUserInputs(run.id, unmarked);
+      for (const id of unmarked) markedInputs.add(id);
+    }
     if (pauseRequested) throw new SuspendRun('paused');
   };
 
@@ -433,6 +441,15 @@ async function runAgentNode(
         },
         spend: (delta, enforce) => deps.spend(delta, enforce),
         loop: (similarity) => deps.loop(similarity),
+        takeUserInputs: async () => {
+          const pending = await store.pendingUserInputs(run.id);
+          // After the await: parallel agents each get a message once, and a checkpointed one never again.
+          state.user_inputs ??= [];
+          const shown = new Set(state.user_inputs);
+          const fresh = pending.filter((input) => !shown.has(input.id));
+          state.user_inputs.push(...fresh.map((input) => input.id));
+          return fresh.map((input) => input.content);
+        },
         needsApproval: (call) => env.needsApproval(call),
         approval: async (call, args, current, stepId) => {
           const approval = await waitForHuman(

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { loadConfig, type RuntimeEnv, readEnv, resolveModelSettings } from '../config/index.ts';
-import { CancelledError, KeelError, StoreError, ToolError } from '../errors/index.ts';
+import { CancelledError, InvalidParamsError, KeelError, StoreError, ToolError } from '../errors/index.ts';
 import { EventManager, type RuntimeEvent } from '../events/index.ts';
 import type { RetryPolicy } from '../model/index.ts';
 import {
@@ -21,6 +21,7 @@ import {
   type Run,
   type RunStore,
   SessionStore,
+  type UserInput,
 } from '../store/index.ts';
 import { createCodingTools, createPathGuard, type ToolContext, type ToolRegistry } from '../tools/index.ts';
 import { agentWorkflow, parseWorkflow, type Workflow } from '../workflow/index.ts';
@@ -278,6 +279,18 @@ export class Runtime {
       }));
       await options.onOutcome?.(outcome);
     }
+  }
+
+  /**
+   * Sends the run a message from its user, from any process: the run shows it to the model at its next
+   * turn (the spec's `user_input`) and emits `user_input_received`. A run that waits or is paused gets it
+   * when it continues; a finished run refuses it with INVALID_STATE.
+   */
+  async sendInput(runId: string, content: string): Promise<UserInput> {
+    if (typeof content !== 'string' || !content.trim()) {
+      throw new InvalidParamsError('content must be a non-empty string', { field: 'content' });
+    }
+    return (await this.store()).addUserInput(runId, content);
   }
 
   /** Asks for the run to be cancelled; works from any process sharing the store. */

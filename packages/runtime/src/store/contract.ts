@@ -212,6 +212,16 @@ export interface ApprovalQuery {
 
 export type ControlKind = 'cancel' | 'pause';
 
+/** A message a user sent to a running run; the run shows it to the model at its next turn. */
+export interface UserInput {
+  id: string;
+  run_id: string;
+  content: string;
+  created_at: string;
+  /** When a checkpoint that holds it was written; null while it waits for the run's next turn. */
+  consumed_at: string | null;
+}
+
 export interface Artifact {
   id: string;
   run_id: string;
@@ -324,6 +334,13 @@ export interface RunStore {
   requestControl(runId: string, kind: ControlKind): Promise<string>;
   /** Takes the run's unhandled control requests, marking them handled, oldest first. */
   takeControls(runId: string): Promise<ControlKind[]>;
+
+  /** Records a user message for a run that has not ended; InvalidStateError once it has. */
+  addUserInput(runId: string, content: string): Promise<UserInput>;
+  /** The run's messages not yet marked consumed, oldest first. */
+  pendingUserInputs(runId: string): Promise<UserInput[]>;
+  /** Marks messages consumed (a checkpoint holds them); ids already consumed are left as they are. */
+  consumeUserInputs(runId: string, ids: readonly string[]): Promise<void>;
 
   addArtifact(input: NewArtifact): Promise<Artifact>;
   /** Throws a KeelError with code ARTIFACT_NOT_FOUND for an unknown id. */

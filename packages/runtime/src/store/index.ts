@@ -28,6 +28,7 @@ export type {
   Step,
   StepKind,
   StepStatus,
+  UserInput,
 } from './contract.ts';
 export { finishedStatuses, runStatuses } from './contract.ts';
 export { newId } from './ids.ts';

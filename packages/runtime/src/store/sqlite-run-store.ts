@@ -27,6 +27,7 @@ import type {
   RunUsage,
   Step,
   StepStatus,
+  UserInput,
 } from './contract.ts';
 import { openSqlite, retryWhileBusy } from './sqlite.ts';
 import type { SqliteContext } from './sqlite-context.ts';
@@ -170,6 +171,18 @@ export class SqliteRunStore implements RunStore {
 
   takeControls(runId: string): Promise<ControlKind[]> {
     return this.#call(() => runs.takeControls(this.#ctx, runId));
+  }
+
+  addUserInput(runId: string, content: string): Promise<UserInput> {
+    return this.#call(() => runs.addUserInput(this.#ctx, runId, content));
+  }
+
+  pendingUserInputs(runId: string): Promise<UserInput[]> {
+    return this.#call(() => runs.pendingUserInputs(this.#ctx, runId));
+  }
+
+  consumeUserInputs(runId: string, ids: readonly string[]): Promise<void> {
+    return this.#call(() => runs.consumeUserInputs(this.#ctx, runId, ids));
   }
 
   addArtifact(input: NewArtifact): Promise<Artifact> {

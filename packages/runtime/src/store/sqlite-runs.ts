@@ -10,6 +10,7 @@ import type {
   RunStatus,
   RunTransition,
   RunUsage,
+  UserInput,
 } from './contract.ts';
 import { finishedStatuses, runStatuses } from './contract.ts';
 import { newId } from './ids.ts';
@@ -174,9 +175,32 @@ export function requestControl(ctx: SqliteContext, runId: string, kind: ControlK
   const { now, id } = stamp(ctx, 'ctl');
   // The insert selects the run only while it has not ended, so the check and the write are one step.
   if (ctx.sql.insertControl.get({ id, run_id: runId, kind, now })) return id;
+  throw notWhileEnded(ctx, runId, kind);
+}
+
+export function addUserInput(ctx: SqliteContext, runId: string, content: string): UserInput {
+  const { now, id } = stamp(ctx, 'inp');
+  const row = ctx.sql.insertInput.get({ id, run_id: runId, content, now }) as UserInput | undefined;
+  if (row) return row;
+  throw notWhileEnded(ctx, runId, 'user input');
+}
+
+export function pendingUserInputs(ctx: SqliteContext, runId: string): UserInput[] {
+  const rows = ctx.sql.pendingInputs.all({ run_id: runId }) as unknown as UserInput[];
+  if (rows.length === 0) getRun(ctx, runId);
+  return rows;
+}
+
+export function consumeUserInputs(ctx: SqliteContext, runId: string, ids: readonly string[]): void {
+  if (ids.length === 0) return;
+  ctx.sql.consumeInputs.run({ run_id: runId, ids: JSON.stringify(ids), now: ctx.now().toISOString() });
+}
+
+/** RUN_NOT_FOUND for an unknown run, else INVALID_STATE: `what` applies only to a run that has not ended. */
+function notWhileEnded(ctx: SqliteContext, runId: string, what: string): InvalidStateError {
   const run = getRun(ctx, runId);
-  throw new InvalidStateError(
-    `Run '${runId}' is ${run.status}; ${kind} applies only to a run that has not ended.`,
+  return new InvalidStateError(
+    `Run '${runId}' is ${run.status}; ${what} applies only to a run that has not ended.`,
     {
       run_id: runId,
       status: run.status,

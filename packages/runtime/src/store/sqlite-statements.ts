@@ -100,6 +100,13 @@ const sql = {
   takeControls: `UPDATE run_controls SET handled_at = $now WHERE run_id = $run_id AND handled_at IS NULL
                  RETURNING id, kind`,
 
+  insertInput: `INSERT INTO run_inputs (id, run_id, content, created_at)
+                SELECT $id, id, $content, $now FROM runs WHERE id = $run_id AND status NOT IN (${finished})
+                RETURNING *`,
+  pendingInputs: 'SELECT * FROM run_inputs WHERE run_id = $run_id AND consumed_at IS NULL ORDER BY id',
+  consumeInputs: `UPDATE run_inputs SET consumed_at = $now
+                  WHERE run_id = $run_id AND consumed_at IS NULL AND id IN (SELECT value FROM json_each($ids))`,
+
   insertArtifact: `INSERT INTO run_artifacts (id, run_id, step_id, node_id, name, kind, media_type, size,
                      sha256, uri, metadata, created_at)
                    SELECT $id, id, $step_id, $node_id, $name, $kind, $media_type, $size, $sha256, $uri,

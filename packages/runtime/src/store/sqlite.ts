@@ -138,6 +138,15 @@ export const migrations: string[] = [
    CREATE INDEX audit_log_event ON audit_log (event, id);
    CREATE INDEX audit_log_run ON audit_log (run_id, id);
    CREATE INDEX audit_log_timestamp ON audit_log (timestamp);`,
+  // Messages users send to running runs (WebSocket `user_input`, `keel runs input`).
+  `CREATE TABLE run_inputs (
+     id TEXT PRIMARY KEY,
+     run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+     content TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     consumed_at TEXT
+   );
+   CREATE INDEX run_inputs_pending ON run_inputs (run_id, id) WHERE consumed_at IS NULL;`,
 ];
 
 /** How long opening waits out other processes creating, converting or migrating the same file. */

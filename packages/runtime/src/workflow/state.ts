@@ -30,6 +30,8 @@ export interface SchedulerState {
   tool_steps: number;
   /** Execution time spent, summed over every process that worked on the run. */
   elapsed_ms: number;
+  /** Ids of the user messages already shown to an agent (absent in checkpoints from before they existed). */
+  user_inputs?: string[];
 }
 
 export function newSchedulerState(): SchedulerState {

@@ -774,6 +774,40 @@ export function describeStoreContract(
       });
     });
 
+    describe('user inputs', () => {
+      test('messages for a run wait, oldest first, until marked consumed', async () => {
+        const run = await runningRun();
+        const first = await (await other()).addUserInput(run.id, 'also update the README');
+        expect(first).toMatchObject({ run_id: run.id, content: 'also update the README', consumed_at: null });
+        expect(first.id).toMatch(/^inp_/);
+        const second = await store.addUserInput(run.id, 'and the changelog');
+        expect((await store.pendingUserInputs(run.id)).map((input) => input.content)).toEqual([
+          'also update the README',
+          'and the changelog',
+        ]);
+        await store.consumeUserInputs(run.id, [first.id]);
+        await store.consumeUserInputs(run.id, [first.id]);
+        await store.consumeUserInputs(run.id, []);
+        expect((await store.pendingUserInputs(run.id)).map((input) => input.id)).toEqual([second.id]);
+        await (await other()).consumeUserInputs(run.id, [second.id, 'inp_unknown']);
+        expect(await store.pendingUserInputs(run.id)).toEqual([]);
+      });
+
+      test('queued, waiting and paused runs take messages; finished runs and unknown runs refuse', async () => {
+        for (const status of ['queued', 'waiting', 'paused'] as const) {
+          const run = await store.createRun(newRun({ status }));
+          await store.addUserInput(run.id, 'hello');
+          expect(await store.pendingUserInputs(run.id)).toHaveLength(1);
+        }
+        const run = await runningRun();
+        await store.transition(run.id, { from: ['running'], to: 'succeeded' });
+        const error = await rejection(store.addUserInput(run.id, 'too late'), 'INVALID_STATE');
+        expect(error.details).toMatchObject({ run_id: run.id, status: 'succeeded' });
+        await rejection(store.addUserInput('run_missing', 'hello'), 'RUN_NOT_FOUND');
+        await rejection(store.pendingUserInputs('run_missing'), 'RUN_NOT_FOUND');
+      });
+    });
+
     describe('artifacts', () => {
       test('addArtifact, getArtifact and listArtifacts oldest first', async () => {
         const run = await runningRun();

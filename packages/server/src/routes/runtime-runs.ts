@@ -99,6 +99,17 @@ export function runtimeRunRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
     }
 
     app.post(
+      '/runtime/runs/:id/input',
+      { schema: { params: runParams, body: z.object({ content: z.string().min(1) }) } },
+      async (request, reply) => {
+        const input = await pool.find((runtime) =>
+          runtime.sendInput(request.params.id, request.body.content),
+        );
+        return reply.status(202).send(input);
+      },
+    );
+
+    app.post(
       '/runtime/forks',
       { schema: { body: z.object({ checkpoint_id: z.string().min(1) }) } },
       async (request, reply) => {

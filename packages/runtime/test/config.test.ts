@@ -19,6 +19,23 @@ describe('model settings', () => {
     expect(resolveModelSettings({ model: 'm' }, { model_api_key: 'caller' }, {}, env).apiKey).toBe('caller');
   });
 
+  test('thinking settings: request, then caller, then config, then environment', () => {
+    const withEnv = readEnv({ RUNTIME_ENABLE_THINKING: 'true', RUNTIME_THINKING_BUDGET: '100' });
+    const base = { model: 'm', model_base_url: 'http://local/v1' };
+    expect(resolveModelSettings(base, {}, {}, withEnv)).toMatchObject({
+      enableThinking: true,
+      thinkingBudget: 100,
+    });
+    const config = { enable_thinking: false, thinking_budget: 200 };
+    expect(resolveModelSettings(base, {}, config, withEnv)).toMatchObject({
+      enableThinking: false,
+      thinkingBudget: 200,
+    });
+    expect(
+      resolveModelSettings({ ...base, thinking_budget: 300 }, { enable_thinking: true }, config, env),
+    ).toMatchObject({ enableThinking: true, thinkingBudget: 300 });
+  });
+
   test('model and base URL: request, then caller, then config, then environment', () => {
     const withEnv = readEnv({ RUNTIME_MODEL: 'env-model', RUNTIME_MODEL_BASE_URL: 'http://env/v1' });
     const config = { model: 'config-model', model_base_url: 'http://config/v1' };

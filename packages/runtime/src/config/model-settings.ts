@@ -15,7 +15,8 @@ export interface ModelChoice {
 /**
  * Resolves the model of one run. Name and URL: the request, then the embedding caller, then the
  * config files (project over global), then RUNTIME_MODEL / RUNTIME_MODEL_BASE_URL. The key follows
- * the spec: RUNTIME_MODEL_API_KEY, then the request's key, then the caller's `api_key`.
+ * the spec: RUNTIME_MODEL_API_KEY, then the request's key, then the caller's `api_key`. Thinking settings
+ * follow the name's order.
  */
 export function resolveModelSettings(
   request: ModelChoice,
@@ -44,8 +45,10 @@ export function resolveModelSettings(
     }
     apiKey = 'no-key';
   }
-  const enableThinking = request.enable_thinking ?? caller.enable_thinking ?? env.enableThinking;
-  const thinkingBudget = request.thinking_budget ?? caller.thinking_budget ?? env.thinkingBudget;
+  const enableThinking =
+    request.enable_thinking ?? caller.enable_thinking ?? config.enable_thinking ?? env.enableThinking;
+  const thinkingBudget =
+    request.thinking_budget ?? caller.thinking_budget ?? config.thinking_budget ?? env.thinkingBudget;
   return {
     model,
     apiKey,

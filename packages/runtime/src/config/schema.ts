@@ -4,6 +4,9 @@ import { z } from 'zod';
 export const configSchema = z.looseObject({
   model: z.string().optional(),
   model_base_url: z.string().optional(),
+  /** Thinking mode by default (a request's `enable_thinking` wins). */
+  enable_thinking: z.boolean().optional(),
+  thinking_budget: z.number().int().positive().optional(),
   skills: z
     .looseObject({
       enabled: z.array(z.string()).optional(),

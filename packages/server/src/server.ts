@@ -1,14 +1,21 @@
-import type { RuntimeOptions } from '@keel/runtime';
+import websocket from '@fastify/websocket';
+import { loadConfig, type RuntimeOptions, readEnv } from '@keel/runtime';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AuditRecorder } from './audit-recorder.ts';
 import { installAuth } from './auth.ts';
 import { installErrorHandling } from './errors.ts';
+import { installRateLimit, type RateLimitOverrides, rateLimitSettings } from './rate-limit.ts';
+import { installRequestAudit, recordAuthFailure } from './request-audit.ts';
+import { configRoutes } from './routes/config.ts';
 import { healthRoutes } from './routes/health.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { runRoutes } from './routes/run.ts';
 import { runtimeEventRoutes, streamIdleMs } from './routes/runtime-events.ts';
 import { runtimeRecordRoutes } from './routes/runtime-records.ts';
 import { runtimeRunRoutes } from './routes/runtime-runs.ts';
 import { sessionRoutes } from './routes/sessions.ts';
+import { registerWebSocket } from './routes/websocket.ts';
 import { RuntimePool } from './runtime-pool.ts';
 
 export interface ServerOptions {
@@ -22,6 +29,11 @@ export interface ServerOptions {
   streamIdleMs?: number;
   /** Fastify's request log (default off). */
   logger?: boolean;
+  /**
+   * Window and request count of the rate limit, over configuration `rate_limit.window_seconds` and
+   * `rate_limit.max_requests`; the limit itself is on only with `rate_limit.enabled: true`.
+   */
+  rateLimit?: RateLimitOverrides;
 }
 
 /**
@@ -32,11 +44,20 @@ export interface ServerOptions {
 export async function createServer(options: ServerOptions = {}): Promise<FastifyInstance> {
   const env = options.runtime?.env ?? process.env;
   const pool = new RuntimePool({ ...options.runtime, workdir: options.workdir ?? process.cwd() });
+  const runtimeDir = options.runtime?.runtimeDir ?? readEnv(env).home;
+  // Read once at start: a broken configuration stops the server here, with the file named.
+  const rateLimit = rateLimitSettings(loadConfig(runtimeDir, pool.workdir), options.rateLimit);
   const app = Fastify({ logger: options.logger ?? false }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
-  installAuth(app, options.apiKey ?? env.RUNTIME_AUTH_API_KEY);
+  // Spec section 5: authentication, then rate limit, then audit (each an onRequest hook, in this order).
+  const audit = new AuditRecorder(async () => pool.for().store(), app.log);
+  const authorizeSocket = installAuth(app, options.apiKey ?? env.RUNTIME_AUTH_API_KEY, {
+    onFailure: (request, reason) => recordAuthFailure(audit, request, reason, pool.workdir),
+  });
+  if (rateLimit) installRateLimit(app, rateLimit);
+  installRequestAudit(app, audit, pool.workdir);
   await app.register(healthRoutes());
   await app.register(runtimeRunRoutes(pool));
   await app.register(runtimeRecordRoutes(pool));
@@ -44,6 +65,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   await app.register(runtimeEventRoutes(pool, { idleMs }));
   await app.register(runRoutes(pool, { idleMs }));
   await app.register(sessionRoutes(pool));
-  app.addHook('onClose', () => pool.close());
+  await app.register(metricsRoutes(pool));
+  await app.register(configRoutes(pool, { runtimeDir, env, runtime: options.runtime }));
+  await app.register(websocket);
+  await app.register(async (scope) => registerWebSocket(scope, pool, { authorized: authorizeSocket }));
+  app.addHook('onClose', async () => {
+    await audit.close();
+    await pool.close();
+  });
   return app;
 }

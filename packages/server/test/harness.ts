@@ -2,10 +2,25 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTempGitRepo, type ScriptedReply, startMockModel } from '@keel/testkit';
-import { createServer } from '../src/index.ts';
+import { createServer, type ServerOptions } from '../src/index.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by the assertions, not by types
 type Body = any;
+
+/** Polls `check` until it answers something truthy (5 s at most): for effects that land after a response. */
+export async function eventually<T>(
+  check: () => Promise<T | false | null | undefined>,
+  what: string,
+  timeoutMs = 5_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
 
 /**
  * A real keel-web server on a free port, over a scripted model, a temp runtime home (with an optional
@@ -18,6 +33,9 @@ export async function startServer(
     files?: Record<string, string>;
     apiKey?: string;
     streamIdleMs?: number;
+    rateLimit?: ServerOptions['rateLimit'];
+    /** Over the default environment; an undefined value removes the variable. */
+    env?: Record<string, string | undefined>;
   } = {},
 ) {
   const model = await startMockModel({ script });
@@ -27,21 +45,30 @@ export async function startServer(
     await mkdir(home, { recursive: true });
     await writeFile(join(home, 'config.json'), JSON.stringify(options.config));
   }
-  const env = { RUNTIME_HOME: home, RUNTIME_MODEL: 'mock-model', RUNTIME_MODEL_BASE_URL: model.url };
+  const env = Object.fromEntries(
+    Object.entries({
+      RUNTIME_HOME: home,
+      RUNTIME_MODEL: 'mock-model',
+      RUNTIME_MODEL_BASE_URL: model.url,
+      ...options.env,
+    }).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   const app = await createServer({
     runtime: { env, retry: { baseDelayMs: 5, maxDelayMs: 20 } },
     workdir: repo.path,
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.streamIdleMs ? { streamIdleMs: options.streamIdleMs } : {}),
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
   });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
 
-  async function api<T = Body>(
+  /** As `api`, with the response's headers too. */
+  async function exchange<T = Body>(
     method: string,
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
-  ): Promise<{ status: number; body: T }> {
+  ): Promise<{ status: number; body: T; headers: Headers }> {
     const response = await fetch(`${base}${path}`, {
       method,
       headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -52,7 +79,17 @@ export async function startServer(
     try {
       parsed = JSON.parse(text);
     } catch {}
-    return { status: response.status, body: parsed as T };
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  }
+
+  async function api<T = Body>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: T }> {
+    const { status, body: answer } = await exchange<T>(method, path, body, headers);
+    return { status, body: answer };
   }
 
   /** Polls the run's detail until `done` says so (10 s at most). */
@@ -74,6 +111,7 @@ export async function startServer(
     repo,
     env,
     api,
+    exchange,
     until,
     async [Symbol.asyncDispose]() {
       await app.close();

@@ -1,0 +1,38 @@
+import { globalConfigPath, loadConfig, type RuntimeOptions, readEnv } from '@keel/runtime';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ConfigFile } from '../config-file.ts';
+import { applyConfigUpdate, configUpdateBody } from '../config-update.ts';
+import { hideSecrets } from '../hide-secrets.ts';
+import { modelReadiness } from '../model-readiness.ts';
+import type { RuntimePool } from '../runtime-pool.ts';
+
+export interface ConfigRouteOptions {
+  /** The user's runtime directory, holding the global `config.json`. */
+  runtimeDir: string;
+  /** The environment the server's runtimes read. */
+  env: NodeJS.ProcessEnv;
+  /** The server's own runtime options: the embedding caller's model defaults. */
+  runtime?: RuntimeOptions | undefined;
+}
+
+/**
+ * `GET /config` (the effective configuration, global under the server workdir's project file, secrets
+ * hidden), `PUT /config` (model, thinking and breaker settings into the global file) and
+ * `GET /config/status` (whether a run has what it needs).
+ */
+export function configRoutes(pool: RuntimePool, options: ConfigRouteOptions): FastifyPluginAsyncZod {
+  const globalFile = new ConfigFile(globalConfigPath(options.runtimeDir));
+  const effective = () => loadConfig(options.runtimeDir, pool.workdir);
+  return async (app) => {
+    app.get('/config', async () => hideSecrets(effective()));
+
+    app.put('/config', { schema: { body: configUpdateBody } }, async (request) => {
+      await globalFile.update((current) => applyConfigUpdate(current, request.body));
+      return hideSecrets(effective());
+    });
+
+    app.get('/config/status', async () =>
+      modelReadiness(effective(), readEnv(options.env), options.runtime ?? {}),
+    );
+  };
+}

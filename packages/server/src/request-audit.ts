@@ -28,7 +28,9 @@ function subjectOf(request: FastifyRequest): { run_id: string | null; session_id
  */
 export function installRequestAudit(app: FastifyInstance, recorder: AuditRecorder, workdir: string): void {
   app.addHook('onRequest', async (request, reply) => {
-    if (unaudited.has(request.url.split('?')[0] ?? '')) return;
+    const path = request.url.split('?')[0] ?? '';
+    // The API docs page and its assets are reading material, not actions.
+    if (unaudited.has(path) || path === '/docs' || path.startsWith('/docs/')) return;
     // 'close' rather than onResponse: it also fires for streams whose client went away mid-way.
     reply.raw.once('close', () => {
       const status = reply.raw.statusCode;

@@ -1,7 +1,14 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
 import { loadConfig, type RuntimeOptions, readEnv } from '@keel/runtime';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import { AuditRecorder } from './audit-recorder.ts';
 import { installAuth } from './auth.ts';
 import { installErrorHandling } from './errors.ts';
@@ -17,6 +24,7 @@ import { runtimeRunRoutes } from './routes/runtime-runs.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { registerWebSocket } from './routes/websocket.ts';
 import { RuntimePool } from './runtime-pool.ts';
+import { version } from './version.ts';
 
 export interface ServerOptions {
   /** How the server's runtimes are made (model, runtime directory, environment…). */
@@ -58,6 +66,16 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   });
   if (rateLimit) installRateLimit(app, rateLimit);
   installRequestAudit(app, audit, pool.workdir);
+  // Before the routes: the OpenAPI document is collected from their zod schemas as they register.
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Keel runtime API', version, description: 'The Keel agent runtime over HTTP.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
   await app.register(healthRoutes());
   await app.register(runtimeRunRoutes(pool));
   await app.register(runtimeRecordRoutes(pool));

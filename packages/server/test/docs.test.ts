@@ -1,0 +1,44 @@
+import { describe, expect, test } from 'vitest';
+import { startServer } from './harness.ts';
+
+describe('OpenAPI at /docs', () => {
+  test('the document lists every endpoint with its schemas; the page and its assets are served locally', async () => {
+    await using s = await startServer([], { apiKey: 'sekret' });
+    // Open without the key, as /health is (spec section 5).
+    const document = await s.api('GET', '/docs/json');
+    expect(document.status).toBe(200);
+    expect(document.body).toMatchObject({
+      openapi: expect.stringMatching(/^3\./),
+      info: { title: 'Keel runtime API' },
+    });
+    const paths = Object.keys(document.body.paths);
+    for (const path of [
+      '/run',
+      '/run/stream',
+      '/tool',
+      '/sessions',
+      '/runtime/runs',
+      '/runtime/runs/{id}',
+      '/runtime/runs/{id}/events',
+      '/runtime/forks',
+      '/runtime/approvals/{id}/approve',
+      '/runtime/audit',
+      '/config',
+      '/metrics',
+    ]) {
+      expect(paths).toContain(path);
+    }
+    const start = document.body.paths['/runtime/runs'].post.requestBody.content['application/json'].schema;
+    expect(start).toMatchObject({ required: expect.arrayContaining(['prompt', 'workdir']) });
+
+    const page = await fetch(`${s.base}/docs/`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('swagger-ui');
+    // Every asset the page loads comes from this server: the docs work offline.
+    expect(html).not.toMatch(/src="https?:\/\//);
+    const css = await fetch(`${s.base}/docs/static/swagger-ui.css`);
+    expect(css.status).toBe(200);
+    expect((await s.api('GET', '/runtime/runs')).status).toBe(401);
+  });
+});

@@ -1,7 +1,12 @@
 // Runs every benchmark in turn. Each prints JSON lines of figures; none ever fails a build.
 import { spawnSync } from 'node:child_process';
 
-for (const bench of ['bench/agent-step.ts', 'bench/event-append.ts', 'bench/search.ts']) {
+for (const bench of [
+  'bench/agent-step.ts',
+  'bench/event-append.ts',
+  'bench/search.ts',
+  'bench/web-stream.ts',
+]) {
   const result = spawnSync(process.execPath, [bench], { stdio: 'inherit' });
   if (result.status !== 0) console.log(JSON.stringify({ bench, error: `exited with ${result.status}` }));
 }

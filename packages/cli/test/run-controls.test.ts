@@ -1,3 +1,6 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { waitForFileCommand } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { jsonLines, keel, keelJson, startKeel, waitFor } from './keel-process.ts';
 import { scenario } from './scenario.ts';
@@ -140,14 +143,12 @@ describe('keel runs controls, across processes', () => {
 
   test('keel runs input sends a running run a message its model sees next turn', async () => {
     await using s = await scenario([
-      {
-        toolCalls: [{ name: 'list_directory', arguments: {} }],
-        text: 'Looking. '.repeat(60),
-        chunkDelayMs: 20,
-      },
+      // Held inside this command until the test creates `go`: the message surely arrives mid-run.
+      { toolCalls: [{ name: 'exec_command', arguments: { command: waitForFileCommand('go') } }] },
       { when: { lastRole: 'user' }, text: 'Will do.' },
     ]);
     const running = startKeel(['run', 'look around', '-w', s.repo.path], s.env);
+    await waitFor(() => (running.output.stderr.includes('● exec_command') ? true : undefined));
     const runId = await waitFor(async () => {
       const { runs } = await keelJson<{ runs: Run[] }>(['runs', 'list', '--status', 'running'], s.env);
       return runs[0]?.id;
@@ -157,6 +158,7 @@ describe('keel runs controls, across processes', () => {
       code: 0,
       stdout: `Sent to ${runId}: the model sees it at the run's next turn.\n`,
     });
+    await writeFile(join(s.repo.path, 'go'), '');
     const done = await running.done;
     expect(done).toMatchObject({ code: 0, stdout: expect.stringContaining('Will do.') });
     expect(done.stderr).toContain('» you: also read the README');

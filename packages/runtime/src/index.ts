@@ -9,8 +9,17 @@
 export type { AgentHooks, AgentState, BreakerLimits } from './agent/index.ts';
 export { defaultBreakerLimits, deriveMetadata, executeAgent } from './agent/index.ts';
 export { FsBlobStore } from './artifacts/index.ts';
-export type { RuntimeConfig, RuntimeEnv } from './config/index.ts';
-export { configSchema, globalConfigPath, loadConfig, projectConfigPath, readEnv } from './config/index.ts';
+export type { ConfigObject, RuntimeConfig, RuntimeEnv } from './config/index.ts';
+export {
+  ConfigFile,
+  configSchema,
+  globalConfigPath,
+  hiddenValue,
+  hideSecrets,
+  loadConfig,
+  projectConfigPath,
+  readEnv,
+} from './config/index.ts';
 export type { ErrorCode, ErrorObject } from './errors/index.ts';
 export {
   ApprovalRejectedError,
@@ -59,6 +68,8 @@ export {
   Runtime,
   runRequestSchema,
 } from './runtime/index.ts';
+export type { Sandbox, SandboxCommand, SandboxSettings } from './sandbox/index.ts';
+export { BubblewrapSandbox, createSandbox } from './sandbox/index.ts';
 export type {
   Approval,
   ApprovalQuery,
@@ -90,7 +101,30 @@ export {
   SessionStore,
   SqliteRunStore,
 } from './store/index.ts';
-export type { Tool, ToolContext } from './tools/index.ts';
-export { createCodingTools, createPathGuard, defineTool, PathGuard, ToolRegistry } from './tools/index.ts';
+export type {
+  CommandOutcome,
+  CommandPolicyOptions,
+  CommandVerdict,
+  FileChange,
+  FileHistoryLimits,
+  Tool,
+  ToolAuditRecord,
+  ToolContext,
+} from './tools/index.ts';
+export {
+  CommandPolicy,
+  createCodingTools,
+  createCommandPolicy,
+  createPathGuard,
+  defaultAllowedCommands,
+  defaultCommandTimeoutMs,
+  defineTool,
+  FileHistory,
+  maxCommandOutputChars,
+  maxCommandTimeoutMs,
+  PathGuard,
+  runCommand,
+  ToolRegistry,
+} from './tools/index.ts';
 export type { Budgets, Predicate, Workflow, WorkflowNode } from './workflow/index.ts';
 export { parseWorkflow } from './workflow/index.ts';

@@ -1,3 +1,6 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { waitForFileCommand } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { KeelError, type RuntimeEvent } from '../src/index.ts';
 import { startHarness } from './harness.ts';
@@ -6,11 +9,8 @@ describe('user input sent to a running run', () => {
   test('a message sent mid-run is shown to the model at its next turn, confirmed by user_input_received', async () => {
     await using h = await startHarness(
       [
-        {
-          toolCalls: [{ name: 'list_directory', arguments: {} }],
-          text: 'Looking around. '.repeat(30),
-          chunkDelayMs: 15,
-        },
+        // The run waits inside this command until the test creates `go`: the message surely arrives mid-run.
+        { toolCalls: [{ name: 'exec_command', arguments: { command: waitForFileCommand('go') } }] },
         { when: { lastRole: 'user' }, text: 'Noted: I will also check the README.' },
       ],
       { 'README.md': 'hi' },
@@ -23,15 +23,16 @@ describe('user input sent to a running run', () => {
     // From another runtime on the same store, as another process (or the WebSocket) would.
     const other = h.other();
     try {
-      for (let i = 0; i < 200 && !events.some((event) => event.type === 'text_delta'); i++) {
+      for (let i = 0; i < 1000 && !events.some((event) => event.type === 'tool_call'); i++) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       const input = await other.sendInput(run.id, 'also check the README');
       expect(input).toMatchObject({ run_id: run.id, content: 'also check the README', consumed_at: null });
+      await writeFile(join(h.workdir, 'go'), '');
     } finally {
       await other.close();
     }
-    for (let i = 0; i < 500 && !events.some((event) => event.type === 'done'); i++) {
+    for (let i = 0; i < 1000 && !events.some((event) => event.type === 'done'); i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const types = events.map((event) => event.type);

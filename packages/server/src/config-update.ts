@@ -1,5 +1,5 @@
+import type { ConfigObject } from '@keel/runtime';
 import { z } from 'zod';
-import type { ConfigObject } from './config-file.ts';
 
 /** Any field may be `null`, which removes the setting from the global file. */
 const setting = <T extends z.ZodType>(schema: T) => schema.nullable().optional();

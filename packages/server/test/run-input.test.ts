@@ -1,3 +1,6 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { waitForFileCommand } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { startServer } from './harness.ts';
 
@@ -5,18 +8,16 @@ describe('POST /runtime/runs/{id}/input', () => {
   test("a message for a running run reaches the model's next turn; finished runs refuse", async () => {
     await using s = await startServer(
       [
-        {
-          toolCalls: [{ name: 'list_directory', arguments: {} }],
-          text: 'Looking. '.repeat(40),
-          chunkDelayMs: 15,
-        },
+        // Held inside this command until the test creates `go`: the message surely arrives mid-run.
+        { toolCalls: [{ name: 'exec_command', arguments: { command: waitForFileCommand('go') } }] },
         { when: { lastRole: 'user' }, text: 'Got your note.' },
       ],
       { files: { 'a.txt': 'a' } },
     );
     const { body: run } = await s.api('POST', '/runtime/runs', { prompt: 'look', workdir: s.repo.path });
-    await s.until(run.id, (each) => each.status === 'running' && each.last_seq > 2);
+    await s.until(run.id, (each) => each.steps.some((step: { kind: string }) => step.kind === 'tool_batch'));
     const sent = await s.api('POST', `/runtime/runs/${run.id}/input`, { content: 'check a.txt too' });
+    await writeFile(join(s.repo.path, 'go'), '');
     expect(sent.status).toBe(202);
     expect(sent.body).toMatchObject({
       id: expect.stringMatching(/^inp_/),

@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRuntime } from '@keel/runtime';
+import { waitForFileCommand } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { startServer } from './harness.ts';
 
@@ -159,22 +160,19 @@ describe('the canonical runtime API over HTTP', () => {
   });
 
   test('pause stops a running run at its next step boundary; resume continues it', async () => {
-    await using s = await startServer(
-      [
-        {
-          toolCalls: [{ name: 'list_directory', arguments: {} }],
-          chunkDelayMs: 20,
-          text: 'Looking. '.repeat(40),
-        },
-        { when: { lastRole: 'tool' }, text: 'Done looking.' },
-      ],
-      { files: { 'a.txt': 'a' } },
-    );
+    await using s = await startServer([
+      // Held inside this command until the test creates `go`: the pause surely arrives mid-run.
+      { toolCalls: [{ name: 'exec_command', arguments: { command: waitForFileCommand('go') } }] },
+      { when: { lastRole: 'tool' }, text: 'Done looking.' },
+    ]);
     const { body: run } = await s.api('POST', '/runtime/runs', { prompt: 'look', workdir: s.repo.path });
-    await s.until(run.id, (each) => each.status === 'running' && each.last_seq > 2);
+    await s.until(run.id, (each) => each.steps.some((step: { kind: string }) => step.kind === 'tool_batch'));
     expect((await s.api('POST', `/runtime/runs/${run.id}/pause`)).status).toBe(200);
+    await writeFile(join(s.repo.path, 'go'), '');
+    // It pauses at the boundary after the running tool batch, before asking the model again.
     const paused = await s.until(run.id, (each) => each.status === 'paused');
-    expect(paused.steps.map((step: { kind: string }) => step.kind)).toEqual(['model_turn']);
+    expect(paused.steps.map((step: { kind: string }) => step.kind)).toEqual(['model_turn', 'tool_batch']);
+    expect(s.model.chatRequests).toHaveLength(1);
     const resumed = await s.api('POST', `/runtime/runs/${run.id}/resume`);
     expect(resumed.body.status).toBe('queued');
     const done = await s.until(run.id, (each) => each.status === 'succeeded');

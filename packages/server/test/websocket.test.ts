@@ -1,3 +1,7 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createRuntime } from '@keel/runtime';
+import { waitForFileCommand } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { startServer } from './harness.ts';
 
@@ -56,19 +60,28 @@ describe('WS /ws', () => {
   test('user_input reaches the next turn; cancel stops the run', async () => {
     await using s = await startServer(
       [
-        {
-          toolCalls: [{ name: 'list_directory', arguments: {} }],
-          text: 'Looking. '.repeat(40),
-          chunkDelayMs: 15,
-        },
+        // Held inside this command until the test creates `go`: the message surely arrives mid-run.
+        { toolCalls: [{ name: 'exec_command', arguments: { command: waitForFileCommand('go') } }] },
         { when: { lastRole: 'user' }, text: 'word '.repeat(300), chunkDelayMs: 20 },
       ],
       { files: { 'a.txt': 'a' } },
     );
     const client = await connect(s.base);
     client.send({ type: 'run', data: { prompt: 'look' } });
-    await client.next((m) => m.type === 'text_delta');
+    const start = await client.next((m) => m.type === 'start');
+    await client.next((m) => m.type === 'tool_call');
     client.send({ type: 'user_input', content: 'then say words' });
+    // The socket has no acknowledgement before injection: wait until the store holds the message.
+    const sdk = createRuntime({ env: s.env, workdir: s.repo.path });
+    try {
+      const store = await sdk.store();
+      for (let i = 0; i < 500 && (await store.pendingUserInputs(String(start.run_id))).length === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await sdk.close();
+    }
+    await writeFile(join(s.repo.path, 'go'), '');
     const received = await client.next((m) => m.type === 'user_input_received');
     expect(received).toMatchObject({ content: 'then say words' });
     await client.next((m) => m.type === 'text_delta' && String(m.content).includes('word'));
@@ -97,17 +110,22 @@ describe('WS /ws', () => {
   });
 
   test('closing the socket leaves the run going; a reconnect with session_id gets resuming and the rest', async () => {
-    await using s = await startServer([{ text: 'tick '.repeat(80), chunkDelayMs: 20 }]);
+    await using s = await startServer([
+      // Held inside this command until the test creates `go`: the run is surely still going on reconnect.
+      { toolCalls: [{ name: 'exec_command', arguments: { command: waitForFileCommand('go') } }] },
+      { when: { lastRole: 'tool' }, text: 'tick '.repeat(80), chunkDelayMs: 5 },
+    ]);
     const first = await connect(s.base);
     first.send({ type: 'run', data: { prompt: 'count' } });
     const start = await first.next((m) => m.type === 'start');
-    const seen = await first.next((m) => m.type === 'text_delta');
+    const seen = await first.next((m) => m.type === 'tool_call');
     first.socket.close();
     await first.closed;
 
     const again = await connect(s.base, `?session_id=${start.session_id}&after=${seen.seq}`);
     const resuming = await again.next((m) => m.type === 'resuming');
     expect(resuming).toMatchObject({ session_id: start.session_id, run_id: start.run_id });
+    await writeFile(join(s.repo.path, 'go'), '');
     const done = await again.next((m) => m.type === 'done');
     expect(done).toMatchObject({ output: 'tick '.repeat(80) });
     // From the cursor on: nothing missed, nothing twice.

@@ -1,5 +1,6 @@
 export type { TestkitErrorCode } from './errors.ts';
 export { isTestkitError, TestkitError } from './errors.ts';
+export { waitForFileCommand } from './gate.ts';
 export type {
   ChatRequestBody,
   MessageRole,

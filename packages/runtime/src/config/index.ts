@@ -1,6 +1,9 @@
+export type { ConfigObject } from './config-file.ts';
+export { ConfigFile } from './config-file.ts';
 export type { RuntimeEnv } from './env.ts';
 export { readEnv } from './env.ts';
 export { globalConfigPath, loadConfig, mergeConfig, projectConfigPath, readConfigFile } from './files.ts';
+export { hiddenValue, hideSecrets } from './hide-secrets.ts';
 export type { ModelChoice } from './model-settings.ts';
 export { resolveModelSettings } from './model-settings.ts';
 export type { RuntimeConfig } from './schema.ts';

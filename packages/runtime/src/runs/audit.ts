@@ -6,6 +6,8 @@ const eventOfTool: Record<string, string> = {
   write_file: 'file_write',
   edit_file: 'file_edit',
   patch: 'file_edit',
+  undo_file: 'file_write',
+  redo_file: 'file_write',
   exec_command: 'command_exec',
 };
 

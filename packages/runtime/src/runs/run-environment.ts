@@ -1,6 +1,7 @@
 import type { BreakerLimits } from '../agent/index.ts';
 import type { ChatMessage, ModelClient, ModelPrice, ToolCall } from '../model/index.ts';
-import type { PathGuard, ToolRegistry } from '../tools/index.ts';
+import type { Sandbox } from '../sandbox/index.ts';
+import type { CommandPolicy, PathGuard, ToolRegistry } from '../tools/index.ts';
 
 /** Everything a run needs from configuration, resolved once per execution by the runtime. */
 export interface RunEnvironment {
@@ -9,6 +10,10 @@ export interface RunEnvironment {
   client: ModelClient;
   tools: ToolRegistry;
   guard: PathGuard;
+  /** Which commands exec_command may run (config `security.allowed_commands` / `blocked_commands`). */
+  commands: CommandPolicy;
+  /** The sandbox commands run in (config `sandbox`); undefined when it is off. */
+  sandbox: Sandbox | undefined;
   /** Token, cost and tool-step limits (the circuit breaker), request over workflow over config. */
   limits: BreakerLimits;
   /** The model's price, for the run's estimated cost; null when unknown (counted as free). */

@@ -24,7 +24,7 @@ import {
   type Run,
   type RunStore,
 } from '../store/index.ts';
-import type { ToolContext } from '../tools/index.ts';
+import { FileHistory, type ToolContext } from '../tools/index.ts';
 import {
   type NodeState,
   newSchedulerState,
@@ -90,6 +90,13 @@ export async function executeRun(run: Run, deps: ExecutionDeps): Promise<Executi
   const signal = deps.signal ? AbortSignal.any([deps.signal, stop.signal]) : stop.signal;
   let pauseRequested = false;
   let leaseLost = false;
+  /** Acts on cancel and pause requests written by any process. */
+  const takeControls = async () => {
+    for (const kind of await store.takeControls(run.id)) {
+      if (kind === 'cancel') stop.abort(new CancelledError());
+      if (kind === 'pause') pauseRequested = true;
+    }
+  };
   let lastRenew = now();
   const beat = setInterval(() => {
     void (async () => {
@@ -101,10 +108,7 @@ export async function executeRun(run: Run, deps: ExecutionDeps): Promise<Executi
           return;
         }
       }
-      for (const kind of await store.takeControls(run.id)) {
-        if (kind === 'cancel') stop.abort(new CancelledError());
-        if (kind === 'pause') pauseRequested = true;
-      }
+      await takeControls();
     })().catch(() => undefined);
   }, controlPollMs);
   beat.unref();
@@ -125,6 +129,17 @@ export async function executeRun(run: Run, deps: ExecutionDeps): Promise<Executi
       : undefined;
 
   const audit = toolAuditor(store, run);
+  // One history for every tool call of this execution; it lives in memory only (not in checkpoints).
+  const history = new FileHistory();
+  const toolContext = (toolSignal: AbortSignal): ToolContext => ({
+    workdir: env.workdir,
+    guard: env.guard,
+    signal: toolSignal,
+    audit,
+    commands: env.commands,
+    sandbox: env.sandbox,
+    history,
+  });
   const emit = async (body: EventBody) => {
     const event = { ...body, session_id: env.sessionId } as RuntimeEvent;
     await store.appendEvent(run.id, event as unknown as JsonObject & { type: string });
@@ -142,6 +157,8 @@ export async function executeRun(run: Run, deps: ExecutionDeps): Promise<Executi
       await store.consumeUserInputs(run.id, unmarked);
       for (const id of unmarked) markedInputs.add(id);
     }
+    // A pause asked for before this boundary stops the run here, however recently the beat looked.
+    await takeControls();
     if (pauseRequested) throw new SuspendRun('paused');
   };
 
@@ -199,11 +216,10 @@ export async function executeRun(run: Run, deps: ExecutionDeps): Promise<Executi
         limits,
         checkpointNow,
         run,
-        audit,
+        toolContext,
       }),
     runTool: async (name, params, toolSignal) => {
-      const context: ToolContext = { workdir: env.workdir, guard: env.guard, signal: toolSignal, audit };
-      const result = await env.tools.execute(name, params, context);
+      const result = await env.tools.execute(name, params, toolContext(toolSignal));
       state.tool_steps += 1;
       return result;
     },
@@ -328,7 +344,8 @@ export async function executeRun(run: Run, deps: ExecutionDeps): Promise<Executi
 
 interface AgentNodeDeps extends ExecutionDeps {
   run: Run;
-  audit: NonNullable<ToolContext['audit']>;
+  /** The tool context of this run for a given cancellation signal. */
+  toolContext(signal: AbortSignal): ToolContext;
   state: SchedulerState;
   emit(body: EventBody): Promise<void>;
   spend(delta: { tokens: number; steps: number }, enforce: boolean): Promise<void>;
@@ -403,7 +420,7 @@ async function runAgentNode(
     {
       client: env.client,
       tools,
-      context: { workdir: env.workdir, guard: env.guard, signal, audit: deps.audit },
+      context: deps.toolContext(signal),
       loop:
         deps.limits.enabled && deps.limits.loop_detect_turns > 0
           ? { turns: deps.limits.loop_detect_turns, threshold: deps.limits.loop_similarity_threshold }

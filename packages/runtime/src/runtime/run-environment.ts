@@ -2,8 +2,9 @@ import { type BreakerLimits, buildSystemPrompt, defaultBreakerLimits } from '../
 import { loadConfig, type RuntimeEnv, resolveModelSettings } from '../config/index.ts';
 import { type ChatMessage, ModelClient, priceOf } from '../model/index.ts';
 import type { RunEnvironment } from '../runs/index.ts';
+import { createSandbox } from '../sandbox/index.ts';
 import type { Run, SessionStore } from '../store/index.ts';
-import { createCodingTools, createPathGuard } from '../tools/index.ts';
+import { createCodingTools, createCommandPolicy, createPathGuard } from '../tools/index.ts';
 import { agentWorkflow } from '../workflow/index.ts';
 import type { ParsedRunRequest } from './run-request.ts';
 import type { RuntimeOptions } from './runtime.ts';
@@ -21,7 +22,7 @@ const plainWorkflow = JSON.stringify(agentWorkflow());
 
 /**
  * Resolves what one execution of a run needs from its stored input and this process's configuration:
- * the model client, tools, path guard, limits and session wiring.
+ * the model client, tools, path guard, command policy, sandbox, limits and session wiring.
  */
 export async function buildRunEnvironment(run: Run, deps: EnvironmentDeps): Promise<RunEnvironment> {
   const { options } = deps;
@@ -53,6 +54,11 @@ export async function buildRunEnvironment(run: Run, deps: EnvironmentDeps): Prom
     allowedRoots: [...(config.security?.allowed_roots ?? []), ...(request.allowed_roots ?? [])],
     strictReadBoundary: config.security?.strict_read_boundary ?? true,
   });
+  const commands = createCommandPolicy({
+    allowedCommands: config.security?.allowed_commands,
+    blockedCommands: config.security?.blocked_commands,
+  });
+  const sandbox = createSandbox(config.sandbox);
   const breaker = { ...defaultBreakerLimits, ...config.circuit_breaker };
   const limits: BreakerLimits = {
     enabled: breaker.enabled,
@@ -75,6 +81,8 @@ export async function buildRunEnvironment(run: Run, deps: EnvironmentDeps): Prom
     client,
     tools,
     guard,
+    commands,
+    sandbox,
     limits,
     price: priceOf(settings.model, config.pricing),
     maxDurationMs: config.runs?.max_duration_ms ?? 0,

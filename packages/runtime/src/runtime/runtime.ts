@@ -12,6 +12,7 @@ import {
   RunControls,
   toolAuditor,
 } from '../runs/index.ts';
+import { createSandbox } from '../sandbox/index.ts';
 import {
   type BlobStore,
   finishedStatuses,
@@ -23,7 +24,14 @@ import {
   SessionStore,
   type UserInput,
 } from '../store/index.ts';
-import { createCodingTools, createPathGuard, type ToolContext, type ToolRegistry } from '../tools/index.ts';
+import {
+  createCodingTools,
+  createCommandPolicy,
+  createPathGuard,
+  FileHistory,
+  type ToolContext,
+  type ToolRegistry,
+} from '../tools/index.ts';
 import { agentWorkflow, parseWorkflow, type Workflow } from '../workflow/index.ts';
 import { AsyncQueue } from './async-queue.ts';
 import { openStores } from './open-store.ts';
@@ -129,6 +137,8 @@ export class Runtime {
   #stores: Promise<{ store: RunStore; blobs: BlobStore; owned: boolean }> | undefined;
   /** Per-request model keys of runs started here: used by this process only, never stored. */
   readonly #requestKeys = new Map<string, string>();
+  /** File history of `callTool` per workdir, so `POST /tool` undo_file can undo an earlier call's write. */
+  readonly #toolHistories = new Map<string, FileHistory>();
   #closed = false;
   #configLeaseMs: number | undefined;
 
@@ -323,11 +333,19 @@ export class Runtime {
     return (await this.#controls()).fork(checkpointId);
   }
 
-  /** Runs one tool directly, as `POST /tool` does, confined to `workdir`. */
+  /**
+   * Runs one tool directly, as `POST /tool` does, confined to `workdir` and under its configured command
+   * policy and sandbox. File changes are kept per workdir for this runtime's life, for undo_file.
+   */
   async callTool(name: string, params: unknown, workdir?: string): Promise<string> {
     const root = await normaliseWorkdir(workdir);
     const config = loadConfig(this.runtimeDir, root);
     const tools = this.#options.tools ?? createCodingTools();
+    let history = this.#toolHistories.get(root);
+    if (history === undefined) {
+      history = new FileHistory();
+      this.#toolHistories.set(root, history);
+    }
     const context: ToolContext = {
       workdir: root,
       guard: await createPathGuard({
@@ -337,6 +355,12 @@ export class Runtime {
       }),
       signal: new AbortController().signal,
       audit: toolAuditor(await this.store(), { id: null, session_id: null, workdir: root }),
+      commands: createCommandPolicy({
+        allowedCommands: config.security?.allowed_commands,
+        blockedCommands: config.security?.blocked_commands,
+      }),
+      sandbox: createSandbox(config.sandbox),
+      history,
     };
     try {
       return await tools.execute(name, params ?? {}, context);

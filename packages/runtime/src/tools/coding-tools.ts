@@ -1,14 +1,20 @@
 import { editFileTool } from './edit-file.ts';
+import { execCommandTool } from './exec-command.ts';
+import { listFileChangesTool, redoFileTool, undoFileTool } from './file-history-tools.ts';
 import { globTool } from './glob.ts';
 import { grepTool } from './grep.ts';
 import { listDirectoryTool } from './list-directory.ts';
+import { patchTool } from './patch.ts';
 import { questionTool } from './question.ts';
 import { readFileTool } from './read-file.ts';
 import { ToolRegistry } from './registry.ts';
 import { searchFilesTool } from './search-files.ts';
 import { writeFileTool } from './write-file.ts';
 
-/** A registry with the file tools (read, write, edit, list, grep, glob, fuzzy file search) and `question`. */
+/**
+ * A registry with the coding tools: files (read, write, edit, patch, list, grep, glob, fuzzy file search),
+ * `exec_command`, file history (undo, redo, list changes) and `question`.
+ */
 export function createCodingTools(): ToolRegistry {
   return new ToolRegistry([
     readFileTool,
@@ -18,6 +24,11 @@ export function createCodingTools(): ToolRegistry {
     grepTool,
     globTool,
     searchFilesTool,
+    patchTool,
+    execCommandTool,
+    undoFileTool,
+    redoFileTool,
+    listFileChangesTool,
     questionTool,
   ]);
 }

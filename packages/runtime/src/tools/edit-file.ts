@@ -36,7 +36,8 @@ export const editFileTool = defineTool({
     }
     const path = await ctx.guard.resolve(args.path, 'write');
     const shown = displayPath(ctx.guard, path);
-    const content = await readText(path, shown, args.path);
+    const original = await readText(path, shown, args.path);
+    const content = original.toString('utf8');
     // A file with CRLF line ends still matches text the model wrote with plain `\n`.
     const crlf = content.includes('\r\n') && !args.old_text.includes('\r');
     const oldText = crlf ? args.old_text.replaceAll('\n', '\r\n') : args.old_text;
@@ -62,11 +63,13 @@ export const editFileTool = defineTool({
     } catch (error) {
       throw fileSystemError(error, shown, args.path);
     }
+    ctx.history?.record({ tool: 'edit_file', path, before: original, after: Buffer.from(updated, 'utf8') });
     return `Edited ${shown}: replaced ${count} ${count === 1 ? 'occurrence' : 'occurrences'}.`;
   },
 });
 
-async function readText(path: string, shown: string, argPath: string): Promise<string> {
+/** The file's bytes, once they are known to be text of an editable size. */
+async function readText(path: string, shown: string, argPath: string): Promise<Buffer> {
   const info = await stat(path).catch((error: unknown) => {
     throw fileSystemError(error, shown, argPath);
   });
@@ -76,7 +79,7 @@ async function readText(path: string, shown: string, argPath: string): Promise<s
   const buffer = await readFile(path);
   if (isBinary(buffer))
     throw new ToolError(`${shown} is a binary file; edit_file only edits text.`, { path: argPath });
-  return buffer.toString('utf8');
+  return buffer;
 }
 
 function countOccurrences(text: string, part: string): number {

@@ -1,4 +1,7 @@
 import type { z } from 'zod';
+import type { Sandbox } from '../sandbox/index.ts';
+import type { CommandPolicy } from './command-policy.ts';
+import type { FileHistory } from './file-history.ts';
 import type { PathGuard } from './path-guard.ts';
 
 /** What every tool receives besides its arguments. Confinement lives here, never inside a tool. */
@@ -11,6 +14,12 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** Receives every tool execution for the audit log; a failing audit never fails the tool. */
   readonly audit?: (record: ToolAuditRecord) => void | Promise<void>;
+  /** Which commands exec_command may run (config `security`); without one, the default policy. */
+  readonly commands?: CommandPolicy;
+  /** Confines the commands exec_command runs (config `sandbox`); without one they run unconfined. */
+  readonly sandbox?: Sandbox | undefined;
+  /** Records file changes for undo_file, redo_file and list_file_changes; without one, none are kept. */
+  readonly history?: FileHistory;
 }
 
 /** One tool execution as the audit log sees it. */

@@ -1,4 +1,4 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { ToolError } from '../errors/index.ts';
@@ -25,6 +25,8 @@ export const writeFileTool = defineTool({
     if (existing?.isDirectory()) {
       throw new ToolError(`${shown} is a directory; give the path of a file inside it.`, { path: args.path });
     }
+    // Only read the old content when a history will keep it (undefined: unreadable, so not undoable).
+    const before = ctx.history && existing ? await readFile(path).catch(() => undefined) : null;
     try {
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, args.content, 'utf8');
@@ -36,6 +38,9 @@ export const writeFileTool = defineTool({
         });
       }
       throw fileSystemError(error, shown, args.path);
+    }
+    if (before !== undefined) {
+      ctx.history?.record({ tool: 'write_file', path, before, after: Buffer.from(args.content, 'utf8') });
     }
     const bytes = Buffer.byteLength(args.content, 'utf8');
     const lines = splitLines(args.content).length;

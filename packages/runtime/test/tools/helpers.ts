@@ -27,14 +27,15 @@ export async function writeFiles(root: string, files: Record<string, string | Ui
   }
 }
 
-/** A tool context confined to `workdir`. */
+/** A tool context confined to `workdir`; `extra` adds a command policy, a sandbox, a history, an audit. */
 export async function contextFor(
   workdir: string,
   options: Omit<PathGuardOptions, 'workdir'> = {},
   signal: AbortSignal = new AbortController().signal,
+  extra: Partial<Pick<ToolContext, 'commands' | 'sandbox' | 'history' | 'audit'>> = {},
 ): Promise<ToolContext> {
   const guard = await createPathGuard({ workdir, ...options });
-  return { workdir: guard.workdir, guard, signal };
+  return { workdir: guard.workdir, guard, signal, ...extra };
 }
 
 const tools = createCodingTools();

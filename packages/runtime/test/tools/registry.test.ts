@@ -31,6 +31,11 @@ describe('ToolRegistry', () => {
       'grep',
       'glob',
       'search_files',
+      'patch',
+      'exec_command',
+      'undo_file',
+      'redo_file',
+      'list_file_changes',
       'question',
     ]);
   });
@@ -118,10 +123,15 @@ describe('ToolRegistry', () => {
       'grep',
       'glob',
       'search_files',
+      'patch',
+      'exec_command',
+      'undo_file',
+      'redo_file',
+      'list_file_changes',
       'question',
     ]);
-    expect(all.filter({}).names()).toHaveLength(8);
-    expect(all.names()).toHaveLength(8);
+    expect(all.filter({}).names()).toHaveLength(13);
+    expect(all.names()).toHaveLength(13);
     expect(() => all.filter({ include: ['grep'], exclude: ['glob'] })).toThrow(
       'include_tools and exclude_tools are mutually exclusive.',
     );

@@ -1,8 +1,15 @@
-import { globalConfigPath, loadConfig, type RuntimeOptions, readEnv } from '@keel/runtime';
+import {
+  ConfigFile,
+  globalConfigPath,
+  hideSecrets,
+  loadConfig,
+  type RuntimeOptions,
+  readEnv,
+} from '@keel/runtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ConfigFile } from '../config-file.ts';
+
 import { applyConfigUpdate, configUpdateBody } from '../config-update.ts';
-import { hideSecrets } from '../hide-secrets.ts';
+
 import { modelReadiness } from '../model-readiness.ts';
 import type { RuntimePool } from '../runtime-pool.ts';
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { ConfigError, configSchema } from '@keel/runtime';
+import { ConfigError } from '../errors/index.ts';
+import { configSchema } from './schema.ts';
 
 export type ConfigObject = Record<string, unknown>;
 

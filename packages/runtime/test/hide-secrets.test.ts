@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { hideSecrets } from '../src/hide-secrets.ts';
+import { hideSecrets } from '../src/config/index.ts';
 
 describe('hideSecrets', () => {
   test('hides keys named like a key, token, secret or password, in any case and at any depth', () => {

@@ -1,0 +1,17 @@
+/** A command to start inside a sandbox. */
+export interface SandboxCommand {
+  /** The program and its arguments as they would run without a sandbox. */
+  argv: readonly string[];
+  /** Directory to start in (inside one of `writableRoots`). */
+  cwd: string;
+  /** Directories the command may write: the workdir and the allowed roots. Everything else is read-only. */
+  writableRoots: readonly string[];
+}
+
+/** An OS-level sandbox that confines the commands `exec_command` runs. */
+export interface Sandbox {
+  /** Its name in messages, e.g. `bubblewrap`. */
+  readonly name: string;
+  /** The argv that runs the command confined. Throws a ToolError when this machine cannot sandbox it. */
+  wrap(command: SandboxCommand): Promise<string[]>;
+}

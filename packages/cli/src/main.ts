@@ -3,11 +3,15 @@ import { Command, CommanderError } from 'commander';
 import { printError } from './cli-runtime.ts';
 import { registerApprovals } from './commands/approvals.ts';
 import { registerArtifacts } from './commands/artifacts.ts';
+import { registerChat } from './commands/chat.ts';
+import { registerConfig } from './commands/config.ts';
+import { registerInit } from './commands/init.ts';
 import { registerRun } from './commands/run.ts';
 import { registerRuns } from './commands/runs.ts';
 import { registerTimeline } from './commands/timeline.ts';
 import { registerWorker } from './commands/worker.ts';
 import type { CliIo } from './io.ts';
+import { registerTui } from './tui/index.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -25,11 +29,15 @@ export function buildProgram(io: CliIo): Command {
     .exitOverride()
     .showHelpAfterError('(run keel --help for usage)');
   registerRun(program, io);
+  registerChat(program, io);
   registerRuns(program, io);
   registerApprovals(program, io);
   registerTimeline(program, io);
   registerArtifacts(program, io);
   registerWorker(program, io);
+  registerTui(program, io);
+  registerConfig(program, io);
+  registerInit(program, io);
   return program;
 }
 

@@ -1,0 +1,127 @@
+import { realpathSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { createRuntime, KeelError, type Runtime, toErrorObject } from '@keel/runtime';
+import type { Command } from 'commander';
+import { keelArgsOf, workdirOf } from '../cli-runtime.ts';
+import type { CliIo } from '../io.ts';
+import { createEventPrinter } from '../render/event-printer.ts';
+
+interface ChatFlags {
+  workdir?: string;
+  model?: string;
+  modelBaseUrl?: string;
+  continue?: boolean;
+  session?: string;
+  verbose?: boolean;
+}
+
+/** `keel chat`: a line-by-line conversation; every line is one run of the same session. */
+export function registerChat(program: Command, io: CliIo): void {
+  program
+    .command('chat')
+    .description('Chat with the agent: each line is a turn of one session (Ctrl-D or /quit to end)')
+    .option('-w, --workdir <dir>', 'directory the agent works in (default: current directory)')
+    .option('-m, --model <name>', 'model name (default: configured model)')
+    .option('--model-base-url <url>', 'chat-completions-compatible API address')
+    .option('-c, --continue', 'continue the most recent session of this directory')
+    .option('-s, --session <id>', 'continue this session')
+    .option('-v, --verbose', 'show thinking and full tool results')
+    .action(async (flags: ChatFlags) => {
+      io.exitCode = await chat(flags, io);
+    });
+}
+
+async function chat(flags: ChatFlags, io: CliIo): Promise<number> {
+  if (flags.continue && flags.session) {
+    io.err.write('Error [INVALID_PARAMS]: --continue and --session cannot be used together.\n');
+    return 1;
+  }
+  const workdir = workdirOf(io, flags);
+  const runtime = createRuntime({ env: io.env, workdir });
+  const input = io.in ?? process.stdin;
+  const interactive = (input as { isTTY?: boolean }).isTTY === true;
+  const lines = createInterface({ input, terminal: false });
+  try {
+    let sessionId = flags.continue ? latestSession(runtime, workdir) : flags.session;
+    if (flags.continue && !sessionId) {
+      io.err.write(`Error [SESSION_NOT_FOUND]: No session to continue in ${workdir}.\n`);
+      return 1;
+    }
+    if (sessionId) runtime.sessions.get(sessionId);
+    if (interactive)
+      io.err.write(`Chatting in ${workdir}${sessionId ? `, session ${sessionId}` : ''}. Ctrl-D ends.\n› `);
+    let lastFailed = false;
+    for await (const line of lines) {
+      const prompt = line.trim();
+      if (prompt === '/quit' || prompt === '/exit') break;
+      if (prompt) {
+        const outcome = await turn(runtime, { prompt, workdir, sessionId, flags, io });
+        sessionId = outcome.sessionId ?? sessionId;
+        lastFailed = outcome.failed;
+      }
+      if (interactive) io.err.write('› ');
+    }
+    return lastFailed ? 1 : 0;
+  } catch (error) {
+    const { code, message } = toErrorObject(error);
+    io.err.write(`Error [${code}]: ${message}\n`);
+    return 1;
+  } finally {
+    lines.close();
+    await runtime.close().catch(() => undefined);
+  }
+}
+
+/** One line of the chat as a run; Ctrl-C cancels the run in progress, not the chat. */
+async function turn(
+  runtime: Runtime,
+  turn: { prompt: string; workdir: string; sessionId: string | undefined; flags: ChatFlags; io: CliIo },
+): Promise<{ sessionId?: string; failed: boolean }> {
+  const { flags, io } = turn;
+  const print = createEventPrinter({
+    verbose: flags.verbose ?? false,
+    out: io.out,
+    err: io.err,
+    keelArgs: keelArgsOf(io, flags),
+  });
+  const cancel = new AbortController();
+  const onInterrupt = () => cancel.abort();
+  process.once('SIGINT', onInterrupt);
+  let sessionId: string | undefined;
+  let errorShown = false;
+  try {
+    const result = await runtime.run(
+      {
+        prompt: turn.prompt,
+        workdir: turn.workdir,
+        ...(turn.sessionId ? { session_id: turn.sessionId } : {}),
+        ...(flags.model ? { model: flags.model } : {}),
+        ...(flags.modelBaseUrl ? { model_base_url: flags.modelBaseUrl } : {}),
+      },
+      {
+        signal: cancel.signal,
+        onEvent: (event) => {
+          if (event.type === 'session_start') sessionId = event.session_id;
+          if (event.type === 'error') errorShown = true;
+          print(event);
+        },
+      },
+    );
+    return { sessionId: result.session_id, failed: false };
+  } catch (error) {
+    if (!(KeelError.is(error) && error.code === 'CANCELLED') && !errorShown) {
+      const { code, message } = toErrorObject(error);
+      io.err.write(`Error [${code}]: ${message}\n`);
+    }
+    return { ...(sessionId ? { sessionId } : {}), failed: true };
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}
+
+/** The most recently updated session that works in `workdir`. */
+function latestSession(runtime: Runtime, workdir: string): string | undefined {
+  // Sessions record the normalised (real) path, as every surface does.
+  const real = realpathSync(workdir);
+  return runtime.sessions.list(200).find((session) => session.workdir === real)?.id;
+}

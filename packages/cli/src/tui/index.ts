@@ -1,0 +1,1 @@
+export { registerTui } from './command.ts';

@@ -1,0 +1,122 @@
+import type { Session } from '@keel/runtime';
+import { formatTime } from '../render/records.ts';
+import { truncate } from '../render/truncate.ts';
+import { type EffectiveSettings, settingsLines } from './settings.ts';
+import { type SlashCommandName, slashCommands } from './slash-commands.ts';
+import type { Tone } from './transcript.ts';
+
+/** What the slash commands act on; the controller provides it. */
+export interface SlashContext {
+  busy(): boolean;
+  currentSessionId(): string | null;
+  attachedImages(): string[];
+  notice(tone: Tone, text: string): void;
+  clearTranscript(): void;
+  newSession(): void;
+  openSession(id: string): Promise<void>;
+  recentSessions(): Session[];
+  attachImage(path: string): Promise<void>;
+  settings(): EffectiveSettings;
+  quit(): void;
+}
+
+const keys = [
+  ['Enter', 'send the prompt; during a run, send it to the agent (seen at its next turn)'],
+  ['Esc, Ctrl-C', 'cancel the run in progress'],
+  ['Ctrl-C, Ctrl-D', 'on an empty line, when idle: quit'],
+  ['y / n', 'approve / reject a pending approval (or type a reason, then Enter, to reject)'],
+  ['↑ / ↓', 'previous / next prompt'],
+  ['PgUp / PgDn', 'scroll the transcript'],
+  ['Ctrl-A/E/U/K/W', 'start / end of line, clear line, cut to end, delete word'],
+] as const;
+
+/** Commands that would change the conversation under a run in progress. */
+const refusedWhileBusy = new Set<SlashCommandName>(['new']);
+
+// The runtime has no skills yet (spec section 2 describes them); say so instead of showing an empty list.
+const noSkills =
+  'Skills are not supported by the Keel runtime yet: there are none to list, enable or disable. ' +
+  'The agent works with its built-in tools.';
+
+/** Runs one slash command. Failures become an error line in the transcript; the TUI goes on. */
+export async function runSlashCommand(
+  name: SlashCommandName,
+  argument: string,
+  context: SlashContext,
+): Promise<void> {
+  if (context.busy() && (refusedWhileBusy.has(name) || (name === 'sessions' && argument))) {
+    context.notice(
+      'warning',
+      `/${name} is not available while a run is in progress: press Esc to cancel it first.`,
+    );
+    return;
+  }
+  switch (name) {
+    case 'help':
+      return context.notice('info', helpText());
+    case 'new':
+      context.newSession();
+      return context.notice('info', 'New session: your next prompt starts it.');
+    case 'sessions':
+      return argument ? switchSession(argument, context) : listSessions(context);
+    case 'skills':
+      return context.notice('info', noSkills);
+    case 'settings':
+      return context.notice('info', settingsLines(context.settings()).join('\n'));
+    case 'image':
+      return argument ? context.attachImage(argument) : describeImages(context);
+    case 'clear':
+      return context.clearTranscript();
+    case 'quit':
+      return context.quit();
+  }
+}
+
+export function helpText(): string {
+  const width = Math.max(
+    ...[...slashCommands.map((command) => command.usage), ...keys.map(([key]) => key)].map(
+      (text) => text.length,
+    ),
+  );
+  return [
+    'Commands',
+    ...slashCommands.map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`),
+    'Keys',
+    ...keys.map(([key, meaning]) => `  ${key.padEnd(width)}  ${meaning}`),
+  ].join('\n');
+}
+
+function listSessions(context: SlashContext): void {
+  const sessions = context.recentSessions();
+  if (sessions.length === 0) {
+    context.notice('info', 'No sessions yet: your first prompt starts one.');
+    return;
+  }
+  const current = context.currentSessionId();
+  const lines = sessions.map(
+    (session, index) =>
+      `${session.id === current ? '*' : ' '} ${String(index + 1).padStart(2)}  ${session.id}  ${formatTime(session.updated_at)}  ${String(session.message_count).padStart(3)} msgs  ${truncate(session.title, 50)}`,
+  );
+  context.notice(
+    'info',
+    ['Recent sessions (newest first; * is this one)', ...lines, 'Switch with /sessions <id or number>.'].join(
+      '\n',
+    ),
+  );
+}
+
+async function switchSession(argument: string, context: SlashContext): Promise<void> {
+  // A number picks from the list /sessions shows; anything else is an id.
+  const byNumber = /^\d+$/.test(argument) ? context.recentSessions()[Number(argument) - 1] : undefined;
+  await context.openSession(byNumber?.id ?? argument);
+}
+
+function describeImages(context: SlashContext): void {
+  const attached = context.attachedImages();
+  context.notice(
+    'info',
+    attached.length
+      ? `Attached to the next prompt: ${attached.join(', ')}.`
+      : 'Usage: /image <path> attaches a .png, .jpg, .gif or .webp image to your next prompt.',
+  );
+}

@@ -2,8 +2,11 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorBody } from './errors.ts';
 
-/** Paths open without a key (spec section 5): the health check and the API docs. */
-const open = [/^\/health$/, /^\/docs(\/|$)/];
+/**
+ * Paths open without a key: the health check and the API docs (spec section 5), and the browser
+ * console's page and assets, which then ask for the key (its data comes from the API, which needs it).
+ */
+const open = [/^\/health$/, /^\/docs(\/|$)/, /^\/$/, /^\/console(\/console\.(js|css))?$/];
 /** WebSocket paths: their handler checks the key (header or `?token=`) and closes with 4001 on failure. */
 const sockets = [/^\/ws$/];
 

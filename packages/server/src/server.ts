@@ -15,6 +15,7 @@ import { installErrorHandling } from './errors.ts';
 import { installRateLimit, type RateLimitOverrides, rateLimitSettings } from './rate-limit.ts';
 import { installRequestAudit, recordAuthFailure } from './request-audit.ts';
 import { configRoutes } from './routes/config.ts';
+import { consoleRoutes } from './routes/console.ts';
 import { healthRoutes } from './routes/health.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { runRoutes } from './routes/run.ts';
@@ -85,6 +86,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   await app.register(sessionRoutes(pool));
   await app.register(metricsRoutes(pool));
   await app.register(configRoutes(pool, { runtimeDir, env, runtime: options.runtime }));
+  await app.register(consoleRoutes(pool));
   await app.register(websocket);
   await app.register(async (scope) => registerWebSocket(scope, pool, { authorized: authorizeSocket }));
   app.addHook('onClose', async () => {

@@ -8,6 +8,7 @@ import { registerConfig } from './commands/config.ts';
 import { registerInit } from './commands/init.ts';
 import { registerRun } from './commands/run.ts';
 import { registerRuns } from './commands/runs.ts';
+import { registerSkills } from './commands/skills.ts';
 import { registerTimeline } from './commands/timeline.ts';
 import { registerWorker } from './commands/worker.ts';
 import type { CliIo } from './io.ts';
@@ -36,6 +37,7 @@ export function buildProgram(io: CliIo): Command {
   registerArtifacts(program, io);
   registerWorker(program, io);
   registerTui(program, io);
+  registerSkills(program, io);
   registerConfig(program, io);
   registerInit(program, io);
   return program;

@@ -109,5 +109,6 @@ describe('keel runs, across processes', () => {
     } finally {
       await rm(home, { recursive: true, force: true });
     }
-  });
+    // Thirteen keel processes one after another: slower than one test's default budget on a busy machine.
+  }, 60_000);
 });

@@ -12,6 +12,7 @@ export { FsBlobStore } from './artifacts/index.ts';
 export type { ConfigObject, RuntimeConfig, RuntimeEnv } from './config/index.ts';
 export {
   ConfigFile,
+  configFileAt,
   configSchema,
   globalConfigPath,
   hiddenValue,
@@ -37,6 +38,7 @@ export {
   RecordNotFoundError,
   RunNotFoundError,
   SessionNotFoundError,
+  SkillNotFoundError,
   StoreError,
   TimeoutError,
   ToolError,
@@ -45,6 +47,15 @@ export {
 } from './errors/index.ts';
 export type { EventOf, EventType, RunMetadata, RuntimeEvent, ToolTrace, Usage } from './events/index.ts';
 export { EventManager, eventSchemas, parseEvent } from './events/index.ts';
+export type {
+  McpClientPoolOptions,
+  McpServerConfig,
+  McpServerDefinition,
+  McpServerEntry,
+} from './mcp/index.ts';
+export { createMcpTools, McpClientPool, resolveMcpServers, withMcpTools } from './mcp/index.ts';
+export type { MemoryEntry } from './memory/index.ts';
+export { maxEntriesPerCategory, memoryPath, ProjectMemory } from './memory/index.ts';
 export type { ChatMessage, ImagePayload, ModelSettings, RetryPolicy, ToolCall } from './model/index.ts';
 export { ModelClient } from './model/index.ts';
 export type { ExecutionOutcome, RunMetrics, Timeline, TimelineEntry, WorkflowResult } from './runs/index.ts';
@@ -55,6 +66,8 @@ export type {
   RunRequest,
   RunResult,
   RuntimeOptions,
+  SkillChange,
+  SkillQuery,
   WorkOptions,
 } from './runtime/index.ts';
 export {
@@ -67,9 +80,27 @@ export {
   RunsApi,
   Runtime,
   runRequestSchema,
+  SkillsApi,
 } from './runtime/index.ts';
 export type { Sandbox, SandboxCommand, SandboxSettings } from './sandbox/index.ts';
 export { BubblewrapSandbox, createSandbox } from './sandbox/index.ts';
+export type {
+  Skill,
+  SkillDetail,
+  SkillList,
+  SkillScope,
+  SkillSource,
+  SkillWarning,
+} from './skills/index.ts';
+export {
+  builtinSkillsDir,
+  createSkillTools,
+  getSkill,
+  listSkills,
+  setSkillEnabled,
+  skillNameProblem,
+  skillSources,
+} from './skills/index.ts';
 export type {
   Approval,
   ApprovalQuery,
@@ -124,6 +155,7 @@ export {
   maxCommandTimeoutMs,
   PathGuard,
   runCommand,
+  TodoList,
   ToolRegistry,
 } from './tools/index.ts';
 export type { Budgets, Predicate, Workflow, WorkflowNode } from './workflow/index.ts';

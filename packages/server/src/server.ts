@@ -23,6 +23,7 @@ import { runtimeEventRoutes, streamIdleMs } from './routes/runtime-events.ts';
 import { runtimeRecordRoutes } from './routes/runtime-records.ts';
 import { runtimeRunRoutes } from './routes/runtime-runs.ts';
 import { sessionRoutes } from './routes/sessions.ts';
+import { skillRoutes } from './routes/skills.ts';
 import { registerWebSocket } from './routes/websocket.ts';
 import { RuntimePool } from './runtime-pool.ts';
 import { version } from './version.ts';
@@ -84,6 +85,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   await app.register(runtimeEventRoutes(pool, { idleMs }));
   await app.register(runRoutes(pool, { idleMs }));
   await app.register(sessionRoutes(pool));
+  await app.register(skillRoutes(pool));
   await app.register(metricsRoutes(pool));
   await app.register(configRoutes(pool, { runtimeDir, env, runtime: options.runtime }));
   await app.register(consoleRoutes(pool));

@@ -1,5 +1,11 @@
 import { resolve } from 'node:path';
-import { type RunRequest, type RuntimeEvent, type Session, toErrorObject } from '@keel/runtime';
+import {
+  type RunRequest,
+  type RuntimeEvent,
+  type Session,
+  type SkillList,
+  toErrorObject,
+} from '@keel/runtime';
 import { loadImage } from '../images.ts';
 import type { KeyAction } from './key-bindings.ts';
 import { edit, submitted } from './line-editor.ts';
@@ -190,6 +196,10 @@ export class TuiController implements SlashContext {
 
   recentSessions(): Session[] {
     return this.#options.runtime.sessions.list(20);
+  }
+
+  skills(): Promise<SkillList> {
+    return this.#options.runtime.skills.list({ workdir: this.#options.workdir });
   }
 
   async attachImage(path: string): Promise<void> {

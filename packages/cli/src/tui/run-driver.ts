@@ -2,7 +2,7 @@ import type { RunRequest, Runtime, RuntimeEvent } from '@keel/runtime';
 import { toErrorObject } from '@keel/runtime';
 
 /** The parts of the runtime the TUI uses: the same SDK every surface calls. */
-export type TuiRuntime = Pick<Runtime, 'stream' | 'sendInput' | 'approvals' | 'sessions' | 'runs'>;
+export type TuiRuntime = Pick<Runtime, 'stream' | 'sendInput' | 'approvals' | 'sessions' | 'runs' | 'skills'>;
 
 export interface RunHandlers {
   /** Aborting it cancels the run, also while it waits for an answer. */

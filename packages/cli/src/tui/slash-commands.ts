@@ -3,7 +3,7 @@ export const slashCommands = [
   { name: 'help', usage: '/help', summary: 'list commands and keys' },
   { name: 'new', usage: '/new', summary: 'start a new session (the next prompt creates it)' },
   { name: 'sessions', usage: '/sessions [id]', summary: 'list recent sessions, or switch to one' },
-  { name: 'skills', usage: '/skills', summary: 'skills (not supported by the runtime yet)' },
+  { name: 'skills', usage: '/skills', summary: 'list skills: name, enabled, source, description' },
   { name: 'settings', usage: '/settings', summary: 'show the model, thinking, limits and workdir' },
   { name: 'image', usage: '/image <path>', summary: 'attach an image to the next prompt' },
   { name: 'clear', usage: '/clear', summary: 'clear the transcript view (the session is kept)' },

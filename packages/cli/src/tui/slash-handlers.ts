@@ -1,5 +1,6 @@
-import type { Session } from '@keel/runtime';
+import type { Session, SkillList } from '@keel/runtime';
 import { formatTime } from '../render/records.ts';
+import { formatSkillTable, formatSkillWarning } from '../render/skills.ts';
 import { truncate } from '../render/truncate.ts';
 import { type EffectiveSettings, settingsLines } from './settings.ts';
 import { type SlashCommandName, slashCommands } from './slash-commands.ts';
@@ -15,6 +16,8 @@ export interface SlashContext {
   newSession(): void;
   openSession(id: string): Promise<void>;
   recentSessions(): Session[];
+  /** The skills of the TUI's workdir, as `keel skills list` shows them. */
+  skills(): Promise<SkillList>;
   attachImage(path: string): Promise<void>;
   settings(): EffectiveSettings;
   quit(): void;
@@ -32,11 +35,6 @@ const keys = [
 
 /** Commands that would change the conversation under a run in progress. */
 const refusedWhileBusy = new Set<SlashCommandName>(['new']);
-
-// The runtime has no skills yet (spec section 2 describes them); say so instead of showing an empty list.
-const noSkills =
-  'Skills are not supported by the Keel runtime yet: there are none to list, enable or disable. ' +
-  'The agent works with its built-in tools.';
 
 /** Runs one slash command. Failures become an error line in the transcript; the TUI goes on. */
 export async function runSlashCommand(
@@ -60,7 +58,7 @@ export async function runSlashCommand(
     case 'sessions':
       return argument ? switchSession(argument, context) : listSessions(context);
     case 'skills':
-      return context.notice('info', noSkills);
+      return listSkills(context);
     case 'settings':
       return context.notice('info', settingsLines(context.settings()).join('\n'));
     case 'image':
@@ -103,6 +101,23 @@ function listSessions(context: SlashContext): void {
       '\n',
     ),
   );
+}
+
+async function listSkills(context: SlashContext): Promise<void> {
+  const { skills, warnings } = await context.skills();
+  if (skills.length === 0) {
+    context.notice('info', 'No skills found: add one as .runtime/skills/<name>/SKILL.md in the project.');
+  } else {
+    context.notice(
+      'info',
+      [
+        'Skills (the agent reads an enabled one with read_skill when a task matches it)',
+        ...formatSkillTable(skills, 60).map((line) => `  ${line}`),
+        'Change with keel skills enable|disable <name> [--project]; a change applies to the next prompt.',
+      ].join('\n'),
+    );
+  }
+  for (const warning of warnings) context.notice('warning', formatSkillWarning(warning));
 }
 
 async function switchSession(argument: string, context: SlashContext): Promise<void> {

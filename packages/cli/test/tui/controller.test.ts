@@ -98,11 +98,39 @@ describe('TuiController', () => {
     for (const secret of ['sk-secret-123', 'hunter2', 'sk-in-url']) expect(text).not.toContain(secret);
   });
 
-  test('/skills says plainly that there are none; /clear empties the view but keeps the session', async () => {
-    await using s = await scenario([{ text: 'First answer.' }, { text: 'Second answer.' }]);
+  test('/skills lists each skill with enabled, source and description, and warns of a broken one', async () => {
+    await using s = await scenario([], { config: { skills: { disabled: ['git'] } } });
+    const skills = join(s.repo.path, '.runtime', 'skills');
+    await mkdir(join(skills, 'deploy'), { recursive: true });
+    await writeFile(
+      join(skills, 'deploy', 'SKILL.md'),
+      '---\nname: deploy\ndescription: Ship it.\n---\nSteps.\n',
+    );
+    await mkdir(join(skills, 'broken'), { recursive: true });
+    await writeFile(join(skills, 'broken', 'SKILL.md'), 'No front matter.\n');
     await using tui = open(s);
     tui.enter('/skills');
-    expect(notices(tui.state().entries).at(-1)).toMatch(/^Skills are not supported by the Keel runtime yet/);
+    await tui.until((state) => notices(state.entries).some((text) => text.startsWith('Warning: ')));
+    const [listing, warning] = notices(tui.state().entries).slice(-2);
+    const rows = listing!
+      .split('\n')
+      .slice(2, -1)
+      .map((line) => line.trim().split(/\s+/).slice(0, 3).join(' '));
+    expect(rows).toEqual([
+      'code-review yes builtin',
+      'deploy yes project',
+      'git no builtin',
+      'testing yes builtin',
+    ]);
+    expect(listing).toMatch(/^ {2}deploy +yes +project +Ship it\.$/m);
+    expect(warning).toBe(
+      `Warning: ${join(skills, 'broken', 'SKILL.md')}: Skipped: it does not begin with YAML front matter between --- lines.`,
+    );
+  });
+
+  test('/clear empties the view but keeps the session', async () => {
+    await using s = await scenario([{ text: 'First answer.' }, { text: 'Second answer.' }]);
+    await using tui = open(s);
 
     tui.enter('Hello');
     await tui.until((state) => idle(state) && state.sessionId !== null);

@@ -3,6 +3,10 @@ export interface PromptContext {
   workdir: string;
   toolNames: readonly string[];
   now: Date;
+  /** Skills the agent may read with read_skill: one line each in the prompt. */
+  skills?: readonly { name: string; description: string }[];
+  /** The project memory's lines (see memory/), already bounded in size. */
+  memory?: readonly string[];
 }
 
 /** The coding agent's system prompt: who it is, where it works, how to use its tools. */
@@ -23,5 +27,19 @@ export function buildSystemPrompt(context: PromptContext): string {
     '- Finish with a short answer: what you did, and what the user should know or do next.',
     '',
     `Tools available: ${context.toolNames.join(', ') || 'none'}.`,
+    ...skillLines(context.skills ?? []),
+    ...(context.memory ?? []),
   ].join('\n');
+}
+
+// Names and descriptions only: a skill's instructions cost tokens, so the model reads them when it needs them.
+function skillLines(skills: readonly { name: string; description: string }[]): string[] {
+  if (skills.length === 0) return [];
+  return [
+    '',
+    '# Skills',
+    'Skills are instructions for particular kinds of task. When the task matches a skill, call read_skill',
+    'with its name first and follow what it says.',
+    ...skills.map((skill) => `- ${skill.name}: ${skill.description}`),
+  ];
 }

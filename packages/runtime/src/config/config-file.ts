@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../errors/index.ts';
 import { configSchema } from './schema.ts';
 
@@ -87,4 +87,20 @@ export class ConfigFile {
       throw error;
     }
   }
+}
+
+const openFiles = new Map<string, ConfigFile>();
+
+/**
+ * The one ConfigFile of `path` in this process: writers that reach the same file through different
+ * routes (`PUT /config`, enabling a skill) queue behind each other instead of losing an update.
+ */
+export function configFileAt(path: string): ConfigFile {
+  const key = resolve(path);
+  let file = openFiles.get(key);
+  if (file === undefined) {
+    file = new ConfigFile(key);
+    openFiles.set(key, file);
+  }
+  return file;
 }

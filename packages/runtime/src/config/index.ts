@@ -1,5 +1,5 @@
 export type { ConfigObject } from './config-file.ts';
-export { ConfigFile } from './config-file.ts';
+export { ConfigFile, configFileAt } from './config-file.ts';
 export type { RuntimeEnv } from './env.ts';
 export { readEnv } from './env.ts';
 export { globalConfigPath, loadConfig, mergeConfig, projectConfigPath, readConfigFile } from './files.ts';

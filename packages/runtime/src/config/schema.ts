@@ -26,6 +26,10 @@ export const configSchema = z.looseObject({
             env: z.record(z.string(), z.string()).optional(),
             url: z.string().optional(),
             headers: z.record(z.string(), z.string()).optional(),
+            /** How long the server may take to start and answer `initialize` (default 30000). */
+            connect_timeout_ms: z.number().int().positive().optional(),
+            /** How long one tool call may take (default 120000). */
+            call_timeout_ms: z.number().int().positive().optional(),
           }),
         )
         .optional(),

@@ -14,6 +14,7 @@ export {
   RecordNotFoundError,
   RunNotFoundError,
   SessionNotFoundError,
+  SkillNotFoundError,
   StoreError,
   TimeoutError,
   ToolError,

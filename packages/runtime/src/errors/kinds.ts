@@ -23,6 +23,15 @@ export class ToolNotFoundError extends KeelError {
   }
 }
 
+/** A skill name that no skill directory provides. */
+export class SkillNotFoundError extends KeelError {
+  constructor(name: string, available: string[] = []) {
+    const hint = available.length ? ` Available: ${available.join(', ')}.` : '';
+    super('SKILL_NOT_FOUND', `Skill '${name}' does not exist.${hint}`, { name, available });
+    this.name = 'SkillNotFoundError';
+  }
+}
+
 export class SessionNotFoundError extends KeelError {
   constructor(sessionId: string) {
     super('SESSION_NOT_FOUND', `Session '${sessionId}' does not exist.`, { session_id: sessionId });

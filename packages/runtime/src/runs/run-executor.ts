@@ -24,7 +24,7 @@ import {
   type Run,
   type RunStore,
 } from '../store/index.ts';
-import { FileHistory, type ToolContext } from '../tools/index.ts';
+import { FileHistory, TodoList, type ToolContext } from '../tools/index.ts';
 import {
   type NodeState,
   newSchedulerState,
@@ -131,6 +131,7 @@ export async function executeRun(run: Run, deps: ExecutionDeps): Promise<Executi
   const audit = toolAuditor(store, run);
   // One history for every tool call of this execution; it lives in memory only (not in checkpoints).
   const history = new FileHistory();
+  const todos = new TodoList();
   const toolContext = (toolSignal: AbortSignal): ToolContext => ({
     workdir: env.workdir,
     guard: env.guard,
@@ -139,6 +140,7 @@ export async function executeRun(run: Run, deps: ExecutionDeps): Promise<Executi
     commands: env.commands,
     sandbox: env.sandbox,
     history,
+    todos,
   });
   const emit = async (body: EventBody) => {
     const event = { ...body, session_id: env.sessionId } as RuntimeEvent;

@@ -1,8 +1,11 @@
 import { type BreakerLimits, buildSystemPrompt, defaultBreakerLimits } from '../agent/index.ts';
 import { loadConfig, type RuntimeEnv, resolveModelSettings } from '../config/index.ts';
+import { type McpClientPool, resolveMcpServers, withMcpTools } from '../mcp/index.ts';
+import { memoryPromptLines, ProjectMemory } from '../memory/index.ts';
 import { type ChatMessage, ModelClient, priceOf } from '../model/index.ts';
 import type { RunEnvironment } from '../runs/index.ts';
 import { createSandbox } from '../sandbox/index.ts';
+import { skillsForRun, withSkillTools } from '../skills/index.ts';
 import type { Run, SessionStore } from '../store/index.ts';
 import { createCodingTools, createCommandPolicy, createPathGuard } from '../tools/index.ts';
 import { agentWorkflow } from '../workflow/index.ts';
@@ -16,6 +19,8 @@ export interface EnvironmentDeps {
   sessions: SessionStore;
   /** A per-request model key given to this process; never stored with the run. */
   requestKey?: string | undefined;
+  /** The runtime's MCP connections, shared by its runs. */
+  mcp: McpClientPool;
 }
 
 const plainWorkflow = JSON.stringify(agentWorkflow());
@@ -45,7 +50,22 @@ export async function buildRunEnvironment(run: Run, deps: EnvironmentDeps): Prom
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const tools = (options.tools ?? createCodingTools()).filter({
+  // Skills enabled for this run (the request's `skills` narrows them) come with list_skills and read_skill.
+  const skills = await skillsForRun(deps.runtimeDir, run.workdir, config, request.skills, {
+    envDirs: deps.env.skillDirs,
+  });
+  // What earlier runs saved with save_memory; a broken memory file must not stop the run.
+  const memory = memoryPromptLines(await new ProjectMemory(run.workdir).entries().catch(() => []));
+  // Configured MCP servers add mcp_list_tools and mcp_call; a server starts only when the model uses it.
+  const mcpServers = resolveMcpServers(config.mcp?.servers, {
+    workdir: run.workdir,
+    env: options.env ?? process.env,
+  });
+  const tools = withMcpTools(
+    withSkillTools(options.tools ?? createCodingTools(), skills),
+    mcpServers,
+    deps.mcp,
+  ).filter({
     ...(request.include_tools ? { include: request.include_tools } : {}),
     ...(request.exclude_tools ? { exclude: request.exclude_tools } : {}),
   });
@@ -88,7 +108,13 @@ export async function buildRunEnvironment(run: Run, deps: EnvironmentDeps): Prom
     maxDurationMs: config.runs?.max_duration_ms ?? 0,
     needsApproval: (call) => approvalTools.has(call.name),
     systemPrompt: (toolNames) =>
-      buildSystemPrompt({ workdir: run.workdir, toolNames, now: options.now?.() ?? new Date() }),
+      buildSystemPrompt({
+        workdir: run.workdir,
+        toolNames,
+        now: options.now?.() ?? new Date(),
+        skills: toolNames.includes('read_skill') ? skills : [],
+        memory,
+      }),
     history: () => (plain && run.session_id ? safe(() => deps.sessions.conversation(sessionId), []) : []),
     userMessage: (prompt) => ({
       role: 'user',

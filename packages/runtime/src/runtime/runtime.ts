@@ -3,6 +3,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { loadConfig, type RuntimeEnv, readEnv, resolveModelSettings } from '../config/index.ts';
 import { CancelledError, InvalidParamsError, KeelError, StoreError, ToolError } from '../errors/index.ts';
 import { EventManager, type RuntimeEvent } from '../events/index.ts';
+import { McpClientPool } from '../mcp/index.ts';
 import type { RetryPolicy } from '../model/index.ts';
 import {
   type ExecutionOutcome,
@@ -13,6 +14,7 @@ import {
   toolAuditor,
 } from '../runs/index.ts';
 import { createSandbox } from '../sandbox/index.ts';
+import { skillsForRun } from '../skills/index.ts';
 import {
   type BlobStore,
   finishedStatuses,
@@ -39,6 +41,7 @@ import { buildRunEnvironment } from './run-environment.ts';
 import { parseRunRequest, type RunRequest } from './run-request.ts';
 import type { RunResult } from './run-result.ts';
 import { ApprovalsApi, ArtifactsApi, AuditApi, RunsApi } from './runs-api.ts';
+import { SkillsApi } from './skills-api.ts';
 import { normaliseWorkdir } from './workdir.ts';
 
 /** How to build a runtime. Every field is optional. */
@@ -131,6 +134,8 @@ export class Runtime {
   readonly artifacts: ArtifactsApi;
   /** The audit log: tool calls, file writes and edits, run controls, approval decisions. */
   readonly audit: AuditApi;
+  /** Skills: list, get (with documentation), enable, disable. */
+  readonly skills: SkillsApi;
   readonly #options: RuntimeOptions;
   readonly #env: RuntimeEnv;
   readonly #db: DatabaseSync;
@@ -139,12 +144,15 @@ export class Runtime {
   readonly #requestKeys = new Map<string, string>();
   /** File history of `callTool` per workdir, so `POST /tool` undo_file can undo an earlier call's write. */
   readonly #toolHistories = new Map<string, FileHistory>();
+  /** Connections to MCP servers, opened when a run first uses one and closed by `close()`. */
+  readonly #mcp: McpClientPool;
   #closed = false;
   #configLeaseMs: number | undefined;
 
   constructor(options: RuntimeOptions = {}) {
     this.#options = options;
     this.#env = readEnv(options.env);
+    this.#mcp = new McpClientPool({ env: options.env ?? process.env });
     this.runtimeDir = options.runtimeDir ?? this.#env.home;
     this.#db = openDatabase(join(this.runtimeDir, 'keel.db'));
     this.sessions = new SessionStore(this.#db, options.now);
@@ -155,6 +163,11 @@ export class Runtime {
     );
     this.artifacts = new ArtifactsApi(() => this.#opened());
     this.audit = new AuditApi(() => this.store());
+    this.skills = new SkillsApi({
+      runtimeDir: this.runtimeDir,
+      envDirs: this.#env.skillDirs,
+      defaultWorkdir: options.workdir,
+    });
   }
 
   /** The durable store this runtime uses (opened on first use from the configuration). */
@@ -228,6 +241,10 @@ export class Runtime {
       config,
       this.#env,
     );
+    // Unknown or disabled names in `skills` fail here too, before a run exists.
+    if (parsed.skills) {
+      await skillsForRun(this.runtimeDir, workdir, config, parsed.skills, { envDirs: this.#env.skillDirs });
+    }
     const session = parsed.session_id
       ? this.sessions.get(parsed.session_id)
       : this.sessions.create({ title: titleOf(parsed.prompt), model: settings.model, workdir });
@@ -374,10 +391,12 @@ export class Runtime {
     }
   }
 
-  /** Closes the stores; calling it again does nothing. */
+  /** Ends the MCP sessions (stopping the servers it started) and closes the stores; idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // MCP servers first: their processes must not outlive the runtime, whatever the stores do.
+    await this.#mcp.close();
     if (this.#stores) {
       const { store, blobs, owned } = await this.#stores.catch(() => ({
         store: null,
@@ -437,6 +456,7 @@ export class Runtime {
       runtimeDir: this.runtimeDir,
       sessions: this.sessions,
       requestKey: this.#requestKeys.get(runId),
+      mcp: this.#mcp,
     }).catch(async (error) => {
       await store.transition(runId, {
         from: ['running'],

@@ -8,7 +8,9 @@ import { patchTool } from './patch.ts';
 import { questionTool } from './question.ts';
 import { readFileTool } from './read-file.ts';
 import { ToolRegistry } from './registry.ts';
+import { saveMemoryTool } from './save-memory.ts';
 import { searchFilesTool } from './search-files.ts';
+import { todoReadTool, todoWriteTool } from './todo.ts';
 import { writeFileTool } from './write-file.ts';
 
 /**
@@ -29,6 +31,9 @@ export function createCodingTools(): ToolRegistry {
     undoFileTool,
     redoFileTool,
     listFileChangesTool,
+    todoWriteTool,
+    todoReadTool,
+    saveMemoryTool,
     questionTool,
   ]);
 }

@@ -3,6 +3,7 @@ import type { Sandbox } from '../sandbox/index.ts';
 import type { CommandPolicy } from './command-policy.ts';
 import type { FileHistory } from './file-history.ts';
 import type { PathGuard } from './path-guard.ts';
+import type { TodoList } from './todo.ts';
 
 /** What every tool receives besides its arguments. Confinement lives here, never inside a tool. */
 export interface ToolContext {
@@ -20,6 +21,8 @@ export interface ToolContext {
   readonly sandbox?: Sandbox | undefined;
   /** Records file changes for undo_file, redo_file and list_file_changes; without one, none are kept. */
   readonly history?: FileHistory;
+  /** The run's task list (todo_write, todo_read); without one, a list lives for a single call. */
+  readonly todos?: TodoList;
 }
 
 /** One tool execution as the audit log sees it. */

@@ -36,6 +36,9 @@ describe('ToolRegistry', () => {
       'undo_file',
       'redo_file',
       'list_file_changes',
+      'todo_write',
+      'todo_read',
+      'save_memory',
       'question',
     ]);
   });
@@ -128,10 +131,13 @@ describe('ToolRegistry', () => {
       'undo_file',
       'redo_file',
       'list_file_changes',
+      'todo_write',
+      'todo_read',
+      'save_memory',
       'question',
     ]);
-    expect(all.filter({}).names()).toHaveLength(13);
-    expect(all.names()).toHaveLength(13);
+    expect(all.filter({}).names()).toHaveLength(16);
+    expect(all.names()).toHaveLength(16);
     expect(() => all.filter({ include: ['grep'], exclude: ['glob'] })).toThrow(
       'include_tools and exclude_tools are mutually exclusive.',
     );

@@ -1,5 +1,5 @@
 import {
-  ConfigFile,
+  configFileAt,
   globalConfigPath,
   hideSecrets,
   loadConfig,
@@ -28,7 +28,8 @@ export interface ConfigRouteOptions {
  * `GET /config/status` (whether a run has what it needs).
  */
 export function configRoutes(pool: RuntimePool, options: ConfigRouteOptions): FastifyPluginAsyncZod {
-  const globalFile = new ConfigFile(globalConfigPath(options.runtimeDir));
+  // Shared with the skills routes, which write the same file: their updates queue instead of racing.
+  const globalFile = configFileAt(globalConfigPath(options.runtimeDir));
   const effective = () => loadConfig(options.runtimeDir, pool.workdir);
   return async (app) => {
     app.get('/config', async () => hideSecrets(effective()));

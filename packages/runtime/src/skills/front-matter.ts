@@ -1,0 +1,27 @@
+export type FrontMatter =
+  | { ok: true; data: Record<string, unknown>; body: string }
+  | { ok: false; problem: string };
+
+// `---` alone on the first line, YAML, then `---` alone on a line; CRLF files and a BOM are accepted.
+const block = /^\uFEFF?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
+
+// Loaded on first use: every `keel` command imports the runtime, few of them read a SKILL.md.
+let yaml: Promise<typeof import('yaml')> | undefined;
+
+/** Splits a Markdown file into its YAML front matter (an object) and the body after it. */
+export async function parseFrontMatter(text: string): Promise<FrontMatter> {
+  const match = block.exec(text);
+  if (!match) return { ok: false, problem: 'it does not begin with YAML front matter between --- lines' };
+  yaml ??= import('yaml');
+  let data: unknown;
+  try {
+    data = (await yaml).parse(match[1] ?? '');
+  } catch (error) {
+    const reason = (error as Error).message.split('\n')[0];
+    return { ok: false, problem: `its front matter is not valid YAML (${reason})` };
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    return { ok: false, problem: 'its front matter is not a YAML mapping of fields' };
+  }
+  return { ok: true, data: data as Record<string, unknown>, body: text.slice(match[0].length) };
+}

@@ -1,0 +1,59 @@
+import { resolve } from 'node:path';
+import { skillNameProblem } from '@keel/runtime';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { RuntimePool } from '../runtime-pool.ts';
+
+// A malformed name is bad input (400); a well-formed one that no directory provides is SKILL_NOT_FOUND (404).
+const nameParams = z.object({
+  name: z.string().refine((name) => skillNameProblem(name) === null, {
+    message: 'must be lowercase letters, digits and single hyphens, at most 64 characters',
+  }),
+});
+const workdirQuery = z.object({
+  /** The project whose .runtime/skills and .runtime/config.json count; default the server's workdir. */
+  workdir: z.string().min(1).optional(),
+});
+const changeQuery = workdirQuery.extend({
+  /** Which configuration file the change is written to. */
+  scope: z.enum(['global', 'project']).default('global'),
+});
+
+/**
+ * Skills (spec section 4): `GET /skills`, `GET /skills/{name}` with its documentation, and
+ * `POST /skills/{name}/enable|disable`, which write the global configuration file (or the project's,
+ * with `?scope=project`) and answer the skill as it now is.
+ */
+export function skillRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
+  // The runtime on the workdir's store (which also checks that it is a directory), and the workdir itself.
+  const place = (workdir: string | undefined) => ({
+    runtime: pool.for(workdir),
+    workdir: workdir === undefined ? pool.workdir : resolve(pool.workdir, workdir),
+  });
+  return async (app) => {
+    app.get('/skills', { schema: { querystring: workdirQuery } }, async (request) => {
+      const { runtime, workdir } = place(request.query.workdir);
+      return runtime.skills.list({ workdir });
+    });
+
+    app.get(
+      '/skills/:name',
+      { schema: { params: nameParams, querystring: workdirQuery } },
+      async (request) => {
+        const { runtime, workdir } = place(request.query.workdir);
+        return runtime.skills.get(request.params.name, { workdir });
+      },
+    );
+
+    for (const verb of ['enable', 'disable'] as const) {
+      app.post(
+        `/skills/:name/${verb}`,
+        { schema: { params: nameParams, querystring: changeQuery } },
+        async (request) => {
+          const { runtime, workdir } = place(request.query.workdir);
+          return runtime.skills[verb](request.params.name, { workdir, scope: request.query.scope });
+        },
+      );
+    }
+  };
+}

@@ -27,8 +27,12 @@ describe.skipIf(!hasTmux)('keel tui: a conversation', () => {
     );
     expect(statusLine(partial)).toContain('running…');
     const finished = await tui.waitFor(
-      (screen) => screen.includes(answer) && statusLine(screen).includes('tokens'),
-      'the whole answer and the usage',
+      // The usage arrives with `done`, a moment before the status line stops saying running.
+      (screen) =>
+        screen.includes(answer) &&
+        statusLine(screen).includes('tokens') &&
+        !statusLine(screen).includes('running…'),
+      'the whole answer, the usage, and the run finished',
     );
     expect(finished).toContain('› Count to twelve');
     const status = statusLine(finished);

@@ -19,9 +19,11 @@ describe.skipIf(!hasTmux)('keel tui: approvals, cancelling, failures and leaving
     );
     await using tui = await startTui(['-w', s.repo.path], s.env);
     await tui.submit('Write the notes');
-    const asked = await tui.waitForText('[y] approve');
+    const asked = await tui.waitFor(
+      (screen) => screen.includes('[y] approve') && statusLine(screen).includes('waiting for your answer'),
+      'the approval prompt and the waiting status',
+    );
     expect(asked).toContain('Approval needed: Allow write_file');
-    expect(statusLine(asked)).toContain('waiting for your answer');
     await tui.press('y');
     const done = await tui.waitForText('Wrote NOTES.md.');
     expect(done).toContain('→ approved');

@@ -51,6 +51,19 @@ export async function listEvents(
 
 const openStatuses = runStatuses.filter((status) => !finishedStatuses.includes(status));
 
+/** RUN_NOT_FOUND for an unknown run, else INVALID_STATE: `what` applies only to a run that has not ended. */
+export async function notWhileEnded(db: Database, runId: string, what: string): Promise<InvalidStateError> {
+  const run = await getRun(db, runId);
+  return new InvalidStateError(
+    `Run '${runId}' is ${run.status}; ${what} applies only to a run that has not ended.`,
+    {
+      run_id: runId,
+      status: run.status,
+      allowed: openStatuses,
+    },
+  );
+}
+
 /** Refused once the run has ended; notifies so a worker subscribed to the run acts without polling. */
 export async function requestControl(db: Database, runId: string, kind: ControlKind): Promise<string> {
   const row = await db.row<{ id: string }>(
@@ -63,15 +76,7 @@ export async function requestControl(db: Database, runId: string, kind: ControlK
     [newId('ctl'), runId, kind, finishedStatuses],
   );
   if (row) return row.id;
-  const run = await getRun(db, runId);
-  throw new InvalidStateError(
-    `Run '${runId}' is ${run.status}; ${kind} applies only to a run that has not ended.`,
-    {
-      run_id: runId,
-      status: run.status,
-      allowed: openStatuses,
-    },
-  );
+  throw await notWhileEnded(db, runId, kind);
 }
 
 /** Row locks make two takers split the requests: each is handed out once. */

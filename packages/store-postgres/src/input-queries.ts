@@ -1,8 +1,8 @@
-import { InvalidStateError } from '@keel/runtime/errors';
 import { newId } from '@keel/runtime/store';
 import type { UserInput } from '@keel/runtime/store/contract';
-import { finishedStatuses, runStatuses } from '@keel/runtime/store/contract';
+import { finishedStatuses } from '@keel/runtime/store/contract';
 import type { Database } from './database.ts';
+import { notWhileEnded } from './event-queries.ts';
 import { getRun } from './run-queries.ts';
 
 interface InputRow {
@@ -32,15 +32,7 @@ export async function addUserInput(db: Database, runId: string, content: string)
     [newId('inp'), runId, content, finishedStatuses],
   );
   if (row) return toInput(row);
-  const run = await getRun(db, runId);
-  throw new InvalidStateError(
-    `Run '${runId}' is ${run.status}; user input applies only to a run that has not ended.`,
-    {
-      run_id: runId,
-      status: run.status,
-      allowed: runStatuses.filter((status) => !finishedStatuses.includes(status)),
-    },
-  );
+  throw await notWhileEnded(db, runId, 'user input');
 }
 
 export async function pendingUserInputs(db: Database, runId: string): Promise<UserInput[]> {

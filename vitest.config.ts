@@ -1,6 +1,33 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
+// Tests import workspace packages from their TypeScript sources (each export's `@keel/source` condition),
+// so they run what is in src/ without a build; spawned programs (bin/) run the built files. Aliases, not
+// resolve conditions: those also change how third-party packages resolve.
+function sourceAliases(): { find: RegExp; replacement: string }[] {
+  const aliases: { find: RegExp; replacement: string }[] = [];
+  for (const folder of readdirSync('packages')) {
+    const manifest = JSON.parse(readFileSync(join('packages', folder, 'package.json'), 'utf8')) as {
+      name: string;
+      exports?: Record<string, string | Record<string, string>>;
+    };
+    for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
+      const source = typeof target === 'object' ? target['@keel/source'] : undefined;
+      if (!source) continue;
+      // Exact ids only: '@keel/runtime' must not also rewrite '@keel/runtime/launcher'.
+      const id = join(manifest.name, subpath).replace(/[/.]/g, '\\$&');
+      aliases.push({
+        find: new RegExp(`^${id}$`),
+        replacement: join(import.meta.dirname, 'packages', folder, source),
+      });
+    }
+  }
+  return aliases;
+}
+
 export default defineConfig({
+  resolve: { alias: sourceAliases() },
   test: {
     include: ['packages/*/test/**/*.test.ts'],
     testTimeout: 20_000,

@@ -1,23 +1,31 @@
-// Keel's programs run their TypeScript sources on Node 24's type stripping. Plain JavaScript, so that an
-// older Node (a system Node 20, say) can load it: it then re-runs the program on the Node 24 the
-// repository pins in node_modules. Used by the `keel` and `keel-web` bin shims.
+// Starts Keel's programs (`keel`, `keel-web`, `keel-workbench`). Plain JavaScript that any Node can load,
+// so that an older Node gets a clear message instead of a syntax error, and inside the Keel repository
+// (where the system Node may be older) the program runs again on the Node 24 the repository pins.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import module from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The oldest Node the built programs run on: `node:sqlite` without a flag came in 22.13. */
+const minimum = [22, 13];
+
 /**
- * True when this Node can run the program itself. Otherwise starts the program at `programUrl` again on
- * the pinned Node, forwarding signals and its exit code, and returns false.
+ * True when this Node can run the program itself (and then turns on Node's module compile cache, which
+ * roughly halves the start-up of every later run). Otherwise starts the program at `programUrl` again on
+ * the Node pinned in a surrounding node_modules, forwarding signals and its exit code, and returns false;
+ * with no such Node it explains what is needed and exits.
  */
 export function onPinnedNode(programUrl, name) {
-  if (Number(process.versions.node.split('.')[0]) >= 24) return true;
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  if (major > minimum[0] || (major === minimum[0] && minor >= minimum[1])) {
+    module.enableCompileCache?.();
+    return true;
+  }
   const program = fileURLToPath(programUrl);
   const pinned = findPinnedNode(dirname(program));
   if (!pinned) {
-    console.error(
-      `${name} needs Node 24 or newer (this is ${process.version}): run npm install in the Keel repository.`,
-    );
+    console.error(`${name} needs Node ${minimum.join('.')} or newer (this is ${process.version}).`);
     process.exit(1);
   }
   const child = spawn(pinned, [program, ...process.argv.slice(2)], { stdio: 'inherit' });

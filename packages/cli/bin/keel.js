@@ -7,6 +7,6 @@ if (onPinnedNode(import.meta.url, 'keel')) {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw error;
   });
-  const { main } = await import('../src/main.ts');
+  const { main } = await import('../bundle/main.js');
   process.exitCode = await main(process.argv);
 }

@@ -1,25 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { printError } from './cli-runtime.ts';
-import { registerApprovals } from './commands/approvals.ts';
-import { registerArtifacts } from './commands/artifacts.ts';
-import { registerChat } from './commands/chat.ts';
-import { registerConfig } from './commands/config.ts';
-import { registerInit } from './commands/init.ts';
-import { registerRun } from './commands/run.ts';
-import { registerRuns } from './commands/runs.ts';
-import { registerSkills } from './commands/skills.ts';
-import { registerTimeline } from './commands/timeline.ts';
-import { registerWorker } from './commands/worker.ts';
+import { type CommandName, commandTable, helpTerm, isCommandName } from './commands/table.ts';
 import type { CliIo } from './io.ts';
-import { registerTui } from './tui/index.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
 
-/** Builds the `keel` program; each command registers itself. */
-export function buildProgram(io: CliIo): Command {
+/**
+ * Builds the `keel` program for `argv`. Only the command being run is loaded in full (its module imports
+ * the runtime); the others are listed by name and description for `keel --help`.
+ */
+export async function buildProgram(io: CliIo, argv: string[] = []): Promise<Command> {
   const program = new Command('keel')
     .description('Keel: a local coding agent. Runs against any chat-completions-compatible model.')
     .version(version, '-V, --version', 'print the version')
@@ -28,18 +20,19 @@ export function buildProgram(io: CliIo): Command {
       writeErr: (text) => io.err.write(text),
     })
     .exitOverride()
-    .showHelpAfterError('(run keel --help for usage)');
-  registerRun(program, io);
-  registerChat(program, io);
-  registerRuns(program, io);
-  registerApprovals(program, io);
-  registerTimeline(program, io);
-  registerArtifacts(program, io);
-  registerWorker(program, io);
-  registerTui(program, io);
-  registerSkills(program, io);
-  registerConfig(program, io);
-  registerInit(program, io);
+    .showHelpAfterError('(run keel --help for usage)')
+    // Commands not loaded are listed as they would be if they were (`run [options] <prompt>`).
+    .configureHelp({
+      subcommandTerm: (command) =>
+        isCommandName(command.name()) ? helpTerm(command.name() as CommandName) : command.name(),
+    });
+  const words = argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  // `keel help run` shows the full help of `run`, so `run` is the one to load.
+  const wanted = words[0] === 'help' ? words[1] : words[0];
+  for (const [name, entry] of Object.entries(commandTable)) {
+    if (name === wanted && isCommandName(name)) (await entry.load())(program, io);
+    else program.command(name).description(entry.description);
+  }
   return program;
 }
 
@@ -54,12 +47,13 @@ export async function main(argv: string[], overrides: Partial<CliIo> = {}): Prom
     ...overrides,
   };
   try {
-    await buildProgram(io).parseAsync(argv);
+    await (await buildProgram(io, argv)).parseAsync(argv);
     return io.exitCode;
   } catch (error) {
     // --help and --version end through here with exit code 0; usage errors with 1.
     if (error instanceof CommanderError) return error.exitCode;
     // Commands report their own errors; anything that still gets here is shown the same way.
+    const { printError } = await import('./cli-runtime.ts');
     printError(io, error);
     return 1;
   }

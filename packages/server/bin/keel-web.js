@@ -2,6 +2,6 @@
 import { onPinnedNode } from '@keel/runtime/launcher';
 
 if (onPinnedNode(import.meta.url, 'keel-web')) {
-  const { main } = await import('../src/main.ts');
+  const { main } = await import('../dist/main.js');
   process.exitCode = await main(process.argv);
 }

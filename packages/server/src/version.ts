@@ -1,3 +1,8 @@
-import packageJson from '../package.json' with { type: 'json' };
+import { readFileSync } from 'node:fs';
+
+// Read at run time rather than imported: the package.json sits outside the compiled sources.
+const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 export const version: string = packageJson.version;

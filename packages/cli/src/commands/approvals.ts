@@ -6,6 +6,7 @@ import { continueInForeground } from '../foreground-run.ts';
 import type { CliIo } from '../io.ts';
 import { oneOf, positiveInt } from '../option-parsers.ts';
 import { formatApproval } from '../render/records.ts';
+import { describe } from './table.ts';
 
 const approvalStatuses: readonly ApprovalStatus[] = [
   'pending',
@@ -30,9 +31,7 @@ type Decide = (
 
 /** `keel approvals list|approve|reject`: the approvals runs wait on, decided from any process. */
 export function registerApprovals(program: Command, io: CliIo): void {
-  const approvals = program
-    .command('approvals')
-    .description('Approvals and questions runs wait on: list, approve, reject, answer');
+  const approvals = program.command('approvals').description(describe('approvals'));
 
   workdirOption(approvals.command('list'))
     .description('List approvals, newest first')

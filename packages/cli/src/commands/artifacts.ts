@@ -2,10 +2,11 @@ import type { Command } from 'commander';
 import { printJson, type WorkdirFlags, withRuntime, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
 import { formatArtifact } from '../render/records.ts';
+import { describe } from './table.ts';
 
 /** `keel artifacts list|show`: what runs produced. */
 export function registerArtifacts(program: Command, io: CliIo): void {
-  const artifacts = program.command('artifacts').description('Artifacts runs produced');
+  const artifacts = program.command('artifacts').description(describe('artifacts'));
 
   workdirOption(artifacts.command('list'))
     .description('List a run’s artifacts, oldest first')

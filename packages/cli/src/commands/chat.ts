@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { keelArgsOf, workdirOf } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
 import { createEventPrinter } from '../render/event-printer.ts';
+import { describe } from './table.ts';
 
 interface ChatFlags {
   workdir?: string;
@@ -19,7 +20,7 @@ interface ChatFlags {
 export function registerChat(program: Command, io: CliIo): void {
   program
     .command('chat')
-    .description('Chat with the agent: each line is a turn of one session (Ctrl-D or /quit to end)')
+    .description(describe('chat'))
     .option('-w, --workdir <dir>', 'directory the agent works in (default: current directory)')
     .option('-m, --model <name>', 'model name (default: configured model)')
     .option('--model-base-url <url>', 'chat-completions-compatible API address')

@@ -11,6 +11,7 @@ import {
 import type { Command } from 'commander';
 import { printJson, type WorkdirFlags, workdirOf, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
+import { describe } from './table.ts';
 
 interface ConfigFlags extends WorkdirFlags {
   json?: boolean;
@@ -24,7 +25,7 @@ const credentials = /(^|\.)(model_api_key|api_key)$|(secret|password|token)$/i;
 
 /** `keel config show|set|setup`: read and change the global or project configuration file. */
 export function registerConfig(program: Command, io: CliIo): void {
-  const config = program.command('config').description('Show and change the configuration');
+  const config = program.command('config').description(describe('config'));
 
   workdirOption(config.command('show'))
     .description('Show the effective configuration (project over global), secrets hidden')

@@ -5,6 +5,7 @@ import { projectConfigPath } from '@keel/runtime';
 import type { Command } from 'commander';
 import { type WorkdirFlags, workdirOf, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
+import { describe } from './table.ts';
 
 interface InitFlags extends WorkdirFlags {
   force?: boolean;
@@ -19,7 +20,7 @@ const starter = {
 /** `keel init`: gives a project its own `.runtime/config.json`, which every surface on it reads. */
 export function registerInit(program: Command, io: CliIo): void {
   workdirOption(program.command('init'))
-    .description("Create the project's .runtime/config.json (settings over the global ones)")
+    .description(describe('init'))
     .option('--force', 'overwrite an existing project configuration')
     .action(async (flags: InitFlags) => {
       const path = projectConfigPath(workdirOf(io, flags));

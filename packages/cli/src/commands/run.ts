@@ -8,6 +8,7 @@ import { collect, commaList, nonNegativeInt, nonNegativeNumber, positiveInt } fr
 import { approvalHint } from '../render/approval-hint.ts';
 import { createEventPrinter } from '../render/event-printer.ts';
 import { loadWorkflow } from '../workflow-file.ts';
+import { describe } from './table.ts';
 
 interface RunFlags {
   workdir?: string;
@@ -31,7 +32,7 @@ interface RunFlags {
 export function registerRun(program: Command, io: CliIo): void {
   program
     .command('run')
-    .description('Run the coding agent on a prompt and stream its answer')
+    .description(describe('run'))
     .argument('<prompt>', 'what the agent should do')
     .option('-w, --workdir <dir>', 'directory the agent works in (default: current directory)')
     .option('-m, --model <name>', 'model name (default: configured model)')

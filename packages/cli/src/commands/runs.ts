@@ -7,6 +7,7 @@ import type { CliIo } from '../io.ts';
 import { nonNegativeInt, oneOf, positiveInt } from '../option-parsers.ts';
 import { formatMetrics, formatRun, formatRunDetail } from '../render/records.ts';
 import { registerRunControls } from './run-controls.ts';
+import { describe } from './table.ts';
 
 interface JsonFlags extends WorkdirFlags {
   json?: boolean;
@@ -14,7 +15,7 @@ interface JsonFlags extends WorkdirFlags {
 
 /** `keel runs …`: runs in the store, from any process. */
 export function registerRuns(program: Command, io: CliIo): void {
-  const runs = program.command('runs').description('List, show, watch and control runs (from any process)');
+  const runs = program.command('runs').description(describe('runs'));
 
   workdirOption(runs.command('list'))
     .description('List runs, newest first')

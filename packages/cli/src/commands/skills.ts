@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { printJson, type WorkdirFlags, withRuntime, workdirOf, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
 import { formatSkillDetail, formatSkillTable, formatSkillWarning } from '../render/skills.ts';
+import { describe } from './table.ts';
 
 interface SkillsFlags extends WorkdirFlags {
   json?: boolean;
@@ -11,9 +12,7 @@ interface SkillsFlags extends WorkdirFlags {
 
 /** `keel skills list|show|enable|disable`: the skills the agent can read, and which are enabled. */
 export function registerSkills(program: Command, io: CliIo): void {
-  const skills = program
-    .command('skills')
-    .description('List, show, enable and disable skills (instructions the agent reads with read_skill)');
+  const skills = program.command('skills').description(describe('skills'));
 
   workdirOption(skills.command('list'))
     .description('List the skills: name, enabled, source (builtin, user, project, custom), description')

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { printJson, type WorkdirFlags, withRuntime, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
 import { formatCheckpoint, formatTimelineEntry } from '../render/records.ts';
+import { describe } from './table.ts';
 
 interface JsonFlags extends WorkdirFlags {
   json?: boolean;
@@ -9,9 +10,7 @@ interface JsonFlags extends WorkdirFlags {
 
 /** `keel timeline checkpoints|show`: what a run did, in time order. */
 export function registerTimeline(program: Command, io: CliIo): void {
-  const timeline = program
-    .command('timeline')
-    .description('A run’s steps, checkpoints, approvals and artifacts');
+  const timeline = program.command('timeline').description(describe('timeline'));
 
   workdirOption(timeline.command('checkpoints'))
     .description('List a run’s checkpoints, oldest first (fork from one with keel runs fork)')

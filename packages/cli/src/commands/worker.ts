@@ -4,6 +4,7 @@ import { type WorkdirFlags, withRuntime, workdirOption } from '../cli-runtime.ts
 import type { CliIo } from '../io.ts';
 import { positiveInt } from '../option-parsers.ts';
 import { truncate } from '../render/truncate.ts';
+import { describe } from './table.ts';
 
 interface WorkerFlags extends WorkdirFlags {
   idleMs: number;
@@ -13,9 +14,7 @@ interface WorkerFlags extends WorkdirFlags {
 /** `keel worker`: executes queued runs from the store, one at a time, until stopped. */
 export function registerWorker(program: Command, io: CliIo): void {
   workdirOption(program.command('worker'))
-    .description(
-      'Execute queued runs from the store until Ctrl-C (start several workers to run more at once)',
-    )
+    .description(describe('worker'))
     .option('--idle-ms <ms>', 'wait between looks at an empty queue', positiveInt, 250)
     .option('--json', 'print one JSON line per run taken and per run stopped')
     .action((flags: WorkerFlags) => withRuntime(io, flags, (runtime) => work(runtime, flags, io)));

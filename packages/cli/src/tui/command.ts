@@ -1,10 +1,9 @@
-import { createRuntime } from '@keel/runtime';
+import { ConfigError, createRuntime } from '@keel/runtime';
 import type { Command } from 'commander';
 import { printError, workdirOf } from '../cli-runtime.ts';
+import { describe } from '../commands/table.ts';
 import type { CliIo } from '../io.ts';
 import { positiveInt } from '../option-parsers.ts';
-import { TuiController } from './controller.ts';
-import { showFullScreen } from './full-screen.ts';
 
 interface TuiFlags {
   workdir?: string;
@@ -19,7 +18,7 @@ interface TuiFlags {
 export function registerTui(program: Command, io: CliIo): void {
   program
     .command('tui')
-    .description('Open the full-screen terminal chat (a conversation of runs in one session)')
+    .description(describe('tui'))
     .option('-w, --workdir <dir>', 'directory the agent works in (default: current directory)')
     .option('-m, --model <name>', 'model name (default: configured model)')
     .option('--model-base-url <url>', 'chat-completions-compatible API address')
@@ -41,6 +40,7 @@ async function tuiCommand(flags: TuiFlags, io: CliIo): Promise<number> {
   const workdir = workdirOf(io, flags);
   let runtime: ReturnType<typeof createRuntime> | undefined;
   try {
+    const { TuiController, showFullScreen } = await loadTerminalUi();
     runtime = createRuntime({ env: io.env, workdir });
     const controller = new TuiController({
       runtime,
@@ -63,5 +63,25 @@ async function tuiCommand(flags: TuiFlags, io: CliIo): Promise<number> {
     return 1;
   } finally {
     await runtime?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The terminal UI's modules, loaded only by `keel tui`: ink and react are optional for `@keel/cli` (the
+ * `all` install brings them), so a missing one is a clear message naming what to install.
+ */
+async function loadTerminalUi() {
+  try {
+    const [{ TuiController }, { showFullScreen }] = await Promise.all([
+      import('./controller.ts'),
+      import('./full-screen.ts'),
+    ]);
+    return { TuiController, showFullScreen };
+  } catch (error) {
+    const missing = /Cannot find (?:package|module) '([^']+)'/.exec((error as Error).message)?.[1];
+    if (!missing) throw error;
+    throw new ConfigError(
+      `keel tui needs the terminal UI packages, and '${missing}' is not installed: npm install @keel/all (or npm install ink react).`,
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { ToolError } from '../errors/index.ts';
 import { untilAborted } from './abortable.ts';
-import { McpConnection } from './connection.ts';
+import type { McpConnection } from './connection.ts';
+import { loadMcpConnection } from './load-sdk.ts';
 import { definitionKey, type McpServerDefinition } from './server-definition.ts';
 
 export interface McpClientPoolOptions {
@@ -70,7 +71,9 @@ export class McpClientPool {
         }),
       );
     }
-    const opening = McpConnection.open(definition, this.#env, this.#closing.signal);
+    const opening = loadMcpConnection().then((connection) =>
+      connection.open(definition, this.#env, this.#closing.signal),
+    );
     this.#connections.set(key, opening);
     opening.then(
       async (connection) => {

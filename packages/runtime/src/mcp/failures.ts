@@ -1,9 +1,8 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CancelledError, type KeelError, TimeoutError, ToolError } from '../errors/index.ts';
+import { shortReason } from './reason.ts';
 import { displayUrl, type McpServerDefinition } from './server-definition.ts';
-
-const maxReasonChars = 300;
 
 /**
  * Why connecting to a server failed, as an error the model can act on: it names the server, says what
@@ -80,18 +79,12 @@ export function requestFailure(
   return new ToolError(`${server} failed ${request}: ${reasonOf(error)}`, details, { cause: error });
 }
 
-/** A short, single-line reason: HTML error pages, stacks and runs of whitespace stay out of it. */
+/** A short, single-line reason, with the HTTP status of a streamable-HTTP failure. */
 export function reasonOf(error: unknown): string {
-  let text = error instanceof Error ? error.message : String(error);
-  if (error instanceof StreamableHTTPError && error.code !== undefined) text = `HTTP ${error.code}: ${text}`;
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  if (typeof cause?.code === 'string') text = `${text} (${cause.code})`;
-  else if (typeof cause?.message === 'string') text = `${text} (${cause.message})`;
-  const line = text
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return line.length > maxReasonChars ? `${line.slice(0, maxReasonChars - 1)}…` : line;
+  if (error instanceof StreamableHTTPError && error.code !== undefined) {
+    return shortReason(error, `HTTP ${error.code}: `);
+  }
+  return shortReason(error);
 }
 
 function isMcpError(error: unknown, code: ErrorCode): boolean {

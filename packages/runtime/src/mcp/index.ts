@@ -1,4 +1,4 @@
-export { McpConnection } from './connection.ts';
+export type { McpConnection } from './connection.ts';
 export type { McpClientPoolOptions } from './connection-pool.ts';
 export { McpClientPool } from './connection-pool.ts';
 export { createMcpTools, withMcpTools } from './meta-tools.ts';

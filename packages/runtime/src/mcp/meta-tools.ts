@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CancelledError, InvalidParamsError, KeelError, ToolError } from '../errors/index.ts';
 import { defineTool, type Tool, ToolRegistry } from '../tools/index.ts';
 import type { McpClientPool } from './connection-pool.ts';
-import { reasonOf } from './failures.ts';
+import { shortReason } from './reason.ts';
 import { resultText } from './result-text.ts';
 import { isUnusable, type McpServerDefinition, type McpServerEntry } from './server-definition.ts';
 import { describeServerTools } from './tool-listing.ts';
@@ -71,7 +71,7 @@ export function createMcpTools(servers: readonly McpServerEntry[], pool: McpClie
           } catch (error) {
             // One broken server must not hide the tools of the others.
             if (ctx.signal.aborted) throw error;
-            const reason = KeelError.is(error) ? error.message : reasonOf(error);
+            const reason = KeelError.is(error) ? error.message : shortReason(error);
             return `Server ${entry.name} (${entry.transport}): unavailable. ${reason}`;
           }
         }),

@@ -1,6 +1,6 @@
 import { type BreakerLimits, buildSystemPrompt, defaultBreakerLimits } from '../agent/index.ts';
 import { loadConfig, type RuntimeEnv, resolveModelSettings } from '../config/index.ts';
-import { type McpClientPool, resolveMcpServers, withMcpTools } from '../mcp/index.ts';
+import { type McpClientPool, type McpServerConfig, resolveMcpServers, withMcpTools } from '../mcp/index.ts';
 import { memoryPromptLines, ProjectMemory } from '../memory/index.ts';
 import { type ChatMessage, ModelClient, priceOf } from '../model/index.ts';
 import type { RunEnvironment } from '../runs/index.ts';
@@ -57,7 +57,7 @@ export async function buildRunEnvironment(run: Run, deps: EnvironmentDeps): Prom
   // What earlier runs saved with save_memory; a broken memory file must not stop the run.
   const memory = memoryPromptLines(await new ProjectMemory(run.workdir).entries().catch(() => []));
   // Configured MCP servers add mcp_list_tools and mcp_call; a server starts only when the model uses it.
-  const mcpServers = resolveMcpServers(config.mcp?.servers, {
+  const mcpServers = resolveMcpServers(withCallerServers(config.mcp?.servers, options.mcpServers), {
     workdir: run.workdir,
     env: options.env ?? process.env,
   });
@@ -126,6 +126,16 @@ export async function buildRunEnvironment(run: Run, deps: EnvironmentDeps): Prom
       if (plain && run.session_id) safe(() => deps.sessions.append(sessionId, message), undefined);
     },
   };
+}
+
+/** Config `mcp.servers` with the embedder's servers (RuntimeOptions.mcpServers) over them, by name. */
+function withCallerServers(
+  configured: readonly McpServerConfig[] | undefined,
+  caller: readonly McpServerConfig[] | undefined,
+): McpServerConfig[] | undefined {
+  if (!caller?.length) return configured ? [...configured] : undefined;
+  const names = new Set(caller.map((server) => server.name));
+  return [...(configured ?? []).filter((server) => !names.has(server.name)), ...caller];
 }
 
 function safe<T>(action: () => T, fallback: T): T {

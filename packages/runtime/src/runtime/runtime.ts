@@ -3,7 +3,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { loadConfig, type RuntimeEnv, readEnv, resolveModelSettings } from '../config/index.ts';
 import { CancelledError, InvalidParamsError, KeelError, StoreError, ToolError } from '../errors/index.ts';
 import { EventManager, type RuntimeEvent } from '../events/index.ts';
-import { McpClientPool } from '../mcp/index.ts';
+import { McpClientPool, type McpServerConfig } from '../mcp/index.ts';
 import type { RetryPolicy } from '../model/index.ts';
 import {
   type ExecutionOutcome,
@@ -69,6 +69,8 @@ export interface RuntimeOptions {
   retry?: Partial<RetryPolicy>;
   /** Tools whose calls need a human's approval, on top of config `security.require_approval`. */
   requireApproval?: string[];
+  /** MCP servers on top of config `mcp.servers` (an embedder's own settings); one replaces a configured one of its name. */
+  mcpServers?: McpServerConfig[];
   /** How long this worker's claim on a run lasts without renewal (default config `runs.lease_ms` or 15 s). */
   leaseMs?: number;
   /** Environment to read instead of process.env. */

@@ -5,17 +5,25 @@ export type FrontMatter =
 // `---` alone on the first line, YAML, then `---` alone on a line; CRLF files and a BOM are accepted.
 const block = /^\uFEFF?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
 
-// Loaded on first use: every `keel` command imports the runtime, few of them read a SKILL.md.
-let yaml: Promise<typeof import('yaml')> | undefined;
+// Loaded on first use: every `keel` command imports the runtime, few of them read a SKILL.md. `yaml` is an
+// optional peer of the runtime (the `cli` and `all` installs bring it): without it, skills are not loaded
+// and each one's warning names the package to install.
+let yaml: Promise<typeof import('yaml') | undefined> | undefined;
 
 /** Splits a Markdown file into its YAML front matter (an object) and the body after it. */
 export async function parseFrontMatter(text: string): Promise<FrontMatter> {
   const match = block.exec(text);
   if (!match) return { ok: false, problem: 'it does not begin with YAML front matter between --- lines' };
-  yaml ??= import('yaml');
+  yaml ??= import('yaml').catch((error: { code?: unknown }) => {
+    if (error.code === 'ERR_MODULE_NOT_FOUND') return undefined;
+    throw error;
+  });
+  const parser = await yaml;
+  if (!parser)
+    return { ok: false, problem: 'reading its front matter needs the yaml package (npm install yaml)' };
   let data: unknown;
   try {
-    data = (await yaml).parse(match[1] ?? '');
+    data = parser.parse(match[1] ?? '');
   } catch (error) {
     const reason = (error as Error).message.split('\n')[0];
     return { ok: false, problem: `its front matter is not valid YAML (${reason})` };

@@ -21,7 +21,7 @@ export const minimumSize = { columns: 30, rows: 8 };
  * The screen, top to bottom: the transcript (scrolls with PgUp/PgDn, follows new output otherwise), what
  * a waiting run asks, a rule, the input line and the status line.
  */
-export function App(props: { controller: TuiController }) {
+export function App(props: { controller: TuiController }): React.ReactElement {
   const { controller } = props;
   const state = React.useSyncExternalStore(controller.store.subscribe, controller.store.get);
   const { columns, rows } = useWindowSize();

@@ -16,7 +16,7 @@ const placeholders: Record<Mode, string> = {
 const prompts: Record<Mode, string> = { idle: '› ', running: '» ', approval: '? ', question: '? ' };
 
 /** The input line with its cursor (drawn inverted); a hint for what Enter does when it is empty. */
-export function InputLine(props: { editor: EditorState; mode: Mode; width: number }) {
+export function InputLine(props: { editor: EditorState; mode: Mode; width: number }): React.ReactElement {
   const prompt = prompts[props.mode];
   const room = Math.max(1, props.width - prompt.length);
   const promptText = h(Text, { color: props.mode === 'idle' ? 'green' : 'yellow', bold: true }, prompt);

@@ -6,7 +6,7 @@ import type { PendingInteraction } from '../tui-state.ts';
 const h = React.createElement;
 
 /** Above the input while the run waits: what it asks, and the choices, so it is in sight even when scrolled. */
-export function InteractionBar(props: { pending: PendingInteraction; width: number }) {
+export function InteractionBar(props: { pending: PendingInteraction; width: number }): React.ReactElement {
   const { pending } = props;
   const question = pending.ask === 'question';
   const head = `${question ? 'Question' : 'Approval needed'}: ${sanitize(pending.prompt).replace(/\s+/g, ' ')}`;

@@ -13,7 +13,10 @@ export function queuedRows(queued: readonly string[]): number {
 }
 
 /** Messages sent to the run in progress, until its agent takes them at its next turn. */
-export function QueuedMessages(props: { queued: readonly string[]; width: number }) {
+export function QueuedMessages(props: {
+  queued: readonly string[];
+  width: number;
+}): React.ReactElement | null {
   const { queued, width } = props;
   if (queued.length === 0) return null;
   const hidden = queued.length - queuedRowsShown;

@@ -9,7 +9,11 @@ import { Spinner } from './spinner.ts';
 const h = React.createElement;
 
 /** The bottom line: what is going on, then model · session · workdir · tokens of the last run. */
-export function StatusLine(props: { state: TuiState; width: number; linesBelow: number }) {
+export function StatusLine(props: {
+  state: TuiState;
+  width: number;
+  linesBelow: number;
+}): React.ReactElement {
   const { state } = props;
   const activity = state.run
     ? state.run.cancelling

@@ -6,7 +6,11 @@ import { lineStyles } from './line-style.ts';
 const h = React.createElement;
 
 /** The visible part of the transcript: `height` lines from `top`, each cut (never wrapped) to fit. */
-export function TranscriptView(props: { lines: readonly StyledLine[]; top: number; height: number }) {
+export function TranscriptView(props: {
+  lines: readonly StyledLine[];
+  top: number;
+  height: number;
+}): React.ReactElement {
   const shown = props.lines.slice(props.top, props.top + props.height);
   return h(
     Box,

@@ -1,0 +1,172 @@
+// Installs Keel as a user would: every package packed with `npm pack`, the tarballs installed into a new
+// project in the temp folder (nowhere near this repository's node_modules), then the SDK, `keel` and
+// `keel-web` used from there, on the Node that runs the tests and on the oldest Node we support.
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { installProject, type Project, packAll } from '../../../scripts/packed-install.ts';
+
+const run = promisify(execFile);
+const oldestNode = '22.13.1';
+
+/** A scripted model conversation: list the directory, read a file, edit it, answer. */
+const replies = [
+  { toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] },
+  { toolCalls: [{ name: 'read_file', arguments: { path: 'greet.txt' } }] },
+  { toolCalls: [{ name: 'edit_file', arguments: { path: 'greet.txt', old_text: 'Hello', new_text: 'Hi' } }] },
+  { text: 'Changed the greeting.' },
+];
+
+const sdkScript = `
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRuntime } from '@keel/runtime';
+import { startMockModel } from '@keel/testkit';
+
+const replies = JSON.parse(process.argv[2]);
+const model = await startMockModel({ script: replies });
+const workdir = mkdtempSync(join(tmpdir(), 'keel-sdk-work-'));
+writeFileSync(join(workdir, 'greet.txt'), 'Hello, world\\n');
+const runtime = createRuntime({ model: 'mock-model', modelBaseUrl: model.url, runtimeDir: mkdtempSync(join(tmpdir(), 'keel-sdk-home-')) });
+const tools = [];
+runtime.events.on('tool_call', (event) => tools.push(event.tool_name));
+const result = await runtime.run({ prompt: 'Say hi instead of hello', workdir });
+await runtime.close();
+await model.close();
+console.log(JSON.stringify({ status: result.status, output: result.output, tools, file: readFileSync(join(workdir, 'greet.txt'), 'utf8') }));
+`;
+
+const consumerTypes = `
+import { createRuntime, type RunResult, KeelError } from '@keel/runtime';
+import { startMockModel } from '@keel/testkit';
+const runtime = createRuntime({ model: 'm' });
+const result: Promise<RunResult> = runtime.run({ prompt: 'x', workdir: '.' });
+const isError: boolean = KeelError.is(new Error('x'));
+void startMockModel;
+void result;
+void isError;
+`;
+
+let project: Project;
+const scratch = join(tmpdir(), `keel-install-${process.pid}`);
+
+beforeAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+  await mkdir(scratch, { recursive: true });
+  const tarballs = await packAll(join(scratch, 'tarballs'));
+  project = await installProject(join(scratch, 'project'), tarballs, { oldestNode });
+}, 600_000);
+
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe.each([
+  ['the Node running the tests', () => process.execPath],
+  [`Node ${oldestNode}`, () => project.oldestNodePath],
+])('installed from tarballs, on %s', (_name, nodePath) => {
+  test('the SDK runs a scripted multi-step task against the installed testkit', async () => {
+    await writeFile(join(project.dir, 'sdk-task.mjs'), sdkScript);
+    const { stdout } = await run(nodePath(), ['sdk-task.mjs', JSON.stringify(replies)], { cwd: project.dir });
+    const outcome = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}');
+    expect(outcome).toEqual({
+      status: 'success',
+      output: 'Changed the greeting.',
+      tools: ['list_directory', 'read_file', 'edit_file'],
+      file: 'Hi, world\n',
+    });
+  });
+
+  test('keel --version and keel run work from node_modules/.bin', async () => {
+    const keel = join(project.dir, 'node_modules', '.bin', 'keel');
+    const version = await run(nodePath(), [keel, '--version'], { cwd: project.dir });
+    expect(version.stdout.trim()).toBe('0.1.0');
+
+    const script = join(project.dir, 'script.json');
+    await writeFile(script, JSON.stringify(replies));
+    const mock = spawn(
+      nodePath(),
+      [join(project.dir, 'node_modules', '.bin', 'keel-mock-model'), '--script', script],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    try {
+      const [line] = (await once(mock.stdout, 'data')) as [Buffer];
+      const url = /listening on (\S+)/.exec(line.toString())?.[1];
+      expect(url).toBeDefined();
+      const workdir = join(project.dir, `work-${Date.now()}`);
+      await mkdir(workdir);
+      await writeFile(join(workdir, 'greet.txt'), 'Hello, world\n');
+      const answer = await run(
+        nodePath(),
+        [keel, 'run', 'Say hi', '--workdir', workdir, '--model', 'mock-model', '--model-base-url', url ?? ''],
+        { cwd: project.dir, env: { ...process.env, RUNTIME_HOME: join(workdir, '.home') } },
+      );
+      expect(answer.stdout).toContain('Changed the greeting.');
+      expect(await readFile(join(workdir, 'greet.txt'), 'utf8')).toBe('Hi, world\n');
+    } finally {
+      mock.kill();
+    }
+  });
+
+  test('keel-web run answers /health', async () => {
+    const web = spawn(
+      nodePath(),
+      [join(project.dir, 'node_modules', '.bin', 'keel-web'), 'run', '--port', '0'],
+      {
+        cwd: project.dir,
+        env: { ...process.env, RUNTIME_HOME: join(project.dir, '.web-home') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    try {
+      let output = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        web.stdout.on('data', (chunk: Buffer) => {
+          output += chunk;
+          const found = /(http:\/\/\S+?)\/?\s/.exec(output)?.[1];
+          if (found) resolve(found);
+        });
+        web.on('exit', (code) => reject(new Error(`keel-web exited with ${code}: ${output}`)));
+      });
+      const health = await fetch(`${url}/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ status: 'ok', version: '0.1.0' });
+    } finally {
+      web.kill();
+    }
+  });
+});
+
+test('the base package has exactly three dependencies, and the others load on demand', async () => {
+  const manifest = JSON.parse(
+    await readFile(join(project.dir, 'node_modules', '@keel', 'runtime', 'package.json'), 'utf8'),
+  ) as { dependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional: boolean }> };
+  expect(Object.keys(manifest.dependencies).sort()).toEqual(['diff', 'openai', 'zod']);
+  expect(manifest.peerDependenciesMeta).toEqual({
+    '@modelcontextprotocol/sdk': { optional: true },
+    yaml: { optional: true },
+  });
+});
+
+test('a TypeScript project type-checks against the published declarations', async () => {
+  await writeFile(join(project.dir, 'consumer.ts'), consumerTypes);
+  await writeFile(
+    join(project.dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { module: 'nodenext', target: 'es2024', strict: true, noEmit: true, types: ['node'] },
+      files: ['consumer.ts'],
+    }),
+  );
+  const tsc = join(import.meta.dirname, '..', '..', '..', 'node_modules', '.bin', 'tsc');
+  const result = await run(tsc, ['-p', join(project.dir, 'tsconfig.json')], { cwd: project.dir }).catch(
+    (error: { stdout: string }) => ({ stdout: error.stdout, failed: true }),
+  );
+  expect(result.stdout).toBe('');
+});

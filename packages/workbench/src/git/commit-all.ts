@@ -1,0 +1,23 @@
+import { WorkbenchError } from '../errors.ts';
+import { commitIdentityEnv } from './commit-identity.ts';
+import { runGit } from './run-git.ts';
+
+/**
+ * `git add -A` and a commit with `message` (kept verbatim apart from surrounding whitespace, so Markdown
+ * `#` headings survive). Returns the new commit's sha, or null when there was nothing to commit. The
+ * repository's hooks run; a hook that refuses the commit is reported with its output.
+ */
+export async function commitAll(dir: string, message: string): Promise<string | null> {
+  if (message.trim() === '') throw new WorkbenchError('GIT_ERROR', 422, 'the commit message is empty');
+  await runGit(dir, ['add', '--all', '--', ':/'], { what: 'staging the changes', timeoutMs: 10 * 60_000 });
+  const staged = await runGit(dir, ['diff', '--cached', '--quiet', '--no-ext-diff'], { okExitCodes: [0, 1] });
+  if (staged.exitCode === 0) return null;
+  await runGit(dir, ['commit', '--quiet', '--cleanup=whitespace', '--file=-'], {
+    env: await commitIdentityEnv(dir),
+    input: message,
+    what: 'git commit failed',
+    timeoutMs: 10 * 60_000,
+  });
+  const { stdout } = await runGit(dir, ['rev-parse', 'HEAD']);
+  return stdout.trim();
+}

@@ -1,0 +1,90 @@
+import { stat } from 'node:fs/promises';
+import { WorkbenchError } from '../errors.ts';
+import { gitEnv } from './git-env.ts';
+import { gitError } from './git-error.ts';
+import { spawnCollect } from './spawn-collect.ts';
+
+export interface RunGitOptions {
+  /** Variables added to the git environment (temporary index, identity, ...). */
+  env?: Record<string, string>;
+  /** Written to git's stdin. */
+  input?: string;
+  /** Exit codes that are answers, not failures (e.g. 1 for `diff --quiet`). Default [0]. */
+  okExitCodes?: readonly number[];
+  /** Kill git after this long. Default 2 minutes. */
+  timeoutMs?: number;
+  /** Stdout beyond this is an error, or cut off when `truncate` is set. Default 64 MiB. */
+  maxStdoutBytes?: number;
+  /** Stop reading (and stop git) at `maxStdoutBytes` instead of failing. */
+  truncate?: boolean;
+  /** What failed, for the error message ("pushing main failed"). */
+  what?: string;
+  /** Error code and status for an unexpected failure. Default GIT_ERROR, 500. */
+  errorCode?: string;
+  errorStatus?: number;
+}
+
+export interface GitResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  truncated: boolean;
+}
+
+/** Runs `git args` in `cwd` (never through a shell), bounding output and time; failures are WorkbenchErrors. */
+export async function runGit(
+  cwd: string,
+  args: readonly string[],
+  options: RunGitOptions = {},
+): Promise<GitResult> {
+  const maxStdoutBytes = options.maxStdoutBytes ?? 64 * 1024 * 1024;
+  const what = options.what ?? `git ${args[0] ?? ''} failed`;
+  const run = await spawnCollect('git', args, {
+    cwd,
+    env: gitEnv(options.env),
+    timeoutMs: options.timeoutMs ?? 120_000,
+    maxStdoutBytes,
+    ...(options.input === undefined ? {} : { input: options.input }),
+  });
+  if (run.spawnError) throw await spawnFailure(cwd, run.spawnError);
+  const command = `git ${args[0] ?? ''}`;
+  if (run.timedOut) {
+    throw new WorkbenchError(
+      options.errorCode ?? 'GIT_ERROR',
+      options.errorStatus ?? 504,
+      `${what}: timed out`,
+      { command },
+    );
+  }
+  if (run.truncated && !options.truncate) {
+    throw new WorkbenchError('GIT_ERROR', 500, `${what}: output larger than ${maxStdoutBytes} bytes`, {
+      command,
+    });
+  }
+  const ok = options.okExitCodes ?? [0];
+  if (!run.truncated && (run.code === null || !ok.includes(run.code))) {
+    const failure = { args, cwd, stderr: run.stderr, exitCode: run.code };
+    throw gitError(failure, what, options.errorCode, options.errorStatus);
+  }
+  return {
+    stdout: run.stdout.toString('utf8'),
+    stderr: run.stderr,
+    exitCode: run.code ?? -1,
+    truncated: run.truncated,
+  };
+}
+
+/** A spawn error is either a missing working directory (the user's mistake) or a missing git binary. */
+async function spawnFailure(cwd: string, error: NodeJS.ErrnoException): Promise<WorkbenchError> {
+  const isDir = await stat(cwd).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+  if (!isDir)
+    return new WorkbenchError('NOT_A_GIT_REPOSITORY', 422, `${cwd} does not exist or is not a directory`);
+  return new WorkbenchError(
+    'GIT_ERROR',
+    500,
+    `could not run git (${error.code ?? error.message}): is git installed?`,
+  );
+}

@@ -1,0 +1,89 @@
+import { delimiter } from 'node:path';
+import type { McpServerConfig, RunRequest, RuntimeOptions } from '@keel/runtime';
+import type { McpServerSetting, RunnerRequest } from './contract.ts';
+
+/** What the Keel runner is built with. */
+export interface KeelRunnerOptions {
+  /** Runtime dir (RUNTIME_HOME) for the durable runs; default the runtime's default. */
+  runtimeDir?: string;
+  /** Environment the runtime reads instead of process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** How model calls are retried (default the runtime's: 4 attempts, 1 s doubling); tests shorten it. */
+  retry?: RuntimeOptions['retry'];
+}
+
+/** The runtime for one request: its model, key, workdir, environment, MCP servers and skill directories. */
+export function runtimeOptionsOf(options: KeelRunnerOptions, request: RunnerRequest): RuntimeOptions {
+  const model = modelOf(request);
+  const apiKey = request.model.apiKey;
+  return {
+    ...(options.runtimeDir ? { runtimeDir: options.runtimeDir } : {}),
+    workdir: request.workdir,
+    ...(model ? { model } : {}),
+    ...(request.model.baseUrl ? { modelBaseUrl: request.model.baseUrl } : {}),
+    ...(apiKey ? { apiKey } : {}),
+    ...(options.retry ? { retry: options.retry } : {}),
+    env: environmentOf(options.env ?? process.env, request),
+    mcpServers: request.mcpServers.filter((server) => server.enabled).map(mcpServerOf),
+  };
+}
+
+/** The runtime's run request: the prompt with the stage's instructions, workdir, roots, images, session. */
+export function runRequestOf(request: RunnerRequest): RunRequest {
+  const model = modelOf(request);
+  return {
+    prompt: promptOf(request),
+    workdir: request.workdir,
+    // Also on the request, so the workbench's choice wins over a project's .runtime/config.json.
+    ...(model ? { model } : {}),
+    ...(request.model.baseUrl ? { model_base_url: request.model.baseUrl } : {}),
+    ...(request.allowedRoots?.length ? { allowed_roots: request.allowedRoots } : {}),
+    ...(request.images?.length
+      ? {
+          images: request.images.map((image) => ({
+            data: image.data,
+            media_type: image.media_type,
+            ...(image.filename ? { filename: image.filename } : {}),
+          })),
+        }
+      : {}),
+    ...(request.resumeSessionId ? { session_id: request.resumeSessionId } : {}),
+  };
+}
+
+/**
+ * The prompt with the stage's standing instructions before it, each in its own tagged section. The
+ * runtime has no per-run system prompt, and the tags keep instructions and request apart for the model.
+ */
+export function promptOf(request: Pick<RunnerRequest, 'prompt' | 'instructions'>): string {
+  const instructions = request.instructions?.trim();
+  if (!instructions) return request.prompt;
+  return `<instructions>\n${instructions}\n</instructions>\n\n<request>\n${request.prompt}\n</request>`;
+}
+
+/** The request's model, else the runner config's own (settings "Runner Configs"). */
+function modelOf(request: RunnerRequest): string | undefined {
+  return request.model.model || request.config.model || undefined;
+}
+
+function environmentOf(base: NodeJS.ProcessEnv, request: RunnerRequest): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base, ...request.config.env };
+  // The runtime lets RUNTIME_MODEL_API_KEY win over every key; the key set in the workbench must win here.
+  if (request.model.apiKey) delete env.RUNTIME_MODEL_API_KEY;
+  // RUNTIME_SKILL_DIRS is the runtime's own list of extra skill directories (each holding <name>/SKILL.md).
+  const skillDirs = [...request.skillDirs, ...(env.RUNTIME_SKILL_DIRS ?? '').split(delimiter)].filter(
+    Boolean,
+  );
+  if (skillDirs.length > 0) env.RUNTIME_SKILL_DIRS = skillDirs.join(delimiter);
+  return env;
+}
+
+function mcpServerOf(server: McpServerSetting): McpServerConfig {
+  return {
+    name: server.name,
+    transport: 'stdio',
+    command: server.command,
+    args: server.args,
+    env: server.env,
+  };
+}

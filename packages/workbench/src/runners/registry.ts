@@ -1,0 +1,62 @@
+import { WorkbenchError } from '../errors.ts';
+import type { Runner, RunnerAvailability, RunnerConfig, RunnerKind } from './contract.ts';
+import type { KeelRunnerOptions } from './keel-request.ts';
+import { KeelRunner } from './keel-runner.ts';
+
+/** The runners this process can run, by kind. */
+export interface RunnerRegistry {
+  /** The runner of a kind; RUNNER_NOT_SUPPORTED (422) for a kind not implemented yet. */
+  get(kind: RunnerKind): Runner;
+  has(kind: RunnerKind): boolean;
+  /** One answer per config, in order; a kind not implemented yet is usable:false, 'not implemented yet'. */
+  check(configs: RunnerConfig[]): Promise<RunnerAvailability[]>;
+}
+
+export interface RunnerRegistryOptions {
+  keel?: KeelRunnerOptions;
+}
+
+const notImplemented = 'not implemented yet';
+
+/**
+ * The registry of implemented runners: for now the Keel runtime in process. The command-line agents and
+ * ACP come later.
+ *
+ * @example
+ * const registry = createRunnerRegistry({ keel: { runtimeDir } });
+ * const outcome = await registry.get(config.kind).run(request, emit);
+ */
+export function createRunnerRegistry(options: RunnerRegistryOptions = {}): RunnerRegistry {
+  const runners = new Map<RunnerKind, Runner>([['keel', new KeelRunner(options.keel ?? {})]]);
+  return {
+    get(kind) {
+      const runner = runners.get(kind);
+      if (!runner) {
+        throw new WorkbenchError('RUNNER_NOT_SUPPORTED', 422, `The '${kind}' runner is ${notImplemented}.`, {
+          kind,
+        });
+      }
+      return runner;
+    },
+    has: (kind) => runners.has(kind),
+    check: (configs) =>
+      Promise.all(
+        configs.map(async (config): Promise<RunnerAvailability> => {
+          const runner = runners.get(config.kind);
+          if (!runner)
+            return { kind: config.kind, config_id: config.id, usable: false, reason: notImplemented };
+          try {
+            return { ...(await runner.check(config)), config_id: config.id };
+          } catch (error) {
+            // A broken check says so for that config; it must not hide the others.
+            return {
+              kind: config.kind,
+              config_id: config.id,
+              usable: false,
+              reason: (error as Error).message,
+            };
+          }
+        }),
+      ),
+  };
+}

@@ -1,0 +1,149 @@
+import { readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { TempDir, TempGitRepo } from '@keel/testkit';
+import { createTempDir, createTempGitRepo } from '@keel/testkit';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { createWorkspace, remoteUrl } from '../../src/git/index.ts';
+import { git, rejection } from './helpers.ts';
+
+describe('createWorkspace', () => {
+  let dir: TempDir;
+  let source: TempGitRepo;
+  let bare: string;
+
+  beforeEach(async () => {
+    dir = await createTempDir();
+    source = await createTempGitRepo({ files: { 'README.md': '# app\n', 'src/index.ts': 'export {};\n' } });
+    bare = join(dir.path, 'upstream.git');
+    await git(dir.path, 'init', '-q', '--bare', bare);
+    await source.git('remote', 'add', 'origin', bare);
+    await source.git('push', '-q', '-u', 'origin', 'main');
+  });
+
+  afterEach(async () => {
+    await source.remove();
+    await dir.remove();
+  });
+
+  test('clones the source, points origin at its origin and creates the branch from its HEAD', async () => {
+    await source.git('commit', '-q', '--allow-empty', '-m', 'local only');
+    const head = (await source.git('rev-parse', 'HEAD')).trim();
+    const dest = join(dir.path, 'tasks', 't1', 'repo');
+
+    const info = await createWorkspace({ source: source.path, dest, branch: 'keel/t1' });
+
+    expect(info).toEqual({
+      dir: dest,
+      branch: 'keel/t1',
+      originUrl: bare,
+      baseCommit: head,
+      baseBranch: 'main',
+    });
+    expect(await remoteUrl(dest)).toBe(bare);
+    expect((await git(dest, 'symbolic-ref', '--short', 'HEAD')).trim()).toBe('keel/t1');
+    expect((await git(dest, 'rev-parse', 'HEAD')).trim()).toBe(head);
+    expect(await readFile(join(dest, 'src/index.ts'), 'utf8')).toBe('export {};\n');
+    expect((await git(dest, 'status', '--porcelain')).trim()).toBe('');
+    // The remote-tracking refs describe the real origin, not the source's local branches.
+    const originMain = (await git(dest, 'rev-parse', 'refs/remotes/origin/main')).trim();
+    expect(originMain).toBe((await git(bare, 'rev-parse', 'main')).trim());
+    expect(originMain).not.toBe(head);
+    // The clone was staged next to dest and renamed into place: nothing else is left behind.
+    expect(await readdir(join(dir.path, 'tasks', 't1'))).toEqual(['repo']);
+  });
+
+  test('is idempotent: a retry returns the same workspace without touching it', async () => {
+    const dest = join(dir.path, 'ws');
+    const first = await createWorkspace({ source: source.path, dest, branch: 'keel/t1' });
+    await writeFile(join(dest, 'work.txt'), 'in progress\n');
+    const before = await stat(join(dest, '.git', 'HEAD'));
+
+    const second = await createWorkspace({ source: source.path, dest, branch: 'keel/t1' });
+
+    expect(second).toEqual(first);
+    expect(await readFile(join(dest, 'work.txt'), 'utf8')).toBe('in progress\n');
+    expect((await stat(join(dest, '.git', 'HEAD'))).mtimeMs).toBe(before.mtimeMs);
+  });
+
+  test('recognises its workspace through a symlinked path, and concurrent calls agree', async () => {
+    const link = join(dir.path, 'link');
+    await symlink(dir.path, link);
+    const dest = join(link, 'ws');
+    const [a, b] = await Promise.all([
+      createWorkspace({ source: source.path, dest, branch: 'keel/t1' }),
+      createWorkspace({ source: source.path, dest, branch: 'keel/t1' }),
+    ]);
+    expect(b).toEqual(a);
+    expect(await createWorkspace({ source: source.path, dest, branch: 'keel/t1' })).toEqual(a);
+    expect((await readdir(dir.path)).sort()).toEqual(['link', 'upstream.git', 'ws']);
+  });
+
+  test('switches to the branch when it already exists on the remote', async () => {
+    await source.git('switch', '-q', '-c', 'feature');
+    await writeFile(join(source.path, 'feature.txt'), 'f\n');
+    await source.git('add', '-A');
+    await source.git('commit', '-q', '-m', 'feature work');
+    await source.git('push', '-q', 'origin', 'feature');
+    const featureTip = (await source.git('rev-parse', 'HEAD')).trim();
+    await source.git('switch', '-q', 'main');
+    await source.git('branch', '-q', '-D', 'feature');
+    const dest = join(dir.path, 'ws');
+
+    const info = await createWorkspace({ source: source.path, dest, branch: 'feature' });
+
+    expect(info.baseCommit).toBe(featureTip);
+    expect(info.baseBranch).toBe('main');
+    expect(await readFile(join(dest, 'feature.txt'), 'utf8')).toBe('f\n');
+    expect((await git(dest, 'rev-parse', '--abbrev-ref', 'feature@{upstream}')).trim()).toBe(
+      'origin/feature',
+    );
+  });
+
+  test('keeps origin at the source path when the source has no origin', async () => {
+    await source.git('remote', 'remove', 'origin');
+    const dest = join(dir.path, 'ws');
+    const info = await createWorkspace({ source: source.path, dest, branch: 'keel/t2' });
+    expect(info.originUrl).toBe(source.path);
+  });
+
+  test('accepts an empty folder as the destination', async () => {
+    const dest = await createTempDir();
+    try {
+      const info = await createWorkspace({ source: source.path, dest: dest.path, branch: 'keel/t3' });
+      expect(info.branch).toBe('keel/t3');
+      expect(await readFile(join(dest.path, 'README.md'), 'utf8')).toBe('# app\n');
+    } finally {
+      await dest.remove();
+    }
+  });
+
+  test('refuses a destination that is something else, and a clone on another branch', async () => {
+    const foreignFolder = join(dir.path, 'foreign');
+    await git(dir.path, 'init', '-q', foreignFolder);
+    await writeFile(join(foreignFolder, 'mine.txt'), 'keep me\n');
+    const notAFolder = join(dir.path, 'file.txt');
+    await writeFile(notAFolder, 'x');
+    for (const dest of [foreignFolder, notAFolder]) {
+      const error = await rejection(createWorkspace({ source: source.path, dest, branch: 'keel/t1' }));
+      expect(error).toMatchObject({ code: 'WORKSPACE_EXISTS', status: 409 });
+    }
+    expect(await readFile(join(foreignFolder, 'mine.txt'), 'utf8')).toBe('keep me\n');
+
+    const dest = join(dir.path, 'ws');
+    await createWorkspace({ source: source.path, dest, branch: 'keel/t1' });
+    const error = await rejection(createWorkspace({ source: source.path, dest, branch: 'keel/other' }));
+    expect(error).toMatchObject({ code: 'WORKSPACE_EXISTS', status: 409 });
+    expect(error.message).toContain('keel/t1');
+  });
+
+  test('refuses a source that is not a repository, and a bad branch name', async () => {
+    const dest = join(dir.path, 'ws');
+    const notRepo = await rejection(
+      createWorkspace({ source: join(dir.path, 'nothing'), dest, branch: 'b' }),
+    );
+    expect(notRepo).toMatchObject({ code: 'NOT_A_GIT_REPOSITORY', status: 422 });
+    const badBranch = await rejection(createWorkspace({ source: source.path, dest, branch: 'bad..name' }));
+    expect(badBranch).toMatchObject({ code: 'GIT_ERROR', status: 422 });
+    await expect(stat(dest)).rejects.toThrow();
+  });
+});

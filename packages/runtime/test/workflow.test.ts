@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { KeelError, parseWorkflow, type Workflow } from '../src/index.ts';
 import { reviewScript, reviewWorkflow } from './fixtures/review-workflow.ts';
@@ -154,6 +156,44 @@ describe('workflows', () => {
     const { error, events } = await h.collect({ prompt: 'x' }, undefined, workflow);
     expect(KeelError.is(error) && error.code).toBe('CIRCUIT_BREAKER');
     expect(events.find((event) => event.type === 'circuit_breaker')).toMatchObject({
+      reason: 'step limit exceeded: 2 > 1 tool-call steps',
+    });
+  });
+
+  test('budgets apply in the order request > workflow > configuration', async () => {
+    const twoSteps = () => [
+      { toolCalls: [{ name: 'list_directory', arguments: {} }] },
+      { text: 'one done' },
+      { toolCalls: [{ name: 'list_directory', arguments: {} }] },
+      { text: 'two done' },
+    ];
+    const workflow: Workflow = {
+      root: {
+        id: 's',
+        kind: 'sequence',
+        steps: [
+          { id: 'first', kind: 'agent', prompt: 'one' },
+          { id: 'second', kind: 'agent', prompt: 'two' },
+        ],
+      },
+      budgets: { max_steps: 1 },
+    };
+    // The request's max_steps wins over the workflow's: both steps run.
+    await using overridden = await startHarness(twoSteps());
+    const allowed = await overridden.collect({ prompt: 'x', max_steps: 5 }, undefined, workflow);
+    expect(allowed.error).toBeUndefined();
+    expect(allowed.events.at(-1)).toMatchObject({ type: 'done' });
+
+    // The workflow's wins over configuration: the second step trips the breaker.
+    await using configured = await startHarness(twoSteps());
+    await mkdir(join(configured.workdir, '.runtime'), { recursive: true });
+    await writeFile(
+      join(configured.workdir, '.runtime', 'config.json'),
+      JSON.stringify({ circuit_breaker: { max_steps: 5 } }),
+    );
+    const tripped = await configured.collect({ prompt: 'x' }, undefined, workflow);
+    expect(KeelError.is(tripped.error) && tripped.error.code).toBe('CIRCUIT_BREAKER');
+    expect(tripped.events.find((event) => event.type === 'circuit_breaker')).toMatchObject({
       reason: 'step limit exceeded: 2 > 1 tool-call steps',
     });
   });

@@ -80,7 +80,7 @@ export async function executeRun(run: Run, deps: ExecutionDeps): Promise<Executi
   const elapsedBase = state.elapsed_ms;
   const limits = {
     ...env.limits,
-    ...pickBudgets(workflow.budgets, env.limits),
+    ...orderedBudgets(run.input as BudgetFields, workflow.budgets, env.limits),
   };
   const maxDurationMs = workflow.budgets?.max_duration_ms ?? env.maxDurationMs;
 
@@ -544,14 +544,25 @@ async function addUsage(
   );
 }
 
-/** Workflow budgets fill in only what the request and config left unset (0 means no limit). */
-function pickBudgets(
-  budgets: { max_steps?: number; max_tokens?: number; max_cost_usd?: number } | undefined,
-  limits: { max_steps: number; max_tokens: number; max_cost_usd: number },
+interface BudgetFields {
+  max_steps?: number;
+  max_tokens?: number;
+  max_cost_usd?: number;
+}
+
+/**
+ * The run's budgets in the spec's order (§8 rule 2: request fields override configuration for one run):
+ * the request's own, then the workflow's, then configuration (`limits` holds request over configuration).
+ * 0 means no limit.
+ */
+function orderedBudgets(
+  request: BudgetFields,
+  workflow: BudgetFields | undefined,
+  limits: Required<BudgetFields>,
 ) {
   return {
-    max_steps: budgets?.max_steps ?? limits.max_steps,
-    max_tokens: budgets?.max_tokens ?? limits.max_tokens,
-    max_cost_usd: budgets?.max_cost_usd ?? limits.max_cost_usd,
+    max_steps: request.max_steps ?? workflow?.max_steps ?? limits.max_steps,
+    max_tokens: request.max_tokens ?? workflow?.max_tokens ?? limits.max_tokens,
+    max_cost_usd: request.max_cost_usd ?? workflow?.max_cost_usd ?? limits.max_cost_usd,
   };
 }

@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { InvalidParamsError, RecordNotFoundError, StoreError } from '../errors/index.ts';
+import { writeFileAtomic } from '../files/index.ts';
 import type { BlobStore } from '../store/index.ts';
 
 const scheme = 'file:';
@@ -29,14 +30,9 @@ export class FsBlobStore implements BlobStore {
     }
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     const path = join(this.#root, ...segments);
-    // Write then rename: a reader sees the old payload or the whole new one, never a torn file.
-    const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(temp, bytes);
-      await rename(temp, path);
+      await writeFileAtomic(path, bytes);
     } catch (error) {
-      await rm(temp, { force: true });
       throw new StoreError(
         `Could not store the payload '${key}' under ${this.#root}.`,
         { key },

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { ConfigError } from '../errors/index.ts';
+import { writeFileAtomic } from '../files/index.ts';
 import { configSchema } from './schema.ts';
 
 export type ConfigObject = Record<string, unknown>;
@@ -68,24 +68,9 @@ export class ConfigFile {
 
   /** Temp file in the same directory, flushed to disk, then renamed over the old file. */
   async #write(text: string): Promise<void> {
-    const dir = dirname(this.path);
-    await mkdir(dir, { recursive: true });
     // Keep the file's permissions; a new one is private to the user, as it may name servers and paths.
     const mode = ((await stat(this.path).catch(() => null))?.mode ?? 0o600) & 0o777;
-    const temp = join(dir, `.${basename(this.path)}.${process.pid}.${randomUUID()}.tmp`);
-    try {
-      const handle = await open(temp, 'wx', mode);
-      try {
-        await handle.writeFile(text, 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, this.path);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
+    await writeFileAtomic(this.path, text, { mode, sync: true });
   }
 }
 

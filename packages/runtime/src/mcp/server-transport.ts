@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -36,7 +37,10 @@ export function createServerTransport(
       kill: () => void transport.close().catch(() => undefined),
       async close() {
         // Deleting the session frees the server's state for it; a server that does not answer is not waited for.
-        await Promise.race([transport.terminateSession().catch(() => undefined), delay(1_000)]);
+        await Promise.race([
+          transport.terminateSession().catch(() => undefined),
+          delay(1_000, undefined, { ref: false }),
+        ]);
         await transport.close();
       },
     };
@@ -85,8 +89,4 @@ function definedValues(env: NodeJS.ProcessEnv): Record<string, string> {
   const values: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) if (value !== undefined) values[name] = value;
   return values;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors/index.ts';
+import { writeFileAtomic } from '../files/index.ts';
 
 /** Spec section 8: memory keeps at most this many entries per category; the oldest go first. */
 export const maxEntriesPerCategory = 50;
@@ -81,15 +81,7 @@ export class ProjectMemory {
 
   /** Temp file and rename: a reader never sees half a file. */
   async #write(entries: MemoryEntry[]): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true });
-    const temp = `${this.path}.${process.pid}.${randomUUID()}.tmp`;
-    try {
-      await writeFile(temp, `${JSON.stringify({ entries }, null, 2)}\n`);
-      await rename(temp, this.path);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
+    await writeFileAtomic(this.path, `${JSON.stringify({ entries }, null, 2)}\n`);
   }
 }
 

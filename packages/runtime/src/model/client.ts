@@ -1,8 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { CancelledError, type KeelError } from '../errors/index.ts';
 import { mapModelError, retryAfterSeconds } from './map-error.ts';
 import { type ChatMessage, type ToolCall, toWireMessages } from './messages.ts';
-import { defaultRetryPolicy, type RetryPolicy, retryDelayMs, sleep } from './retry.ts';
+import { defaultRetryPolicy, type RetryPolicy, retryDelayMs } from './retry.ts';
 
 /** Where and how to reach a chat-completions-compatible model. */
 export interface ModelSettings {
@@ -95,7 +96,9 @@ export class ModelClient {
           max_attempts: this.#retry.maxAttempts,
           error: error.message,
         });
-        await sleep(retryDelayMs(this.#retry, attempt, retryAfterSeconds(error)), signal).catch(() => {
+        await sleep(retryDelayMs(this.#retry, attempt, retryAfterSeconds(error)), undefined, {
+          signal,
+        }).catch(() => {
           throw mapModelError(signal?.reason, signal);
         });
       }

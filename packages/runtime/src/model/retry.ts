@@ -17,19 +17,3 @@ export function retryDelayMs(policy: RetryPolicy, retry: number, retryAfterSecon
   const jitter = 0.8 + Math.random() * 0.4;
   return Math.min(Math.round(exponential * jitter), policy.maxDelayMs);
 }
-
-/** Resolves after `ms`, or rejects as soon as `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

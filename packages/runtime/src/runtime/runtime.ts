@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
+import { setTimeout as wait } from 'node:timers/promises';
 import { loadConfig, type RuntimeEnv, readEnv, resolveModelSettings } from '../config/index.ts';
 import { CancelledError, InvalidParamsError, KeelError, StoreError, ToolError } from '../errors/index.ts';
 import { EventManager, type RuntimeEvent } from '../events/index.ts';
@@ -551,14 +552,6 @@ function openDatabase(path: string): DatabaseSync {
 
 /** Waits `ms`, or less if one of the signals aborts. */
 function sleep(ms: number, signals: Array<AbortSignal | undefined>): Promise<void> {
-  return new Promise((resolve) => {
-    const live = signals.filter((signal): signal is AbortSignal => signal !== undefined);
-    const done = () => {
-      clearTimeout(timer);
-      for (const signal of live) signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    for (const signal of live) signal.addEventListener('abort', done, { once: true });
-  });
+  const live = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+  return wait(ms, undefined, { signal: AbortSignal.any(live) }).catch(() => undefined);
 }

@@ -1,0 +1,2 @@
+export type { AtomicWriteOptions } from './atomic-write.ts';
+export { writeFileAtomic } from './atomic-write.ts';

@@ -6,11 +6,17 @@ import { loadScriptFile, startMockModel } from './mock-model/index.ts';
 
 const usage = `Usage: keel-mock-model [--script file.json] [--port N] [--chunk-size N]
 
-Serve a scripted OpenAI-compatible model on http://127.0.0.1:PORT/v1.
+Serve a scripted model on http://127.0.0.1:PORT. One script answers every protocol:
+
+  OpenAI chat completions  POST /v1/chat/completions, GET /v1/models   (base URL .../v1)
+  OpenAI Responses API     POST /v1/responses                          (Codex: base_url .../v1)
+  Anthropic Messages API   POST /v1/messages, /v1/messages/count_tokens (ANTHROPIC_BASE_URL, no /v1)
+  Gemini API               POST /v1beta/models/{model}:generateContent, :streamGenerateContent,
+                           :countTokens; GET /v1beta/models             (GOOGLE_GEMINI_BASE_URL)
 
 Options:
   --script <file>     JSON script: an array of replies, or { "replies": [...], "models": [...] }.
-                      Without it, every chat request gets a "script exhausted" error.
+                      Without it, every model request gets a "script exhausted" error.
   --port <n>          Port to listen on (default 0: a free port).
   --chunk-size <n>    Characters per streamed text chunk (default 8).
   -h, --help          Show this help.

@@ -6,6 +6,7 @@ export type {
   MessageRole,
   MockModel,
   MockModelOptions,
+  MockProtocol,
   RecordedRequest,
   ScriptedReply,
   ScriptedToolCall,

@@ -101,5 +101,8 @@ describe('keel-mock-model CLI', () => {
     help.child.stdout.on('data', (data) => output.push(String(data)));
     expect((await help.exited).code).toBe(0);
     expect(output.join('')).toContain('Usage: keel-mock-model');
+    for (const route of ['/v1/chat/completions', '/v1/responses', '/v1/messages', '/v1beta/models']) {
+      expect(output.join('')).toContain(route);
+    }
   });
 });

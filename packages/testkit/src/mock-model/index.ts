@@ -7,6 +7,7 @@ export type {
   MessageRole,
   MockModel,
   MockModelOptions,
+  MockProtocol,
   RecordedRequest,
   ScriptedReply,
   ScriptedToolCall,

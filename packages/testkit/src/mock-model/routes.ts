@@ -1,16 +1,34 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ChatHandlerContext } from './chat-handler.ts';
+import { routeAnthropic } from './anthropic-handler.ts';
 import { handleChatCompletion } from './chat-handler.ts';
+import type { HandlerContext } from './exchange.ts';
+import { routeGemini } from './gemini-handler.ts';
 import { sendJson } from './http.ts';
 import { openAIError } from './openai-error.ts';
-import type { ChatRequestBody, RecordedRequest } from './types.ts';
+import { handleResponses } from './responses-handler.ts';
+import { postBody } from './route-helpers.ts';
+import type { ChatRequestBody, MockProtocol, RecordedRequest } from './types.ts';
 
-/** Everything a route needs: the chat context plus the listed models. */
-export type RouteContext = ChatHandlerContext & { models: readonly string[]; created: number };
+/** Everything a route needs: the handler context plus the listed models. */
+export type RouteContext = HandlerContext & { models: readonly string[]; created: number };
 
-const chatPath = '/v1/chat/completions';
+const openAIErrorBody = (status: number, message: string) => openAIError(status, message);
 
-/** Dispatch one recorded request to its handler. Unknown paths get OpenAI's 404 shape. */
+/**
+ * The API family a path belongs to: Gemini's `/v1beta/...` (and `/v1/models/{m}:{method}`),
+ * Anthropic's `/v1/messages...`, OpenAI's `/v1/responses`, and OpenAI's chat completions and
+ * model listing; undefined for anything else.
+ */
+export function protocolOf(path: string): MockProtocol | undefined {
+  if (path.startsWith('/v1beta/') || /^\/v1(?:alpha)?\/models\/[^/:]+:[A-Za-z]+$/.test(path)) return 'gemini';
+  if (path === '/v1/messages' || path.startsWith('/v1/messages/')) return 'anthropic';
+  if (path === '/v1/responses') return 'responses';
+  if (path === '/v1/chat/completions' || path === '/v1/models' || path.startsWith('/v1/models/'))
+    return 'chat';
+  return undefined;
+}
+
+/** Dispatch one recorded request to its protocol's handler. Unknown paths get OpenAI's 404 shape. */
 export async function route(
   req: IncomingMessage,
   res: ServerResponse,
@@ -18,18 +36,16 @@ export async function route(
   context: RouteContext,
 ): Promise<void> {
   const { method, path } = request;
-  if (path === chatPath) {
-    if (method !== 'POST') {
-      sendJson(res, 405, openAIError(405, `Method not allowed (${method} ${path}); use POST`), {
-        allow: 'POST',
-      });
-      return;
-    }
-    if (!isObject(request.body)) {
-      sendJson(res, 400, openAIError(400, 'The request body must be a JSON object.'));
-      return;
-    }
-    await handleChatCompletion(req, res, request.body as ChatRequestBody, context);
+  if (request.protocol === 'gemini') return routeGemini(req, res, request, context);
+  if (request.protocol === 'anthropic') return routeAnthropic(req, res, request, context);
+  if (request.protocol === 'responses') {
+    const body = postBody(res, request, openAIErrorBody);
+    if (body) await handleResponses(req, res, body, context);
+    return;
+  }
+  if (path === '/v1/chat/completions') {
+    const body = postBody(res, request, openAIErrorBody);
+    if (body) await handleChatCompletion(req, res, body as ChatRequestBody, context);
     return;
   }
   if (method === 'GET' && path === '/v1/models') {
@@ -53,6 +69,3 @@ const modelEntry = (id: string, created: number) => ({
   created,
   owned_by: 'keel-testkit',
 });
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

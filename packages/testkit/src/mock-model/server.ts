@@ -7,7 +7,7 @@ import { parseBody, readBody, sendJson } from './http.ts';
 import { openAIError } from './openai-error.ts';
 import { resolveOptions } from './options.ts';
 import type { RouteContext } from './routes.ts';
-import { route } from './routes.ts';
+import { protocolOf, route } from './routes.ts';
 import { ScriptQueue } from './script-queue.ts';
 import { parseScript } from './script-schema.ts';
 import type {
@@ -19,7 +19,8 @@ import type {
 } from './types.ts';
 
 /**
- * Start a scripted OpenAI-compatible model server on 127.0.0.1 and a free port.
+ * Start a scripted model server on 127.0.0.1 and a free port. It speaks OpenAI chat completions,
+ * the OpenAI Responses API, the Anthropic Messages API and the Gemini API from one script.
  * @example
  * await using model = await startMockModel({ script: [{ text: 'Hello!' }] });
  * const client = new OpenAI({ baseURL: model.url, apiKey: 'test' });
@@ -42,9 +43,11 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { value } = parseBody(await readBody(req));
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/(.)\/+$/, '$1');
     const request: RecordedRequest = {
+      protocol: protocolOf(path),
       method: req.method ?? 'GET',
-      path: new URL(req.url ?? '/', 'http://localhost').pathname.replace(/(.)\/+$/, '$1'),
+      path,
       headers: { ...req.headers },
       body: value,
     };
@@ -84,6 +87,7 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
 
   return {
     url: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `http://127.0.0.1:${port}`,
     port,
     requests,
     chatRequests,

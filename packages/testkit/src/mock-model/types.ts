@@ -1,4 +1,4 @@
-/** Who sent the last message of a request, as OpenAI names roles. */
+/** Who sent the last message of a request, as OpenAI names roles (every protocol's roles map to these). */
 export type MessageRole = 'user' | 'assistant' | 'tool' | 'system';
 
 /** One tool call the scripted assistant makes. */
@@ -26,13 +26,16 @@ export type ScriptedReply = {
   chunkDelayMs?: number;
   /** Assistant text, streamed in small chunks. */
   text?: string;
-  /** Reasoning, sent as `reasoning_content` (streamed before the text). */
+  /**
+   * Reasoning, sent before the text: chat `reasoning_content`, a Responses `reasoning` item (summary),
+   * an Anthropic `thinking` block, Gemini `thought` parts.
+   */
   reasoning?: string;
   /** Tool calls; several make parallel tool calls (index 0, 1, 2...). */
   toolCalls?: ScriptedToolCall[];
   /** Token usage to report; default: roughly characters / 4. */
   usage?: { prompt_tokens: number; completion_tokens: number };
-  /** Answer with an HTTP error in OpenAI's error shape instead of a completion. */
+  /** Answer with an HTTP error in the protocol's error shape instead of a completion. */
   error?: { status: number; message?: string; retryAfterSeconds?: number };
   /** Destroy the socket before any byte, or after a few chunks of the reply. */
   drop?: 'before-response' | 'mid-stream';
@@ -52,8 +55,16 @@ export type MockModelOptions = {
   port?: number;
 };
 
+/**
+ * The API family of a route: OpenAI chat completions (and `/v1/models`), the OpenAI Responses API,
+ * the Anthropic Messages API, or the Gemini API.
+ */
+export type MockProtocol = 'chat' | 'responses' | 'anthropic' | 'gemini';
+
 /** A request the mock model received. */
 export type RecordedRequest = {
+  /** The API family its path belongs to; undefined for a path no protocol serves (answered 404). */
+  protocol: MockProtocol | undefined;
   method: string;
   /** Path without the query string, e.g. `/v1/chat/completions`. */
   path: string;
@@ -80,6 +91,11 @@ export type ChatRequestBody = {
 export type MockModel = {
   /** Base URL for an OpenAI client, e.g. `http://127.0.0.1:PORT/v1`. */
   readonly url: string;
+  /**
+   * The server's root without `/v1`, e.g. `http://127.0.0.1:PORT`, for clients that append their
+   * own path (`ANTHROPIC_BASE_URL`, `GOOGLE_GEMINI_BASE_URL`).
+   */
+  readonly baseUrl: string;
   readonly port: number;
   /** Every request received, in order. */
   readonly requests: readonly RecordedRequest[];

@@ -1,16 +1,13 @@
 /**
- * @keel/workbench: the local AI development workbench service. The service itself lands next; these are
- * its runner contract and error type.
+ * @keel/workbench: the local AI development workbench service.
+ *
+ * @example
+ * import { createWorkbench } from '@keel/workbench';
+ * const workbench = await createWorkbench({ home: '/tmp/wb' });
+ * console.log(await workbench.listen(0));
  */
-
+export { createWorkbench, type Workbench, type WorkbenchOptions } from './app.ts';
+export { readConfig, type WorkbenchConfig } from './config.ts';
 export { WorkbenchError, type WorkbenchErrorObject } from './errors.ts';
-export type {
-  Runner,
-  RunnerAvailability,
-  RunnerConfig,
-  RunnerEvent,
-  RunnerKind,
-  RunnerOutcome,
-  RunnerRequest,
-} from './runners/index.ts';
-export { builtinRunnerConfigs, createRunnerRegistry, KeelRunner, resolveRunner } from './runners/index.ts';
+export { main } from './main.ts';
+export type { Services } from './services.ts';

@@ -111,6 +111,11 @@ export interface RunnerRequest {
   resumeSessionId?: string;
   model: ModelSetting;
   mcpServers: McpServerSetting[];
+  /**
+   * The agent may read and search the workdir but not change it or run commands (knowledge generation
+   * runs in the user's own repositories). Each runner maps it to its agent's read-only mode.
+   */
+  readOnly?: boolean;
   /** Skill directories (each holding `<name>/SKILL.md`) linked to the project. */
   skillDirs: string[];
   config: RunnerConfig;

@@ -48,8 +48,12 @@ export function runRequestOf(request: RunnerRequest): RunRequest {
         }
       : {}),
     ...(request.resumeSessionId ? { session_id: request.resumeSessionId } : {}),
+    ...(request.readOnly ? { include_tools: [...readOnlyTools] } : {}),
   };
 }
+
+/** The Keel tools that only look: a read-only request gets these and nothing that writes or runs. */
+export const readOnlyTools = ['read_file', 'list_directory', 'grep', 'glob', 'search_files'] as const;
 
 /**
  * The prompt with the stage's standing instructions before it, each in its own tagged section. The

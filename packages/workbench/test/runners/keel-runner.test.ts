@@ -117,6 +117,21 @@ describe('KeelRunner', () => {
     expect(said).toContain(`data:image/png;base64,${image.data}`);
   });
 
+  test('a read-only request offers the model only tools that look, and a write is refused', async () => {
+    await using h = await startKeelHarness(
+      [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'src/new.ts', content: 'x' } }] },
+        { when: { lastRole: 'tool' }, text: 'Could not write.' },
+      ],
+      { 'src/greet.ts': "export const greeting = 'hello';\n" },
+    );
+    const { outcome } = await h.run({ prompt: 'Describe the structure', readOnly: true });
+    expect(outcome.status).toBe('succeeded');
+    const offered = (h.model.chatRequests[0]?.tools ?? []).map((tool) => tool.function?.name).sort();
+    expect(offered).toEqual(['glob', 'grep', 'list_directory', 'read_file', 'search_files']);
+    await expect(readFile(join(h.repo.path, 'src', 'new.ts'), 'utf8')).rejects.toThrow();
+  });
+
   test('aborting the signal cancels the run: outcome cancelled, the stored run too', async () => {
     await using h = await startKeelHarness([{ text: 'too late', delayMs: 30_000 }]);
     const controller = new AbortController();

@@ -1,0 +1,101 @@
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { healthRoutes, installAuth, installErrorHandler } from './http/index.ts';
+import { registerRoutes } from './routes.ts';
+import type { RunnerRegistry } from './runners/index.ts';
+import { createServices, type Services } from './services.ts';
+import { spaRoutes } from './spa/index.ts';
+import { version } from './version.ts';
+
+export interface WorkbenchOptions {
+  /** Data directory; default `WORKBENCH_HOME` from `env`, else `~/.workbench`. */
+  home?: string;
+  /** The environment the workbench reads (default `process.env`); also passed to the Keel runner. */
+  env?: Record<string, string | undefined>;
+  /** The fetch used for PRD links and the GitHub API (default the global one). */
+  fetch?: typeof fetch;
+  /** Replaces the runner registry (tests, embedding); default: the built-in runners. */
+  runners?: RunnerRegistry;
+  /** Port `listen()` uses when given none (default 8000; 0 = any free port). */
+  port?: number;
+  /** Address `listen()` uses (default 127.0.0.1: loopback unless told otherwise). */
+  host?: string;
+  /** Fastify's request log (default off). */
+  logger?: boolean;
+  /** Largest request body in bytes (default 40 MiB: tasks carry base64 images). */
+  bodyLimit?: number;
+  /** The built SPA to serve at `/` (default: `dist/` of the installed `@keel/workbench-web`). */
+  spaDir?: string;
+}
+
+export interface Workbench {
+  app: FastifyInstance;
+  services: Services;
+  /** Listens and answers the base URL, e.g. `http://127.0.0.1:8000`. */
+  listen(port?: number, host?: string): Promise<string>;
+  /** Stops running sessions, the timers and the server, then closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * The workbench service: REST + one WebSocket over its data directory. Repairs what a crash left behind
+ * before it answers anything (sessions left running are marked failed).
+ *
+ * @example
+ * const workbench = await createWorkbench({ home: '/tmp/wb', port: 0 });
+ * const url = await workbench.listen();
+ */
+export async function createWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
+  const services = createServices(options);
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? 40 * 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+  await app.register(cors, { origin: services.config.corsOrigins, credentials: true });
+  const authorized = installAuth(app, services.config.apiKey);
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Keel workbench API',
+        version,
+        description: 'The local AI development workbench: projects, tasks, the five-stage flow, sessions.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(healthRoutes());
+  await app.register(websocket);
+  await registerRoutes(app, services, authorized);
+  // The browser app at `/` (its files are public; everything it fetches goes through /api and the key).
+  await app.register(async (scope) => spaRoutes(scope, options.spaDir));
+  services.start();
+  app.addHook('onClose', async () => {
+    await services.close();
+  });
+  return {
+    app,
+    services,
+    async listen(port = options.port ?? 8000, host = options.host ?? '127.0.0.1') {
+      await app.listen({ port, host });
+      const address = app.server.address();
+      const shownHost = host.includes(':') ? `[${host}]` : host;
+      return typeof address === 'object' && address ? `http://${shownHost}:${address.port}` : String(address);
+    },
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParams, responses } from '../http/index.ts';
+import type { ConversationService } from './conversation-service.ts';
+
+const createBody = z.strictObject({
+  title: z.string().trim().min(1).max(200),
+  project_id: z.string().min(1).nullable().optional(),
+});
+const updateBody = z.strictObject({ title: z.string().trim().min(1).max(200).optional() });
+const listQuery = z.object({ project_id: z.string().min(1).optional() });
+
+/** Conversations CRUD on `/api/conversations` and `POST /api/conversations/{id}/init`. */
+export function conversationRoutes(conversations: ConversationService): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['conversations'];
+    app.get(
+      '/api/conversations',
+      {
+        schema: { tags, querystring: listQuery, response: responses('{conversations: Conversation[]}', 400) },
+      },
+      async (request) => ({ conversations: conversations.list(request.query.project_id) }),
+    );
+    app.post(
+      '/api/conversations',
+      { schema: { tags, body: createBody, response: responses('The conversation (201).', 400, 404) } },
+      async (request, reply) => reply.status(201).send(conversations.create(request.body)),
+    );
+    app.get(
+      '/api/conversations/:id',
+      { schema: { tags, params: idParams, response: responses('The conversation.', 404) } },
+      async (request) => conversations.get(request.params.id),
+    );
+    app.put(
+      '/api/conversations/:id',
+      {
+        schema: {
+          tags,
+          params: idParams,
+          body: updateBody,
+          response: responses('The conversation.', 400, 404),
+        },
+      },
+      async (request) => conversations.update(request.params.id, request.body),
+    );
+    app.delete(
+      '/api/conversations/:id',
+      { schema: { tags, params: idParams, response: responses('Deleted (204).', 404) } },
+      async (request, reply) => {
+        conversations.remove(request.params.id);
+        return reply.status(204).send();
+      },
+    );
+    app.post(
+      '/api/conversations/:id/init',
+      {
+        schema: {
+          tags,
+          description:
+            "Opens the conversation's session with the project's knowledge as context; then chat over WS /api/ws.",
+          params: idParams,
+          response: responses('{conversation, session} (201).', 404, 409),
+        },
+      },
+      async (request, reply) => reply.status(201).send(conversations.init(request.params.id)),
+    );
+  };
+}

@@ -1,0 +1,13 @@
+export { constitutionMarkdown, conventionsSection, projectMarkdown } from './knowledge-docs.ts';
+export { KnowledgeService } from './knowledge-service.ts';
+export { ProjectService } from './project-service.ts';
+export { ProjectStore } from './project-store.ts';
+export { projectRoutes } from './routes.ts';
+export {
+  type KnowledgeLayer,
+  type KnowledgeRecord,
+  knowledgeLayers,
+  type Project,
+  type ProjectStatus,
+  type Repository,
+} from './types.ts';

@@ -1,0 +1,198 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Background } from '../background.ts';
+import { WorkbenchError } from '../errors.ts';
+import { resolveRunner } from '../runners/index.ts';
+import { type RepositoryScan, scanRepository, scanToMarkdown } from '../scan/index.ts';
+import type { SessionRunner } from '../sessions/index.ts';
+import type { SettingsService } from '../settings/index.ts';
+import { constitutionMarkdown, projectMarkdown, type RepositoryKnowledge } from './knowledge-docs.ts';
+import { layerPrompt, layerRequestShown } from './layer-prompts.ts';
+import type { ProjectStore } from './project-store.ts';
+import { scanFacts } from './scan-facts.ts';
+import {
+  type KnowledgeLayer,
+  type KnowledgeRecord,
+  knowledgeLayers,
+  type Project,
+  type Repository,
+} from './types.ts';
+
+export interface KnowledgeDeps {
+  store: ProjectStore;
+  runner: SessionRunner;
+  settings: SettingsService;
+  background: Background;
+  knowledgeDir: (projectId: string) => string;
+}
+
+/**
+ * Project knowledge: four layers per repository, generated concurrently, each in its own session and with
+ * its own record (pending, running, done, failed). The project is READY when every layer is done, FAILED
+ * when one failed; one layer can be retried alone. Contents live under `projects/{id}/knowledge/`.
+ */
+export class KnowledgeService {
+  readonly #deps: KnowledgeDeps;
+
+  constructor(deps: KnowledgeDeps) {
+    this.#deps = deps;
+  }
+
+  /** Starts generation (every layer, or the one named) and answers at once with the records. */
+  start(projectId: string, only?: { repository: string; layer: KnowledgeLayer }): KnowledgeRecord[] {
+    const { store, settings, runner } = this.#deps;
+    const project = store.get(projectId);
+    if (project.status === 'INITIALIZING') {
+      throw new WorkbenchError(
+        'INVALID_STATE',
+        409,
+        `Project '${projectId}' is generating its knowledge already: wait for it to end.`,
+        { state: project.status, allowed: [] },
+      );
+    }
+    const { config } = resolveRunner(
+      { project: project.default_runner, global: settings.stored().default_runner },
+      settings.runnerConfigs(),
+    );
+    settings.model(config);
+    let targets: [Repository, KnowledgeLayer][];
+    if (only) {
+      const repository = project.repositories.find((each) => each.name === only.repository);
+      if (!repository) {
+        throw new WorkbenchError(
+          'REPOSITORY_NOT_FOUND',
+          404,
+          `Project has no repository '${only.repository}'.`,
+          {
+            repository: only.repository,
+            available: project.repositories.map((each) => each.name),
+          },
+        );
+      }
+      targets = [[repository, only.layer]];
+    } else {
+      store.clearKnowledge(projectId);
+      targets = project.repositories.flatMap((repository) =>
+        knowledgeLayers.map((layer): [Repository, KnowledgeLayer] => [repository, layer]),
+      );
+    }
+    const jobs = targets.map(([repository, layer]) => {
+      const session = runner.create('knowledge', projectId, config.id, {
+        workdir: repository.path,
+        skillDirs: [],
+        // The user's own repository, not a task copy: look, never touch.
+        readOnly: true,
+      });
+      store.setKnowledge(projectId, repository.name, layer, {
+        status: 'pending',
+        error: null,
+        session_id: session.id,
+      });
+      return { repository, layer, sessionId: session.id };
+    });
+    store.update(projectId, { status: 'INITIALIZING', error: null });
+    this.#deps.background.run(async () => {
+      const scans = new Map<string, Promise<RepositoryScan>>();
+      const scanOf = (repository: Repository) => {
+        let scan = scans.get(repository.path);
+        if (!scan) {
+          scan = scanRepository(repository.path);
+          scans.set(repository.path, scan);
+        }
+        return scan;
+      };
+      await Promise.all(jobs.map((job) => this.#generate(project, job, scanOf)));
+      await this.#finish(projectId, scanOf);
+    });
+    return store.knowledge(projectId);
+  }
+
+  /** Every layer with its content, and the two documents built from them. */
+  read(projectId: string) {
+    const project = this.#deps.store.get(projectId);
+    const dir = this.#deps.knowledgeDir(projectId);
+    const layers = this.#deps.store.knowledge(projectId).map((record) => ({
+      ...record,
+      content: readIfExists(join(dir, record.repository, `${record.layer}.md`)),
+    }));
+    return {
+      project_id: project.id,
+      status: project.status,
+      layers,
+      project_md: readIfExists(join(dir, 'project.md')),
+      constitution_md: readIfExists(join(dir, 'constitution.md')),
+    };
+  }
+
+  /** The paths of project.md and constitution.md (they exist once the project was READY). */
+  documents(projectId: string): { projectMd: string; constitutionMd: string } {
+    const dir = this.#deps.knowledgeDir(projectId);
+    return { projectMd: join(dir, 'project.md'), constitutionMd: join(dir, 'constitution.md') };
+  }
+
+  async #generate(
+    project: Project,
+    job: { repository: Repository; layer: KnowledgeLayer; sessionId: string },
+    scanOf: (repository: Repository) => Promise<RepositoryScan>,
+  ): Promise<void> {
+    const { store, runner } = this.#deps;
+    const { repository, layer } = job;
+    store.setKnowledge(project.id, repository.name, layer, { status: 'running' });
+    try {
+      const scan = scanToMarkdown(await scanOf(repository));
+      const outcome = await runner.turn(job.sessionId, {
+        prompt: layerPrompt(repository, layer, scan),
+        shownAs: layerRequestShown(repository, layer),
+      });
+      if (outcome.status !== 'succeeded' || !outcome.output.trim()) {
+        const reason =
+          outcome.error?.message ??
+          (outcome.status === 'succeeded' ? 'the answer was empty' : outcome.status);
+        store.setKnowledge(project.id, repository.name, layer, { status: 'failed', error: reason });
+        return;
+      }
+      const dir = join(this.#deps.knowledgeDir(project.id), repository.name);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `${layer}.md`), `${outcome.output.trim()}\n`);
+      store.setKnowledge(project.id, repository.name, layer, { status: 'done', error: null });
+    } catch (error) {
+      store.setKnowledge(project.id, repository.name, layer, {
+        status: 'failed',
+        error: (error as Error).message,
+      });
+    }
+  }
+
+  async #finish(
+    projectId: string,
+    scanOf: (repository: Repository) => Promise<RepositoryScan>,
+  ): Promise<void> {
+    const { store } = this.#deps;
+    const project = store.get(projectId);
+    const records = store.knowledge(projectId);
+    const failed = records.filter((record) => record.status !== 'done');
+    if (failed.length > 0) {
+      const named = failed.map((record) => `${record.repository}/${record.layer}`).join(', ');
+      store.update(projectId, { status: 'FAILED', error: `knowledge layers failed: ${named}` });
+      return;
+    }
+    const dir = this.#deps.knowledgeDir(projectId);
+    const layers = new Map<string, RepositoryKnowledge>();
+    for (const record of records) {
+      const layerSet = layers.get(record.repository) ?? {};
+      layerSet[record.layer] = readIfExists(join(dir, record.repository, `${record.layer}.md`)) ?? '';
+      layers.set(record.repository, layerSet);
+    }
+    const facts = new Map<string, string[]>();
+    for (const repository of project.repositories) {
+      facts.set(repository.name, await scanOf(repository).then(scanFacts, () => []));
+    }
+    writeFileSync(join(dir, 'project.md'), projectMarkdown(project, layers));
+    writeFileSync(join(dir, 'constitution.md'), constitutionMarkdown(project, layers, facts));
+    store.update(projectId, { status: 'READY', error: null });
+  }
+}
+
+function readIfExists(path: string): string | null {
+  return existsSync(path) ? readFileSync(path, 'utf8') : null;
+}

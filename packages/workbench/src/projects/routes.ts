@@ -1,0 +1,91 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { idParams, responses } from '../http/index.ts';
+import type { KnowledgeService } from './knowledge-service.ts';
+import type { ProjectService } from './project-service.ts';
+import { projectCreateSchema, projectInitSchema, projectUpdateSchema } from './types.ts';
+
+/** Projects CRUD, `POST /api/projects/{id}/init` and `GET /api/projects/{id}/knowledge`. */
+export function projectRoutes(projects: ProjectService, knowledge: KnowledgeService): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['projects'];
+    app.get(
+      '/api/projects',
+      { schema: { tags, response: responses('{projects: Project[]}') } },
+      async () => ({
+        projects: projects.list(),
+      }),
+    );
+    app.post(
+      '/api/projects',
+      {
+        schema: {
+          tags,
+          description:
+            'Creates a project (status CREATED). A path that is not a git repository is 422 NOT_A_GIT_REPOSITORY.',
+          body: projectCreateSchema,
+          response: responses('The project (201).', 400, 422),
+        },
+      },
+      async (request, reply) => reply.status(201).send(await projects.create(request.body)),
+    );
+    app.get(
+      '/api/projects/:id',
+      { schema: { tags, params: idParams, response: responses('The project.', 404) } },
+      async (request) => projects.get(request.params.id),
+    );
+    app.put(
+      '/api/projects/:id',
+      {
+        schema: {
+          tags,
+          description: 'Changes the fields given. New repositories reset the knowledge (status CREATED).',
+          params: idParams,
+          body: projectUpdateSchema,
+          response: responses('The project.', 400, 404, 409, 422),
+        },
+      },
+      async (request) => projects.update(request.params.id, request.body),
+    );
+    app.delete(
+      '/api/projects/:id',
+      { schema: { tags, params: idParams, response: responses('Deleted (204), with its tasks.', 404, 409) } },
+      async (request, reply) => {
+        projects.remove(request.params.id);
+        return reply.status(204).send();
+      },
+    );
+    app.post(
+      '/api/projects/:id/init',
+      {
+        schema: {
+          tags,
+          description:
+            'Generates the four knowledge layers of every repository concurrently (202), or retries one layer with {repository, layer}.',
+          params: idParams,
+          body: projectInitSchema.nullish(),
+          response: responses('{project, knowledge} (202).', 400, 404, 409),
+        },
+      },
+      async (request, reply) => {
+        const body = request.body ?? {};
+        const only =
+          body.repository && body.layer ? { repository: body.repository, layer: body.layer } : undefined;
+        const records = knowledge.start(request.params.id, only);
+        return reply.status(202).send({ project: projects.get(request.params.id), knowledge: records });
+      },
+    );
+    app.get(
+      '/api/projects/:id/knowledge',
+      {
+        schema: {
+          tags,
+          description:
+            'Every layer with status, error, session_id and content; project_md and constitution_md.',
+          params: idParams,
+          response: responses('The knowledge.', 404),
+        },
+      },
+      async (request) => knowledge.read(request.params.id),
+    );
+  };
+}

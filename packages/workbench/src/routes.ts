@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { conversationRoutes } from './conversations/index.ts';
+import type { SocketAuthorizer } from './http/index.ts';
+import { projectRoutes } from './projects/index.ts';
+import type { Services } from './services.ts';
+import { registerWebSocket, sessionRoutes } from './sessions/index.ts';
+import { settingsRoutes } from './settings/index.ts';
+import { skillRoutes } from './skills/index.ts';
+import { flowRoutes, taskRoutes } from './tasks/index.ts';
+
+/** Every route of the API, in the order of the spec's endpoint table. */
+export async function registerRoutes(
+  app: FastifyInstance,
+  services: Services,
+  authorized: SocketAuthorizer,
+): Promise<void> {
+  await app.register(settingsRoutes(services.settings, services.registry));
+  await app.register(projectRoutes(services.projects, services.knowledge));
+  await app.register(taskRoutes(services.tasks));
+  await app.register(flowRoutes(services.tasks));
+  await app.register(sessionRoutes(services.sessions, services.log));
+  await app.register(async (scope) =>
+    registerWebSocket(scope, {
+      hub: services.hub,
+      log: services.log,
+      store: services.sessions,
+      runner: services.runner,
+      authorized,
+    }),
+  );
+  await app.register(skillRoutes(services.skills));
+  await app.register(conversationRoutes(services.conversations));
+}

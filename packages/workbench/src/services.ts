@@ -1,0 +1,133 @@
+import { mkdirSync } from 'node:fs';
+import type { WorkbenchOptions } from './app.ts';
+import { Background } from './background.ts';
+import { readConfig, type WorkbenchConfig, type WorkbenchPaths, workbenchPaths } from './config.ts';
+import { ConversationService } from './conversations/index.ts';
+import { KnowledgeService, ProjectService, ProjectStore } from './projects/index.ts';
+import { builtinRunnerConfigs, createRunnerRegistry, type RunnerRegistry } from './runners/index.ts';
+import {
+  cleanUpLogs,
+  failInterruptedSessions,
+  Hub,
+  SessionLog,
+  SessionRunner,
+  SessionStore,
+} from './sessions/index.ts';
+import { SettingsService } from './settings/index.ts';
+import { SkillService } from './skills/index.ts';
+import { type Database, openDatabase } from './store/index.ts';
+import { planTurnEnded, reviewTurnEnded, type TaskDeps, TaskStore } from './tasks/index.ts';
+
+const day = 24 * 60 * 60 * 1000;
+
+/** Everything the routes use, made once per workbench. */
+export interface Services {
+  config: WorkbenchConfig;
+  paths: WorkbenchPaths;
+  env: Record<string, string | undefined>;
+  fetch: typeof fetch;
+  db: Database;
+  registry: RunnerRegistry;
+  settings: SettingsService;
+  sessions: SessionStore;
+  log: SessionLog;
+  hub: Hub;
+  runner: SessionRunner;
+  background: Background;
+  projectStore: ProjectStore;
+  projects: ProjectService;
+  knowledge: KnowledgeService;
+  skills: SkillService;
+  tasks: TaskDeps;
+  conversations: ConversationService;
+  /** Crash repair and the first log clean-up, then the daily one. */
+  start(): void;
+  close(): Promise<void>;
+}
+
+export function createServices(options: WorkbenchOptions): Services {
+  const env = options.env ?? process.env;
+  const config = readConfig(options.home ? { ...env, WORKBENCH_HOME: options.home } : env);
+  const paths = workbenchPaths(config.home);
+  mkdirSync(paths.sessionsDir, { recursive: true });
+  const db = openDatabase(paths.database);
+  const registry = options.runners ?? createRunnerRegistry({ keel: { env } });
+  const settings = new SettingsService(db, paths.secrets, builtinRunnerConfigs());
+  const sessions = new SessionStore(db);
+  const log = new SessionLog(paths.sessionLog);
+  const hub = new Hub();
+  const runner = new SessionRunner({ store: sessions, log, hub, settings, runners: registry });
+  const background = new Background((error) =>
+    process.emitWarning(`workbench background work failed: ${(error as Error).message}`),
+  );
+  const projectStore = new ProjectStore(db);
+  const projects = new ProjectService(projectStore, settings, paths.knowledgeDir);
+  const knowledge = new KnowledgeService({
+    store: projectStore,
+    runner,
+    settings,
+    background,
+    knowledgeDir: paths.knowledgeDir,
+  });
+  const skills = new SkillService(db, paths.skillsDir, projectStore);
+  const taskStore = new TaskStore(db);
+  const tasks: TaskDeps = {
+    store: taskStore,
+    projects: projectStore,
+    knowledge,
+    skills,
+    settings,
+    runner,
+    sessions,
+    background,
+    paths,
+    fetch: options.fetch ?? globalThis.fetch,
+    busy: new Map(),
+  };
+  runner.onTurnEnd('plan', (session, outcome) => planTurnEnded(tasks, session, outcome));
+  runner.onTurnEnd('review', (session, outcome) => reviewTurnEnded(tasks, session, outcome));
+  const conversations = new ConversationService({
+    db,
+    projects: projectStore,
+    knowledge,
+    settings,
+    runner,
+    sessions,
+    home: paths.home,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    config,
+    paths,
+    env,
+    fetch: options.fetch ?? globalThis.fetch,
+    db,
+    registry,
+    settings,
+    sessions,
+    log,
+    hub,
+    runner,
+    background,
+    projectStore,
+    projects,
+    knowledge,
+    skills,
+    tasks,
+    conversations,
+    start() {
+      failInterruptedSessions(sessions, log);
+      projectStore.failInterrupted();
+      taskStore.failInterrupted();
+      cleanUpLogs(sessions, log, config.logRetentionDays);
+      timer = setInterval(() => cleanUpLogs(sessions, log, config.logRetentionDays), day);
+      timer.unref();
+    },
+    async close() {
+      if (timer) clearInterval(timer);
+      await runner.close();
+      await background.idle();
+      db.close();
+    },
+  };
+}

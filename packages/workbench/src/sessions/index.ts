@@ -1,0 +1,19 @@
+export { type ChannelMessage, Hub, type Listener, sessionChannel } from './hub.ts';
+export { cleanUpLogs, failInterruptedSessions } from './maintenance.ts';
+export { sessionRoutes } from './routes.ts';
+export { SessionLog } from './session-log.ts';
+export { type RunnerSource, SessionRunner, type TurnHandler, type TurnInput } from './session-runner.ts';
+export { SessionStore } from './session-store.ts';
+export {
+  finishedSessionStatuses,
+  type LogEntry,
+  type SessionContext,
+  type SessionEvent,
+  type SessionKind,
+  type SessionRecord,
+  type SessionStatus,
+  type StepEvent,
+  sessionKinds,
+  sessionStatuses,
+} from './types.ts';
+export { clientMessageSchema, registerWebSocket, type WebSocketDeps } from './websocket.ts';

@@ -1,0 +1,46 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParams, responses } from '../http/index.ts';
+import type { SessionLog } from './session-log.ts';
+import type { SessionStore } from './session-store.ts';
+
+const logsQuery = z.object({
+  after: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+});
+
+/** `GET /api/sessions/{id}/status` (the row) and `GET /api/sessions/{id}/logs?after=&limit=` (a page). */
+export function sessionRoutes(store: SessionStore, log: SessionLog): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/sessions/:id/status',
+      { schema: { tags: ['sessions'], params: idParams, response: responses('The session row.', 404) } },
+      async (request) => store.get(request.params.id),
+    );
+    app.get(
+      '/api/sessions/:id/logs',
+      {
+        schema: {
+          tags: ['sessions'],
+          description:
+            'Log entries {seq, timestamp, event} with seq > after, at most limit; next_cursor is the `after` of the next page.',
+          params: idParams,
+          querystring: logsQuery,
+          response: responses('{session_id, entries, next_cursor, has_more}', 400, 404),
+        },
+      },
+      async (request) => {
+        const session = store.get(request.params.id);
+        const { after, limit } = request.query;
+        const entries = log.read(session.id, after, limit);
+        const next = entries.at(-1)?.seq ?? after;
+        return {
+          session_id: session.id,
+          entries,
+          next_cursor: next,
+          has_more: log.lastSeq(session.id) > next,
+        };
+      },
+    );
+  };
+}

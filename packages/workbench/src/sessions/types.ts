@@ -1,0 +1,58 @@
+import type { RunnerErrorObject, RunnerEvent, RunnerKind, RunnerUsage } from '../runners/contract.ts';
+
+export const sessionStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+export type SessionStatus = (typeof sessionStatuses)[number];
+export const finishedSessionStatuses: readonly SessionStatus[] = ['succeeded', 'failed', 'cancelled'];
+
+/** What a session is for; with `owner_id` it says which record it belongs to. */
+export const sessionKinds = ['knowledge', 'task_init', 'plan', 'coding', 'review', 'conversation'] as const;
+export type SessionKind = (typeof sessionKinds)[number];
+
+/** A step of the workbench's own work (task initialization), logged beside the runner's events. */
+export interface StepEvent {
+  type: 'step';
+  step: string;
+  status: 'running' | 'done' | 'failed';
+  detail?: string;
+  error?: RunnerErrorObject;
+}
+
+/** Every event a session log holds: the runner's normalised events, and the workbench's steps. */
+export type SessionEvent = RunnerEvent | StepEvent;
+
+/** One line of `{WORKBENCH_HOME}/sessions/{session_id}.jsonl`. `seq` is gapless from 1. */
+export interface LogEntry {
+  seq: number;
+  timestamp: string;
+  event: SessionEvent;
+}
+
+/** Where and how a session's runner works; kept so that a later turn (chat) runs the same way. */
+export interface SessionContext {
+  workdir: string;
+  allowedRoots?: string[];
+  instructions?: string;
+  skillDirs: string[];
+  /** The agent may read the workdir but not change it (knowledge runs in the user's own repositories). */
+  readOnly?: boolean;
+}
+
+export interface SessionRecord {
+  id: string;
+  kind: SessionKind;
+  owner_id: string | null;
+  status: SessionStatus;
+  /** The runner kind that ran it. */
+  runner: RunnerKind | null;
+  runner_config_id: string;
+  /** The runner's own conversation id: later turns resume it. */
+  runner_session_id: string | null;
+  run_id: string | null;
+  context: SessionContext;
+  error: RunnerErrorObject | null;
+  usage: RunnerUsage | null;
+  last_seq: number;
+  created_at: string;
+  updated_at: string;
+  ended_at: string | null;
+}

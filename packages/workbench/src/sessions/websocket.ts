@@ -1,0 +1,150 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { z } from 'zod';
+import { WorkbenchError } from '../errors.ts';
+import { type SocketAuthorizer, unauthorizedClose } from '../http/index.ts';
+import type { ChannelMessage, Hub } from './hub.ts';
+import type { SessionLog } from './session-log.ts';
+import type { SessionRunner } from './session-runner.ts';
+import type { SessionStore } from './session-store.ts';
+
+const channelSchema = z.string().regex(/^session:[A-Za-z0-9_-]+$/, "must be 'session:<session_id>'");
+
+/** Client messages of `WS /api/ws` (documented in the README). */
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('subscribe'),
+    channel: channelSchema,
+    after: z.number().int().min(0).optional(),
+  }),
+  z.object({ type: z.literal('unsubscribe'), channel: channelSchema }),
+  z.object({ type: z.literal('chat'), session_id: z.string().min(1), content: z.string().min(1) }),
+  z.object({ type: z.literal('ping') }),
+]);
+type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+export interface WebSocketDeps {
+  hub: Hub;
+  log: SessionLog;
+  store: SessionStore;
+  runner: SessionRunner;
+  authorized: SocketAuthorizer;
+}
+
+/** `WS /api/ws`: one connection, many channel subscriptions, and chat into a session. */
+export function registerWebSocket(app: FastifyInstance, deps: WebSocketDeps): void {
+  app.get('/api/ws', { websocket: true, schema: { hide: true } }, (socket, request: FastifyRequest) => {
+    if (!deps.authorized(request)) {
+      socket.close(unauthorizedClose, 'Unauthorized');
+      return;
+    }
+    const connection = new Connection(socket, deps);
+    socket.on('message', (data) => connection.receive(String(data)));
+    socket.on('close', () => connection.close());
+  });
+}
+
+class Connection {
+  readonly #socket: WebSocket;
+  readonly #deps: WebSocketDeps;
+  /** Per channel: how to stop listening, and the last seq sent (nothing at or below it is sent again). */
+  readonly #subscriptions = new Map<string, { stop: () => void; lastSeq: number }>();
+
+  constructor(socket: WebSocket, deps: WebSocketDeps) {
+    this.#socket = socket;
+    this.#deps = deps;
+  }
+
+  receive(text: string): void {
+    let message: ClientMessage;
+    try {
+      const parsed = clientMessageSchema.safeParse(JSON.parse(text));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+        this.#error('INVALID_PARAMS', `${where}${issue?.message ?? 'invalid message'}`);
+        return;
+      }
+      message = parsed.data;
+    } catch {
+      this.#error('INVALID_PARAMS', 'Messages must be JSON objects with a type.');
+      return;
+    }
+    try {
+      this.#handle(message);
+    } catch (error) {
+      if (WorkbenchError.is(error)) this.#error(error.code, error.message);
+      else this.#error('SERVER_ERROR', 'The message could not be handled.');
+    }
+  }
+
+  close(): void {
+    for (const { stop } of this.#subscriptions.values()) stop();
+    this.#subscriptions.clear();
+  }
+
+  #handle(message: ClientMessage): void {
+    switch (message.type) {
+      case 'ping':
+        this.#send({ type: 'pong' });
+        return;
+      case 'subscribe':
+        this.#subscribe(message.channel, message.after ?? 0);
+        return;
+      case 'unsubscribe': {
+        this.#subscriptions.get(message.channel)?.stop();
+        this.#subscriptions.delete(message.channel);
+        this.#send({ type: 'unsubscribed', channel: message.channel });
+        return;
+      }
+      case 'chat': {
+        const session = this.#deps.runner.ready(message.session_id);
+        if (session.kind === 'task_init') {
+          this.#error(
+            'INVALID_PARAMS',
+            'A task init session runs no AI: chat in a plan, coding, review or conversation session.',
+          );
+          return;
+        }
+        void this.#deps.runner.turn(message.session_id, { prompt: message.content }).catch((error) => {
+          if (WorkbenchError.is(error)) this.#error(error.code, error.message);
+        });
+        return;
+      }
+    }
+  }
+
+  /**
+   * Replay then live, with no seam: the log read, the replay and the registration run synchronously, and
+   * appends (also synchronous) cannot interleave with them, so every entry is sent exactly once. The seq
+   * check is a second guard.
+   */
+  #subscribe(channel: string, after: number): void {
+    const sessionId = channel.slice('session:'.length);
+    const session = this.#deps.store.get(sessionId);
+    this.#subscriptions.get(channel)?.stop();
+    const subscription = { stop: () => {}, lastSeq: after };
+    this.#send({ type: 'subscribed', channel, after });
+    for (const entry of this.#deps.log.read(sessionId, after)) {
+      this.#send({ type: 'event', channel, ...entry });
+      subscription.lastSeq = entry.seq;
+    }
+    this.#send({ type: 'status', channel, session });
+    subscription.stop = this.#deps.hub.subscribe(channel, (message: ChannelMessage) => {
+      if (message.type === 'event') {
+        if (message.seq <= subscription.lastSeq) return;
+        subscription.lastSeq = message.seq;
+      }
+      this.#send(message);
+    });
+    this.#subscriptions.set(channel, subscription);
+  }
+
+  #error(code: string, message: string): void {
+    this.#send({ type: 'error', error: { code, message } });
+  }
+
+  #send(message: object): void {
+    if (this.#socket.readyState === this.#socket.OPEN) this.#socket.send(JSON.stringify(message));
+  }
+}

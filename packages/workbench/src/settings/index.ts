@@ -1,0 +1,11 @@
+export { settingsRoutes } from './routes.ts';
+export {
+  defaultSettings,
+  mcpServerSchema,
+  runnerConfigSchema,
+  type SettingsUpdate,
+  type SettingsView,
+  type StoredSettings,
+  settingsUpdateSchema,
+} from './schema.ts';
+export { SettingsService } from './settings-service.ts';

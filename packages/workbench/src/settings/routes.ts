@@ -1,0 +1,49 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { responses } from '../http/index.ts';
+import type { RunnerRegistry } from '../runners/index.ts';
+import { settingsUpdateSchema } from './schema.ts';
+import type { SettingsService } from './settings-service.ts';
+
+/**
+ * `GET /api/settings`, `PUT /api/settings` (partial; api_key and github_token are write-only: answered as
+ * api_key_set / github_token_set) and `GET /api/settings/check` ({ready, missing, runners}).
+ */
+export function settingsRoutes(settings: SettingsService, runners: RunnerRegistry): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/settings',
+      { schema: { tags: ['settings'], response: responses('The settings.') } },
+      async () => settings.view(),
+    );
+    app.put(
+      '/api/settings',
+      {
+        schema: {
+          tags: ['settings'],
+          description: 'Changes the fields given. A null model, base_url, api_key or github_token clears it.',
+          body: settingsUpdateSchema,
+          response: responses('The settings as they now are.', 400, 422),
+        },
+      },
+      async (request) => settings.update(request.body),
+    );
+    app.get(
+      '/api/settings/check',
+      {
+        schema: {
+          tags: ['settings'],
+          description:
+            'Whether AI actions can run: what is missing (e.g. "model") and each runner config\'s availability.',
+        },
+      },
+      async () => {
+        const missing = settings.missing();
+        return {
+          ready: missing.length === 0,
+          missing,
+          runners: await runners.check(settings.runnerConfigs()),
+        };
+      },
+    );
+  };
+}

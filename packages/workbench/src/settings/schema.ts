@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { runnerKinds } from '../runners/contract.ts';
+
+const stringMap = z.record(z.string(), z.string());
+
+export const runnerConfigSchema = z.strictObject({
+  id: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'must be lowercase letters, digits, dots, hyphens or underscores'),
+  name: z.string().min(1).max(200),
+  kind: z.enum(runnerKinds),
+  binary_path: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  extra_args: z.array(z.string()).default([]),
+  env: stringMap.default({}),
+});
+
+export const mcpServerSchema = z.strictObject({
+  name: z.string().min(1).max(200),
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: stringMap.default({}),
+  enabled: z.boolean().default(true),
+});
+
+/** `PUT /api/settings`: every field optional; the secrets are write-only (null clears them). */
+export const settingsUpdateSchema = z.strictObject({
+  model: z.string().trim().min(1).max(200).nullable().optional(),
+  base_url: z.url().nullable().optional(),
+  api_key: z.string().min(1).nullable().optional(),
+  default_runner: z.string().min(1).optional(),
+  runner_configs: z.array(runnerConfigSchema).optional(),
+  mcp_servers: z.array(mcpServerSchema).optional(),
+  github_token: z.string().min(1).nullable().optional(),
+  github_api_url: z.url().optional(),
+});
+export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
+
+/** What the database holds: everything but the secrets. */
+export interface StoredSettings {
+  model: string | null;
+  base_url: string | null;
+  default_runner: string;
+  runner_configs: z.infer<typeof runnerConfigSchema>[];
+  mcp_servers: z.infer<typeof mcpServerSchema>[];
+  github_api_url: string;
+}
+
+export const defaultSettings: StoredSettings = {
+  model: null,
+  base_url: null,
+  default_runner: 'keel',
+  runner_configs: [],
+  mcp_servers: [],
+  github_api_url: 'https://api.github.com',
+};
+
+/** What `GET /api/settings` answers: the secrets only as "set or not". */
+export interface SettingsView extends StoredSettings {
+  api_key_set: boolean;
+  github_token_set: boolean;
+  /** The runner configs every installation has (one per kind, id = kind); a user config may override one. */
+  builtin_runner_configs: z.infer<typeof runnerConfigSchema>[];
+}

@@ -1,0 +1,143 @@
+import { WorkbenchError } from '../errors.ts';
+import type { ModelSetting, RunnerConfig } from '../runners/contract.ts';
+import { type Database, fromJson, nowIso } from '../store/index.ts';
+import { defaultSettings, type SettingsUpdate, type SettingsView, type StoredSettings } from './schema.ts';
+import { type Secrets, SecretsFile } from './secrets.ts';
+
+/** Settings: one row in the database for the plain fields, the secrets in their own 0600 file. */
+export class SettingsService {
+  readonly #db: Database;
+  readonly #secrets: SecretsFile;
+  readonly #builtins: RunnerConfig[];
+
+  constructor(db: Database, secretsPath: string, builtins: RunnerConfig[]) {
+    this.#db = db;
+    this.#secrets = new SecretsFile(secretsPath);
+    this.#builtins = builtins;
+  }
+
+  stored(): StoredSettings {
+    const row = this.#db.prepare('SELECT data FROM settings WHERE id = 1').get() as
+      | { data: string }
+      | undefined;
+    return { ...defaultSettings, ...fromJson<Partial<StoredSettings>>(row?.data, {}) };
+  }
+
+  secrets(): Secrets {
+    return this.#secrets.read();
+  }
+
+  view(): SettingsView {
+    const secrets = this.#secrets.read();
+    return {
+      ...this.stored(),
+      api_key_set: Boolean(secrets.api_key),
+      github_token_set: Boolean(secrets.github_token),
+      builtin_runner_configs: this.#builtins,
+    };
+  }
+
+  update(patch: SettingsUpdate): SettingsView {
+    const current = this.stored();
+    const next: StoredSettings = { ...current };
+    if (patch.model !== undefined) next.model = patch.model;
+    if (patch.base_url !== undefined) next.base_url = patch.base_url;
+    if (patch.runner_configs !== undefined) next.runner_configs = patch.runner_configs as RunnerConfig[];
+    if (patch.mcp_servers !== undefined) next.mcp_servers = patch.mcp_servers;
+    if (patch.github_api_url !== undefined) next.github_api_url = patch.github_api_url;
+    if (patch.default_runner !== undefined) next.default_runner = patch.default_runner;
+    const ids = next.runner_configs.map((config) => config.id);
+    const twice = ids.find((id, index) => ids.indexOf(id) !== index);
+    if (twice) {
+      throw new WorkbenchError('INVALID_PARAMS', 400, `runner_configs: id '${twice}' is used twice.`, {
+        field: 'runner_configs',
+      });
+    }
+    const names = next.mcp_servers.map((server) => server.name);
+    const nameTwice = names.find((name, index) => names.indexOf(name) !== index);
+    if (nameTwice) {
+      throw new WorkbenchError('INVALID_PARAMS', 400, `mcp_servers: name '${nameTwice}' is used twice.`, {
+        field: 'mcp_servers',
+      });
+    }
+    this.#configById(next.default_runner, this.#allConfigs(next), 'default_runner');
+    this.#db
+      .prepare(
+        'INSERT INTO settings (id, data, updated_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at',
+      )
+      .run(JSON.stringify(next), nowIso());
+    if (patch.api_key !== undefined || patch.github_token !== undefined) {
+      const secrets = this.#secrets.read();
+      if (patch.api_key !== undefined) {
+        if (patch.api_key === null) delete secrets.api_key;
+        else secrets.api_key = patch.api_key;
+      }
+      if (patch.github_token !== undefined) {
+        if (patch.github_token === null) delete secrets.github_token;
+        else secrets.github_token = patch.github_token;
+      }
+      this.#secrets.write(secrets);
+    }
+    return this.view();
+  }
+
+  /** Every runner config: the user's, then the built-in ones they do not override. */
+  runnerConfigs(): RunnerConfig[] {
+    return this.#allConfigs(this.stored());
+  }
+
+  /** A runner config by id, or 422 UNKNOWN_RUNNER naming the field that named it. */
+  runnerConfig(id: string, field = 'runner'): RunnerConfig {
+    return this.#configById(id, this.runnerConfigs(), field);
+  }
+
+  /** Checks that `id` names a runner config (for project and task fields). */
+  assertRunner(id: string | null | undefined, field: string): void {
+    if (id) this.runnerConfig(id, field);
+  }
+
+  /**
+   * The model settings for a run with `config`, or 409 MODEL_NOT_CONFIGURED saying what to set: every AI
+   * action needs a model, from the runner config or from the settings.
+   */
+  model(config?: RunnerConfig): ModelSetting {
+    const stored = this.stored();
+    const model = config?.model ?? stored.model;
+    if (!model) {
+      throw new WorkbenchError(
+        'MODEL_NOT_CONFIGURED',
+        409,
+        'No AI model is configured: set one with PUT /api/settings {"model": "<model name>"} (and base_url, api_key).',
+        { missing: ['model'], fix: 'PUT /api/settings' },
+      );
+    }
+    const secrets = this.#secrets.read();
+    return {
+      model,
+      ...(stored.base_url ? { baseUrl: stored.base_url } : {}),
+      ...(secrets.api_key ? { apiKey: secrets.api_key } : {}),
+    };
+  }
+
+  /** What is missing before AI actions can run (for `GET /api/settings/check`). */
+  missing(): string[] {
+    return this.stored().model ? [] : ['model'];
+  }
+
+  #allConfigs(settings: StoredSettings): RunnerConfig[] {
+    const own = settings.runner_configs as RunnerConfig[];
+    return [...own, ...this.#builtins.filter((builtin) => !own.some((config) => config.id === builtin.id))];
+  }
+
+  #configById(id: string, configs: RunnerConfig[], field: string): RunnerConfig {
+    const found = configs.find((config) => config.id === id);
+    if (!found) {
+      throw new WorkbenchError('UNKNOWN_RUNNER', 422, `${field}: no runner config has id '${id}'.`, {
+        field,
+        runner: id,
+        available: configs.map((config) => config.id),
+      });
+    }
+    return found;
+  }
+}

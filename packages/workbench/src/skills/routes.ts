@@ -1,0 +1,85 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParams, responses } from '../http/index.ts';
+import type { SkillService } from './skill-service.ts';
+
+const nameSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(
+    /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
+    'must be lowercase letters, digits and single hyphens (e.g. code-review)',
+  );
+const createBody = z.strictObject({
+  name: nameSchema,
+  description: z.string().trim().min(1).max(1024),
+  content: z.string().max(200_000).default(''),
+});
+const updateBody = z.strictObject({
+  description: z.string().trim().min(1).max(1024).optional(),
+  content: z.string().max(200_000).optional(),
+});
+const linkBody = z.strictObject({ project_id: z.string().min(1), linked: z.boolean() });
+const listQuery = z.object({ project_id: z.string().min(1).optional() });
+
+/** Skills CRUD on `/api/skills` and `POST /api/skills/{id}/link`. */
+export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['skills'];
+    app.get(
+      '/api/skills',
+      {
+        schema: {
+          tags,
+          querystring: listQuery,
+          response: responses('{skills: Skill[]} (linked to project_id when given).', 400),
+        },
+      },
+      async (request) => ({ skills: skills.list(request.query.project_id) }),
+    );
+    app.post(
+      '/api/skills',
+      {
+        schema: {
+          tags,
+          body: createBody,
+          response: responses('The skill with its content (201).', 400, 409),
+        },
+      },
+      async (request, reply) => reply.status(201).send(skills.create(request.body)),
+    );
+    app.get(
+      '/api/skills/:id',
+      { schema: { tags, params: idParams, response: responses('The skill with its content.', 404) } },
+      async (request) => skills.get(request.params.id),
+    );
+    app.put(
+      '/api/skills/:id',
+      { schema: { tags, params: idParams, body: updateBody, response: responses('The skill.', 400, 404) } },
+      async (request) => skills.update(request.params.id, request.body),
+    );
+    app.delete(
+      '/api/skills/:id',
+      { schema: { tags, params: idParams, response: responses('Deleted (204).', 404) } },
+      async (request, reply) => {
+        skills.remove(request.params.id);
+        return reply.status(204).send();
+      },
+    );
+    app.post(
+      '/api/skills/:id/link',
+      {
+        schema: {
+          tags,
+          description:
+            'Links the skill to a project (linked: true) or unlinks it; tasks of the project get it in .skills/.',
+          params: idParams,
+          body: linkBody,
+          response: responses('The skill.', 400, 404),
+        },
+      },
+      async (request) => skills.link(request.params.id, request.body.project_id, request.body.linked),
+    );
+  };
+}

@@ -1,0 +1,2 @@
+export { type Database, fromJson, nowIso, openDatabase } from './database.ts';
+export { migrations } from './migrations.ts';

@@ -1,0 +1,106 @@
+// Each entry moves the schema one version up; PRAGMA user_version records where a database stands.
+// Append only: a released entry never changes. JSON fields are TEXT.
+export const migrations: string[] = [
+  `CREATE TABLE settings (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     data TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE TABLE projects (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     description TEXT NOT NULL,
+     repositories TEXT NOT NULL,
+     default_runner TEXT,
+     status TEXT NOT NULL,
+     error TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE TABLE knowledge (
+     project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+     repository TEXT NOT NULL,
+     layer TEXT NOT NULL,
+     status TEXT NOT NULL,
+     error TEXT,
+     session_id TEXT,
+     updated_at TEXT NOT NULL,
+     PRIMARY KEY (project_id, repository, layer)
+   );
+   CREATE TABLE sessions (
+     id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     owner_id TEXT,
+     status TEXT NOT NULL,
+     runner TEXT,
+     runner_config_id TEXT,
+     runner_session_id TEXT,
+     run_id TEXT,
+     context TEXT NOT NULL,
+     error TEXT,
+     usage TEXT,
+     last_seq INTEGER NOT NULL DEFAULT 0,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     ended_at TEXT
+   );
+   CREATE INDEX sessions_owner ON sessions (owner_id);
+   CREATE TABLE tasks (
+     id TEXT PRIMARY KEY,
+     project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+     description TEXT NOT NULL,
+     prd_links TEXT NOT NULL,
+     images TEXT NOT NULL,
+     runner TEXT,
+     branch TEXT NOT NULL,
+     state TEXT NOT NULL,
+     cancelled_from TEXT,
+     init TEXT NOT NULL,
+     workspaces TEXT NOT NULL,
+     plan_session_id TEXT,
+     review_session_id TEXT,
+     init_session_id TEXT,
+     commit_message TEXT,
+     results TEXT,
+     error TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX tasks_project ON tasks (project_id);
+   CREATE TABLE todos (
+     id TEXT PRIMARY KEY,
+     task_id TEXT NOT NULL REFERENCES tasks (id) ON DELETE CASCADE,
+     position INTEGER NOT NULL,
+     title TEXT NOT NULL,
+     description TEXT NOT NULL,
+     expected_output TEXT NOT NULL,
+     status TEXT NOT NULL,
+     session_id TEXT,
+     before TEXT,
+     after TEXT,
+     error TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX todos_task ON todos (task_id, position);
+   CREATE TABLE skills (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL UNIQUE,
+     description TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE TABLE skill_links (
+     skill_id TEXT NOT NULL REFERENCES skills (id) ON DELETE CASCADE,
+     project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+     PRIMARY KEY (skill_id, project_id)
+   );
+   CREATE TABLE conversations (
+     id TEXT PRIMARY KEY,
+     title TEXT NOT NULL,
+     project_id TEXT REFERENCES projects (id) ON DELETE SET NULL,
+     session_id TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );`,
+];

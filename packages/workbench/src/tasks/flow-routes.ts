@@ -1,0 +1,191 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { idParams, responses } from '../http/index.ts';
+import { executeTodo, runAll, skipTodo, startCoding, todoDiff } from './coding-stage.ts';
+import type { TaskDeps } from './deps.ts';
+import { confirmInit, startInit } from './init-stage.ts';
+import { lockPlan, startPlan, startTodos } from './plan-stage.ts';
+import { startCommitMessage, submitMergeRequest, taskDiff } from './review-stage.ts';
+import { viewTask } from './task-service.ts';
+import { messageBody, submitBody } from './types.ts';
+
+/** The five stages' actions. Work that takes time answers 202 at once; its sessions show the progress. */
+export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['flow'];
+    const started = (description: string) => responses(description, 400, 404, 409, 422);
+    const withSession = ({ task, session }: { task: Parameters<typeof viewTask>[1]; session: unknown }) => ({
+      task: viewTask(deps, deps.store.get(task.id)),
+      session,
+    });
+
+    app.post(
+      '/api/tasks/:id/init',
+      {
+        schema: {
+          tags,
+          description: '01: clone, sync skills, copy knowledge (202). Again: retries the steps not done.',
+          params: idParams,
+          response: started('The task (202).'),
+        },
+      },
+      async (request, reply) => reply.status(202).send(viewTask(deps, startInit(deps, request.params.id))),
+    );
+    app.post(
+      '/api/tasks/:id/confirm-init',
+      {
+        schema: {
+          tags,
+          description: '01 → 02: the user confirms the initialization.',
+          params: idParams,
+          response: started('The task, PLANNING.'),
+        },
+      },
+      async (request) => viewTask(deps, confirmInit(deps, request.params.id)),
+    );
+    app.post(
+      '/api/tasks/:id/plan',
+      {
+        schema: {
+          tags,
+          description: '02: drafts plan.md, or refines it with message (same session) (202).',
+          params: idParams,
+          body: messageBody.nullish(),
+          response: started('{task, session} (202).'),
+        },
+      },
+      async (request, reply) =>
+        reply.status(202).send(withSession(startPlan(deps, request.params.id, request.body?.message))),
+    );
+    app.post(
+      '/api/tasks/:id/lock-plan',
+      {
+        schema: {
+          tags,
+          description: '02 → 03: locks the plan and starts todo generation in the plan session (202).',
+          params: idParams,
+          response: started('{task, session} (202).'),
+        },
+      },
+      async (request, reply) => reply.status(202).send(withSession(lockPlan(deps, request.params.id))),
+    );
+    app.post(
+      '/api/tasks/:id/todo',
+      {
+        schema: {
+          tags,
+          description: '03: generates the todo list again, or adjusts it by message (202).',
+          params: idParams,
+          body: messageBody.nullish(),
+          response: started('{task, session} (202).'),
+        },
+      },
+      async (request, reply) =>
+        reply.status(202).send(withSession(startTodos(deps, request.params.id, request.body?.message))),
+    );
+    app.post(
+      '/api/tasks/:id/start-coding',
+      { schema: { tags, description: '03 → 04.', params: idParams, response: started('The task, CODING.') } },
+      async (request) => viewTask(deps, startCoding(deps, request.params.id)),
+    );
+    app.post(
+      '/api/tasks/:id/run-all',
+      {
+        schema: {
+          tags,
+          description: '04: runs the remaining todos in order, stopping at a failure (202).',
+          params: idParams,
+          response: started('{task, todos} (202).'),
+        },
+      },
+      async (request, reply) => {
+        const { task } = runAll(deps, request.params.id);
+        return reply.status(202).send(viewTask(deps, deps.store.get(task.id)));
+      },
+    );
+    app.get(
+      '/api/tasks/:id/diff',
+      {
+        schema: {
+          tags,
+          description: '05: every repository, base commit..working tree: files and patch.',
+          params: idParams,
+          response: started('{task_id, repositories, additions, deletions}'),
+        },
+      },
+      async (request) => taskDiff(deps, request.params.id),
+    );
+    app.post(
+      '/api/tasks/:id/commit-message',
+      {
+        schema: {
+          tags,
+          description: '05: the AI commit message, adjustable by message in the same session (202).',
+          params: idParams,
+          body: messageBody.nullish(),
+          response: started('{task, session} (202).'),
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(202)
+          .send(withSession(await startCommitMessage(deps, request.params.id, request.body?.message))),
+    );
+    app.post(
+      '/api/tasks/:id/submit-mr',
+      {
+        schema: {
+          tags,
+          description: '05: commit, push, open the MR/PR per changed repository; then DONE with results.',
+          params: idParams,
+          body: submitBody.nullish(),
+          response: responses('The task, DONE.', 400, 404, 409, 422, 502),
+        },
+      },
+      async (request) =>
+        viewTask(deps, await submitMergeRequest(deps, request.params.id, request.body ?? {})),
+    );
+    app.get(
+      '/api/tasks/:id/todos',
+      { schema: { tags, params: idParams, response: responses('{todos: Todo[]}', 404) } },
+      async (request) => {
+        deps.store.get(request.params.id);
+        return { todos: deps.store.todos(request.params.id) };
+      },
+    );
+    app.get(
+      '/api/todos/:id',
+      { schema: { tags, params: idParams, response: responses('The todo.', 404) } },
+      async (request) => deps.store.todo(request.params.id),
+    );
+    app.post(
+      '/api/todos/:id/execute',
+      {
+        schema: {
+          tags,
+          description:
+            '04: runs one todo in its own session, strictly in order; a failed one is retried from its before-snapshot (202).',
+          params: idParams,
+          response: started('{todo, session} (202).'),
+        },
+      },
+      async (request, reply) => reply.status(202).send(executeTodo(deps, request.params.id)),
+    );
+    app.post(
+      '/api/todos/:id/skip',
+      { schema: { tags, params: idParams, response: started('The todo, skipped.') } },
+      async (request) => skipTodo(deps, request.params.id),
+    );
+    app.get(
+      '/api/todos/:id/diff',
+      {
+        schema: {
+          tags,
+          description: "The todo's changes: before..after, or before..working tree while it runs.",
+          params: idParams,
+          response: responses('{todo_id, status, live, repositories}', 404),
+        },
+      },
+      async (request) => todoDiff(deps, request.params.id),
+    );
+  };
+}

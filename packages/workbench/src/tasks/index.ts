@@ -1,0 +1,19 @@
+export { branchNameProblem, defaultBranch } from './branch-name.ts';
+export type { TaskDeps } from './deps.ts';
+export { flowRoutes } from './flow-routes.ts';
+export { planTurnEnded } from './plan-stage.ts';
+export { htmlToText } from './prd-links.ts';
+export { reviewTurnEnded } from './review-stage.ts';
+export { taskRoutes } from './routes.ts';
+export {
+  allowedActions,
+  canMove,
+  type Move,
+  moves,
+  nextState,
+  type TaskState,
+  taskStates,
+} from './states.ts';
+export { TaskStore } from './task-store.ts';
+export { parseTodoList } from './todo-list.ts';
+export type { Task, Todo, TodoStatus } from './types.ts';

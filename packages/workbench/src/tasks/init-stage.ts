@@ -1,0 +1,164 @@
+import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { WorkbenchError } from '../errors.ts';
+import { createWorkspace } from '../git/index.ts';
+import { claim, type TaskDeps, taskRunner } from './deps.ts';
+import type { InitStep, Task, Workspace } from './types.ts';
+
+/**
+ * Stage 01: retryable steps, run by the workbench itself (no AI): clone every repository into the task
+ * directory on the task branch, sync the linked skills into `.skills/`, copy project.md and
+ * constitution.md. Each step's status is on the task and an event of its init session. A second
+ * `init` runs only the steps not done.
+ */
+export function startInit(deps: TaskDeps, taskId: string): Task {
+  const { store, projects, runner } = deps;
+  let task = store.check(taskId, 'init');
+  if (task.init.status === 'done') {
+    throw new WorkbenchError(
+      'INVALID_STATE',
+      409,
+      'The task is initialized: confirm it with POST /api/tasks/{id}/confirm-init.',
+      {
+        state: task.state,
+        allowed: ['confirm_init', 'cancel'],
+      },
+    );
+  }
+  const project = projects.get(task.project_id);
+  if (project.status !== 'READY') {
+    throw new WorkbenchError(
+      'PROJECT_NOT_READY',
+      409,
+      `Project '${project.id}' is ${project.status}: generate its knowledge first (POST /api/projects/{id}/init).`,
+      { project_id: project.id, status: project.status },
+    );
+  }
+  const config = taskRunner(deps, task, project);
+  const release = claim(deps, taskId, 'init');
+  const wanted = [
+    ...project.repositories.map((repository) => `clone:${repository.name}`),
+    'skills',
+    'knowledge',
+  ];
+  const steps: InitStep[] = wanted.map((name) => {
+    const done = task.init.steps.find((step) => step.name === name && step.status === 'done');
+    return done ?? { name, status: 'pending' };
+  });
+  const sessionId =
+    task.init_session_id ??
+    runner.create('task_init', taskId, config.id, { workdir: deps.paths.taskDir(taskId), skillDirs: [] }).id;
+  task = store.move(taskId, 'init');
+  task = store.update(taskId, {
+    init: { status: 'running', steps },
+    init_session_id: sessionId,
+    error: null,
+  });
+  runner.setStatus(sessionId, 'running');
+  deps.background.run(async () => {
+    try {
+      await runSteps(deps, taskId, sessionId);
+    } finally {
+      release();
+    }
+  });
+  return task;
+}
+
+async function runSteps(deps: TaskDeps, taskId: string, sessionId: string): Promise<void> {
+  const { store, projects, runner } = deps;
+  const task = store.get(taskId);
+  const project = projects.get(task.project_id);
+  const taskDir = deps.paths.taskDir(taskId);
+  mkdirSync(taskDir, { recursive: true });
+  const work: Record<string, () => Promise<string>> = {
+    skills: async () => {
+      const target = join(taskDir, '.skills');
+      rmSync(target, { recursive: true, force: true });
+      mkdirSync(target, { recursive: true });
+      const linked = deps.skills.linkedDirs(project.id);
+      for (const skill of linked) cpSync(skill.dir, join(target, skill.name), { recursive: true });
+      return `${linked.length} skill(s): ${linked.map((skill) => skill.name).join(', ') || 'none linked'}`;
+    },
+    knowledge: async () => {
+      const { projectMd, constitutionMd } = deps.knowledge.documents(project.id);
+      for (const path of [projectMd, constitutionMd]) {
+        if (!existsSync(path)) throw new Error(`${path} is missing: generate the project's knowledge again`);
+      }
+      copyFileSync(projectMd, join(taskDir, 'project.md'));
+      copyFileSync(constitutionMd, join(taskDir, 'constitution.md'));
+      return 'project.md and constitution.md copied';
+    },
+  };
+  for (const repository of project.repositories) {
+    work[`clone:${repository.name}`] = async () => {
+      const info = await createWorkspace({
+        source: repository.path,
+        dest: join(taskDir, repository.name),
+        branch: task.branch,
+      });
+      const workspace: Workspace = {
+        repository: repository.name,
+        dir: info.dir,
+        branch: info.branch,
+        base_commit: info.baseCommit,
+        base_branch: info.baseBranch,
+        origin_url: info.originUrl,
+      };
+      const current = store.get(taskId).workspaces.filter((each) => each.repository !== repository.name);
+      store.update(taskId, { workspaces: [...current, workspace] });
+      return `${info.dir} on ${info.branch} from ${info.baseBranch} at ${info.baseCommit.slice(0, 12)}`;
+    };
+  }
+  for (const step of store.get(taskId).init.steps) {
+    if (step.status === 'done') continue;
+    const run = work[step.name];
+    setStep(deps, taskId, { name: step.name, status: 'running' });
+    runner.record(sessionId, { type: 'step', step: step.name, status: 'running' });
+    try {
+      const detail = run ? await run() : 'nothing to do';
+      setStep(deps, taskId, { name: step.name, status: 'done', detail });
+      runner.record(sessionId, { type: 'step', step: step.name, status: 'done', detail });
+    } catch (error) {
+      const message = (error as Error).message;
+      setStep(deps, taskId, { name: step.name, status: 'failed', error: message });
+      const code = WorkbenchError.is(error) ? error.code : 'INIT_STEP_FAILED';
+      runner.record(sessionId, { type: 'step', step: step.name, status: 'failed', error: { code, message } });
+    }
+  }
+  const steps = store.get(taskId).init.steps;
+  const failed = steps.filter((step) => step.status !== 'done');
+  store.update(taskId, {
+    init: { status: failed.length ? 'failed' : 'done', steps },
+    error: failed.length
+      ? `init steps failed: ${failed.map((step) => step.name).join(', ')}; retry with POST /api/tasks/{id}/init`
+      : null,
+  });
+  runner.setStatus(
+    sessionId,
+    failed.length ? 'failed' : 'succeeded',
+    failed.length
+      ? { code: 'INIT_FAILED', message: `steps failed: ${failed.map((step) => step.name).join(', ')}` }
+      : null,
+  );
+}
+
+function setStep(deps: TaskDeps, taskId: string, next: InitStep): void {
+  const task = deps.store.get(taskId);
+  const steps = task.init.steps.map((step) => (step.name === next.name ? next : step));
+  deps.store.update(taskId, { init: { ...task.init, steps } });
+}
+
+/** INITIALIZING → PLANNING once every step is done (the user's confirmation). */
+export function confirmInit(deps: TaskDeps, taskId: string): Task {
+  const task = deps.store.check(taskId, 'confirm_init');
+  if (task.init.status !== 'done') {
+    throw new WorkbenchError(
+      'INIT_NOT_FINISHED',
+      409,
+      `Initialization is ${task.init.status}: ${task.init.status === 'failed' ? 'retry it with POST /api/tasks/{id}/init' : 'wait for it to finish'}.`,
+      { init: task.init },
+    );
+  }
+  return deps.store.move(taskId, 'confirm_init');
+}

@@ -1,0 +1,125 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { WorkbenchError } from '../errors.ts';
+import type { RunnerOutcome } from '../runners/index.ts';
+import type { SessionRecord } from '../sessions/index.ts';
+import { type TaskDeps, taskRunner } from './deps.ts';
+import { fetchPrdDocuments } from './prd-links.ts';
+import { planPrompt, planRefinePrompt, taskInstructions, todoAdjustPrompt, todoPrompt } from './prompts.ts';
+import { parseTodoList } from './todo-list.ts';
+import type { Task } from './types.ts';
+
+/**
+ * Stages 02 and 03 share ONE session (and so one runner conversation): the plan is drafted and refined in
+ * it, then broken into todos in it. What each turn's answer becomes depends on the task's state when the
+ * turn ends (see `planTurnEnded`), so a chat message over the WebSocket works like the endpoints.
+ */
+export function startPlan(deps: TaskDeps, taskId: string, message: string | undefined) {
+  const task = deps.store.check(taskId, 'plan');
+  const session = planSession(deps, task);
+  deps.runner.ready(session.id);
+  // No plan.md yet (also after a first turn that failed): the full first prompt, whatever the session holds.
+  const first = !existsSync(planPath(deps, taskId));
+  deps.background.run(async () => {
+    const prompt = first ? await firstPlanPrompt(deps, task, message) : planRefinePrompt(message);
+    await deps.runner.turn(session.id, {
+      prompt,
+      images: first ? task.images : [],
+      shownAs: first ? (message ?? 'Write the technical plan.') : (message ?? 'Improve the plan.'),
+    });
+  });
+  return { task: deps.store.get(taskId), session: deps.sessions.get(session.id) };
+}
+
+/** PLANNING → PLAN_LOCKED, then todo generation in the same session starts by itself. */
+export function lockPlan(deps: TaskDeps, taskId: string) {
+  const task = deps.store.check(taskId, 'lock_plan');
+  if (!existsSync(planPath(deps, taskId))) {
+    throw new WorkbenchError(
+      'PLAN_MISSING',
+      409,
+      'There is no plan.md yet: generate it with POST /api/tasks/{id}/plan.',
+      {
+        task_id: taskId,
+      },
+    );
+  }
+  if (task.plan_session_id) deps.runner.ready(task.plan_session_id);
+  deps.store.move(taskId, 'lock_plan');
+  return startTodos(deps, taskId, undefined, true);
+}
+
+/** Generates the todo list again, or adjusts it by `message` (PLAN_LOCKED or TODO_READY). */
+export function startTodos(deps: TaskDeps, taskId: string, message: string | undefined, locked = false) {
+  let task = locked ? deps.store.get(taskId) : deps.store.check(taskId, 'todo');
+  const session = planSession(deps, task);
+  deps.runner.ready(session.id);
+  if (!locked) task = deps.store.move(taskId, 'todo');
+  const plan = readFileSync(planPath(deps, taskId), 'utf8');
+  const prompt = message ? todoAdjustPrompt(message) : todoPrompt(plan);
+  deps.background.run(async () => {
+    await deps.runner.turn(session.id, { prompt, shownAs: message ?? 'Break the locked plan into todos.' });
+  });
+  return { task, session: deps.sessions.get(session.id) };
+}
+
+/** After every turn of a plan session: the answer becomes plan.md (PLANNING) or the todo list. */
+export function planTurnEnded(deps: TaskDeps, session: SessionRecord, outcome: RunnerOutcome): void {
+  if (outcome.status !== 'succeeded' || !session.owner_id) return;
+  const task = deps.store.get(session.owner_id);
+  if (task.state === 'PLANNING') {
+    if (!outcome.output.trim())
+      throw new WorkbenchError('PLAN_EMPTY', 422, 'The plan answer was empty: ask again.');
+    writeFileSync(planPath(deps, task.id), `${outcome.output.trim()}\n`);
+    return;
+  }
+  if (task.state === 'PLAN_LOCKED') {
+    saveTodos(deps, task, parseTodoList(outcome.output));
+    deps.store.move(task.id, 'todos_ready');
+    return;
+  }
+  if (task.state === 'TODO_READY') {
+    // A chat turn about the list: when it answers with a list, that list replaces the old one.
+    try {
+      saveTodos(deps, task, parseTodoList(outcome.output));
+    } catch {
+      // a plain answer (a question, an explanation) leaves the list as it is
+    }
+  }
+}
+
+function saveTodos(deps: TaskDeps, task: Task, items: ReturnType<typeof parseTodoList>): void {
+  writeFileSync(join(deps.paths.taskDir(task.id), 'todo.json'), `${JSON.stringify(items, null, 2)}\n`);
+  deps.store.replaceTodos(task.id, items);
+}
+
+function planSession(deps: TaskDeps, task: Task): SessionRecord {
+  if (task.plan_session_id) return deps.sessions.get(task.plan_session_id);
+  const project = deps.projects.get(task.project_id);
+  const config = taskRunner(deps, task, project);
+  deps.settings.model(config);
+  const taskDir = deps.paths.taskDir(task.id);
+  const constitution = readIfExists(join(taskDir, 'constitution.md'));
+  const session = deps.runner.create('plan', task.id, config.id, {
+    workdir: taskDir,
+    instructions: taskInstructions(task, constitution),
+    skillDirs: [join(taskDir, '.skills')],
+  });
+  deps.store.update(task.id, { plan_session_id: session.id });
+  return session;
+}
+
+async function firstPlanPrompt(deps: TaskDeps, task: Task, message: string | undefined): Promise<string> {
+  const documents = await fetchPrdDocuments(task.prd_links, deps.fetch);
+  const projectMd = readIfExists(join(deps.paths.taskDir(task.id), 'project.md'));
+  const prompt = planPrompt(task, documents, projectMd, task.images.length);
+  return message ? `${prompt}\n\n## Note from the user\n${message}` : prompt;
+}
+
+export function planPath(deps: TaskDeps, taskId: string): string {
+  return join(deps.paths.taskDir(taskId), 'plan.md');
+}
+
+export function readIfExists(path: string): string {
+  return existsSync(path) ? readFileSync(path, 'utf8') : '';
+}

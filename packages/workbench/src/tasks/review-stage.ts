@@ -1,0 +1,209 @@
+import { join } from 'node:path';
+import { WorkbenchError } from '../errors.ts';
+import {
+  commitAll,
+  compareLink,
+  detectProvider,
+  diff,
+  mergeRequestPushOptions,
+  openGitHubPullRequest,
+  parseRepoSlug,
+  pushBranch,
+} from '../git/index.ts';
+import type { RunnerOutcome } from '../runners/index.ts';
+import type { SessionRecord } from '../sessions/index.ts';
+import { claim, type TaskDeps, taskRunner } from './deps.ts';
+import { readIfExists } from './plan-stage.ts';
+import {
+  cleanCommitMessage,
+  commitMessageAdjustPrompt,
+  commitMessagePrompt,
+  taskInstructions,
+} from './prompts.ts';
+import type { SubmitResult, Task } from './types.ts';
+
+const maxPatchChars = 60_000;
+
+/** Every repository's changes since the task branch started: base commit..working tree. */
+export async function taskDiff(deps: TaskDeps, taskId: string) {
+  const task = deps.store.get(taskId);
+  if (task.workspaces.length === 0) {
+    throw new WorkbenchError(
+      'NO_WORKSPACE',
+      409,
+      'The task has no workspaces yet: initialize it first (POST /api/tasks/{id}/init).',
+    );
+  }
+  const repositories = [];
+  for (const workspace of task.workspaces) {
+    repositories.push({
+      repository: workspace.repository,
+      base_commit: workspace.base_commit,
+      ...(await diff(workspace.dir, workspace.base_commit)),
+    });
+  }
+  return {
+    task_id: task.id,
+    repositories,
+    additions: repositories.reduce((sum, each) => sum + each.additions, 0),
+    deletions: repositories.reduce((sum, each) => sum + each.deletions, 0),
+  };
+}
+
+/** Starts (or, with `message`, adjusts) the AI commit message in the task's review session. */
+export async function startCommitMessage(deps: TaskDeps, taskId: string, message: string | undefined) {
+  const task = deps.store.check(taskId, 'commit_message');
+  const session = reviewSession(deps, task);
+  deps.runner.ready(session.id);
+  const first = !session.runner_session_id;
+  let prompt: string;
+  if (first || !message) {
+    const changes = await taskDiff(deps, taskId);
+    const summary = changes.repositories
+      .flatMap((repo) =>
+        repo.files.map(
+          (file) =>
+            `- ${repo.repository}/${file.path} (${file.status}, +${file.additions} -${file.deletions})`,
+        ),
+      )
+      .join('\n');
+    const patch = changes.repositories.map((repo) => `# ${repo.repository}\n${repo.patch}`).join('\n');
+    prompt = commitMessagePrompt(
+      task,
+      summary || '(no changes)',
+      patch.length > maxPatchChars ? `${patch.slice(0, maxPatchChars)}\n[… cut]` : patch,
+    );
+    if (message) prompt += `\n\nAlso: ${message}`;
+  } else {
+    prompt = commitMessageAdjustPrompt(message);
+  }
+  deps.background.run(async () => {
+    await deps.runner.turn(session.id, { prompt, shownAs: message ?? 'Write the commit message.' });
+  });
+  return { task: deps.store.get(taskId), session: deps.sessions.get(session.id) };
+}
+
+/** After every turn of the review session in REVIEWING: its answer is the commit message. */
+export function reviewTurnEnded(deps: TaskDeps, session: SessionRecord, outcome: RunnerOutcome): void {
+  if (outcome.status !== 'succeeded' || !session.owner_id) return;
+  const task = deps.store.get(session.owner_id);
+  const message = cleanCommitMessage(outcome.output);
+  if (task.state === 'REVIEWING' && message) deps.store.update(task.id, { commit_message: message });
+}
+
+/**
+ * One action from review to merge request: in each changed repository commit everything on the task
+ * branch, push it to origin, and open the MR where the remote supports it (GitLab by push options,
+ * GitHub by its API, otherwise a compare link). Then DONE with the results. A failure leaves the task in
+ * REVIEWING with the results so far; submitting again is safe (nothing new to commit, the push is a no-op).
+ */
+export async function submitMergeRequest(
+  deps: TaskDeps,
+  taskId: string,
+  body: { title?: string | undefined; description?: string | undefined },
+): Promise<Task> {
+  let task = deps.store.check(taskId, 'submit_mr');
+  const project = deps.projects.get(task.project_id);
+  const message = task.commit_message ?? task.description.split('\n')[0]?.slice(0, 72) ?? 'Changes';
+  const title = body.title ?? message.split('\n')[0] ?? message;
+  const description = body.description ?? message.split('\n').slice(1).join('\n').trim();
+  const settings = deps.settings.stored();
+  const token = deps.settings.secrets().github_token;
+  const providerOf = (repository: string, url: string | null) =>
+    project.repositories.find((each) => each.name === repository)?.provider ??
+    (url ? detectProvider(url) : 'other');
+  const needsToken = task.workspaces.some(
+    (workspace) => providerOf(workspace.repository, workspace.origin_url) === 'github',
+  );
+  if (needsToken && !token) {
+    throw new WorkbenchError(
+      'GITHUB_TOKEN_NOT_CONFIGURED',
+      409,
+      'A repository is on GitHub: set github_token with PUT /api/settings first.',
+      {
+        missing: ['github_token'],
+      },
+    );
+  }
+  const release = claim(deps, taskId, 'submit-mr');
+  const results: SubmitResult[] = [];
+  try {
+    for (const workspace of task.workspaces) {
+      const provider = providerOf(workspace.repository, workspace.origin_url);
+      const result: SubmitResult = {
+        repository: workspace.repository,
+        changed: false,
+        branch: task.branch,
+        commit: null,
+        provider,
+      };
+      results.push(result);
+      const changes = await diff(workspace.dir, workspace.base_commit);
+      if (changes.files.length === 0) continue;
+      result.changed = true;
+      const previous = task.results?.find((each) => each.repository === workspace.repository);
+      result.commit = (await commitAll(workspace.dir, message)) ?? previous?.commit ?? null;
+      if (provider === 'gitlab') {
+        const pushed = await pushBranch(workspace.dir, {
+          branch: task.branch,
+          remote: 'origin',
+          pushOptions: mergeRequestPushOptions({ target: workspace.base_branch, title, description }),
+        });
+        result.mr_url = pushed.mergeRequestUrl;
+      } else if (provider === 'github') {
+        await pushBranch(workspace.dir, { branch: task.branch, remote: 'origin' });
+        const slug = workspace.origin_url ? parseRepoSlug(workspace.origin_url) : null;
+        if (!slug) {
+          throw new WorkbenchError(
+            'MERGE_REQUEST_FAILED',
+            422,
+            `Cannot read owner/repo from the origin of ${workspace.repository} (${workspace.origin_url}).`,
+          );
+        }
+        const pull = await openGitHubPullRequest({
+          apiUrl: settings.github_api_url,
+          token: token as string,
+          owner: slug.owner,
+          repo: slug.repo,
+          head: task.branch,
+          base: workspace.base_branch,
+          title,
+          body: description,
+          fetch: deps.fetch,
+        });
+        result.mr_url = pull.url;
+      } else {
+        await pushBranch(workspace.dir, { branch: task.branch, remote: 'origin' });
+        result.compare_url = workspace.origin_url
+          ? compareLink(workspace.origin_url, workspace.base_branch, task.branch)
+          : null;
+      }
+    }
+  } catch (error) {
+    const last = results.at(-1);
+    if (last)
+      last.error = WorkbenchError.is(error)
+        ? error.toJSON()
+        : { code: 'SUBMIT_FAILED', message: (error as Error).message };
+    deps.store.update(taskId, { results, error: `submit failed: ${(error as Error).message}` });
+    throw error;
+  } finally {
+    release();
+  }
+  task = deps.store.update(taskId, { results, error: null });
+  return deps.store.move(task.id, 'submitted');
+}
+
+function reviewSession(deps: TaskDeps, task: Task): SessionRecord {
+  if (task.review_session_id) return deps.sessions.get(task.review_session_id);
+  const config = taskRunner(deps, task, deps.projects.get(task.project_id));
+  deps.settings.model(config);
+  const taskDir = deps.paths.taskDir(task.id);
+  const session = deps.runner.create('review', task.id, config.id, {
+    workdir: taskDir,
+    instructions: taskInstructions(task, readIfExists(join(taskDir, 'constitution.md'))),
+    skillDirs: [join(taskDir, '.skills')],
+  });
+  deps.store.update(task.id, { review_session_id: session.id });
+  return session;
+}

@@ -1,0 +1,136 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { WorkbenchError } from '../errors.ts';
+import { defaultBranch } from './branch-name.ts';
+import type { TaskDeps } from './deps.ts';
+import { planPath } from './plan-stage.ts';
+import { allowedActions } from './states.ts';
+import type { Task, TaskImage, Todo } from './types.ts';
+
+/** A task as the API shows it: images without their data, plus plan.md, the todos and the allowed actions. */
+export interface TaskView extends Omit<Task, 'images'> {
+  images: { media_type: string; filename?: string; bytes: number }[];
+  work_dir: string;
+  plan: string | null;
+  todos: Todo[];
+  allowed_actions: string[];
+}
+
+/** States where the task's input (description, links, images, runner) may still change. */
+const editable = new Set(['CREATED', 'INITIALIZING', 'PLANNING']);
+
+export function viewTask(deps: TaskDeps, task: Task): TaskView {
+  const path = planPath(deps, task.id);
+  return {
+    ...task,
+    images: task.images.map((image: TaskImage) => ({
+      media_type: image.media_type,
+      ...(image.filename ? { filename: image.filename } : {}),
+      bytes: Math.floor((image.data.length * 3) / 4),
+    })),
+    work_dir: deps.paths.taskDir(task.id),
+    plan: existsSync(path) ? readFileSync(path, 'utf8') : null,
+    todos: deps.store.todos(task.id),
+    allowed_actions: allowedActions(task.state),
+  };
+}
+
+export function createTask(
+  deps: TaskDeps,
+  input: {
+    project_id: string;
+    description: string;
+    prd_links: string[];
+    images: TaskImage[];
+    runner?: string | null | undefined;
+    branch?: string | undefined;
+  },
+): Task {
+  const project = deps.projects.get(input.project_id);
+  deps.settings.assertRunner(input.runner, 'runner');
+  const id = deps.store.newId();
+  return deps.store.create({
+    id,
+    project_id: project.id,
+    description: input.description,
+    prd_links: input.prd_links,
+    images: input.images,
+    runner: input.runner ?? null,
+    branch: input.branch ?? defaultBranch(input.description, id),
+  });
+}
+
+export function updateTask(
+  deps: TaskDeps,
+  id: string,
+  patch: {
+    description?: string | undefined;
+    prd_links?: string[] | undefined;
+    images?: TaskImage[] | undefined;
+    runner?: string | null | undefined;
+    branch?: string | undefined;
+    state?: unknown;
+  },
+): Task {
+  const task = deps.store.get(id);
+  if (patch.state !== undefined) {
+    throw new WorkbenchError(
+      'INVALID_STATE',
+      409,
+      "A task's state is never written directly: it changes through the flow's actions (see allowed).",
+      { state: task.state, allowed: allowedActions(task.state) },
+    );
+  }
+  if (!editable.has(task.state)) {
+    throw new WorkbenchError('INVALID_STATE', 409, `A task in state ${task.state} can no longer be edited.`, {
+      state: task.state,
+      allowed: allowedActions(task.state),
+    });
+  }
+  if (patch.branch !== undefined && patch.branch !== task.branch && task.state !== 'CREATED') {
+    throw new WorkbenchError('INVALID_STATE', 409, 'The branch can change only before initialization.', {
+      state: task.state,
+      allowed: allowedActions(task.state),
+    });
+  }
+  deps.settings.assertRunner(patch.runner, 'runner');
+  const { state: _state, ...fields } = patch;
+  return deps.store.update(id, fields);
+}
+
+/** Deletes a task with its sessions stopped and its work directory removed (the sessions' logs stay). */
+export function deleteTask(deps: TaskDeps, id: string): void {
+  deps.store.get(id);
+  if (deps.busy.has(id)) {
+    throw new WorkbenchError(
+      'TASK_BUSY',
+      409,
+      `Task '${id}' is busy (${deps.busy.get(id)}): cancel it or wait.`,
+    );
+  }
+  stopSessions(deps, id);
+  deps.store.remove(id);
+  rmSync(deps.paths.taskDir(id), { recursive: true, force: true });
+}
+
+/** Any state but DONE → CANCELLED, stopping the task's running sessions. Its files stay. */
+export function cancelTask(deps: TaskDeps, id: string): Task {
+  const task = deps.store.move(id, 'cancel');
+  stopSessions(deps, id);
+  return task;
+}
+
+/** CANCELLED → the state it was cancelled from (a todo that was running is failed: execute it again). */
+export function reopenTask(deps: TaskDeps, id: string): Task {
+  if (deps.busy.has(id)) {
+    throw new WorkbenchError(
+      'TASK_BUSY',
+      409,
+      `Task '${id}' is still stopping (${deps.busy.get(id)}): try again.`,
+    );
+  }
+  return deps.store.move(id, 'reopen');
+}
+
+function stopSessions(deps: TaskDeps, taskId: string): void {
+  for (const session of deps.sessions.byOwner(taskId)) deps.runner.cancel(session.id);
+}

@@ -1,0 +1,218 @@
+import { newId } from '@keel/runtime';
+import { WorkbenchError } from '../errors.ts';
+import { type Database, fromJson, nowIso } from '../store/index.ts';
+import { nextState, type TaskState } from './states.ts';
+import type { Task, Todo } from './types.ts';
+
+type Row = Record<string, unknown>;
+const jsonColumns = new Set(['prd_links', 'images', 'init', 'workspaces', 'results', 'before', 'after']);
+
+function toTask(row: Row): Task {
+  return {
+    id: row.id as string,
+    project_id: row.project_id as string,
+    description: row.description as string,
+    prd_links: fromJson(row.prd_links, []),
+    images: fromJson(row.images, []),
+    runner: (row.runner as string | null) ?? null,
+    branch: row.branch as string,
+    state: row.state as TaskState,
+    cancelled_from: (row.cancelled_from as TaskState | null) ?? null,
+    init: fromJson(row.init, { status: 'idle', steps: [] }),
+    workspaces: fromJson(row.workspaces, []),
+    plan_session_id: (row.plan_session_id as string | null) ?? null,
+    review_session_id: (row.review_session_id as string | null) ?? null,
+    init_session_id: (row.init_session_id as string | null) ?? null,
+    commit_message: (row.commit_message as string | null) ?? null,
+    results: fromJson(row.results, null),
+    error: (row.error as string | null) ?? null,
+    created_at: row.created_at as string,
+    updated_at: row.updated_at as string,
+  };
+}
+
+function toTodo(row: Row): Todo {
+  return {
+    id: row.id as string,
+    task_id: row.task_id as string,
+    position: Number(row.position),
+    title: row.title as string,
+    description: row.description as string,
+    expected_output: row.expected_output as string,
+    status: row.status as Todo['status'],
+    session_id: (row.session_id as string | null) ?? null,
+    before: fromJson(row.before, null),
+    after: fromJson(row.after, null),
+    error: (row.error as string | null) ?? null,
+    created_at: row.created_at as string,
+    updated_at: row.updated_at as string,
+  };
+}
+
+function assignments(patch: Record<string, unknown>): { sql: string; values: (string | number | null)[] } {
+  const columns: string[] = [];
+  const values: (string | number | null)[] = [];
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    columns.push(`${key} = ?`);
+    values.push(
+      jsonColumns.has(key) && value !== null ? JSON.stringify(value) : (value as string | number | null),
+    );
+  }
+  columns.push('updated_at = ?');
+  values.push(nowIso());
+  return { sql: columns.join(', '), values };
+}
+
+export type TaskPatch = Partial<
+  Omit<Task, 'id' | 'project_id' | 'state' | 'cancelled_from' | 'created_at' | 'updated_at'>
+>;
+
+/** The tasks and todos tables. The state column is written only by `move`, through the table of moves. */
+export class TaskStore {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  create(
+    input: Pick<Task, 'id' | 'project_id' | 'description' | 'prd_links' | 'images' | 'runner' | 'branch'>,
+  ): Task {
+    const now = nowIso();
+    this.#db
+      .prepare(
+        `INSERT INTO tasks (id, project_id, description, prd_links, images, runner, branch, state, init, workspaces, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'CREATED', ?, '[]', ?, ?)`,
+      )
+      .run(
+        input.id,
+        input.project_id,
+        input.description,
+        JSON.stringify(input.prd_links),
+        JSON.stringify(input.images),
+        input.runner,
+        input.branch,
+        JSON.stringify({ status: 'idle', steps: [] }),
+        now,
+        now,
+      );
+    return this.get(input.id);
+  }
+
+  newId(): string {
+    return newId('task');
+  }
+
+  list(projectId?: string): Task[] {
+    const rows = projectId
+      ? this.#db.prepare('SELECT * FROM tasks WHERE project_id = ? ORDER BY created_at, id').all(projectId)
+      : this.#db.prepare('SELECT * FROM tasks ORDER BY created_at, id').all();
+    return (rows as Row[]).map(toTask);
+  }
+
+  get(id: string): Task {
+    const row = this.#db.prepare('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
+    if (!row) throw new WorkbenchError('TASK_NOT_FOUND', 404, `No task '${id}'.`, { task_id: id });
+    return toTask(row);
+  }
+
+  update(id: string, patch: TaskPatch): Task {
+    const { sql, values } = assignments(patch);
+    this.#db.prepare(`UPDATE tasks SET ${sql} WHERE id = ?`).run(...values, id);
+    return this.get(id);
+  }
+
+  /** Checks `action` against the table of moves and, when allowed, writes the state it leads to. */
+  move(id: string, action: string): Task {
+    const task = this.get(id);
+    const to = nextState(task.state, action, task.cancelled_from);
+    if (to === task.state) return task;
+    const cancelledFrom = to === 'CANCELLED' ? task.state : null;
+    this.#db
+      .prepare('UPDATE tasks SET state = ?, cancelled_from = ?, updated_at = ? WHERE id = ?')
+      .run(to, cancelledFrom, nowIso(), id);
+    return this.get(id);
+  }
+
+  /** Checks that `action` is allowed now, without moving (for work that moves only when it ends). */
+  check(id: string, action: string): Task {
+    const task = this.get(id);
+    nextState(task.state, action, task.cancelled_from);
+    return task;
+  }
+
+  remove(id: string): void {
+    this.#db.prepare('DELETE FROM tasks WHERE id = ?').run(id);
+  }
+
+  todos(taskId: string): Todo[] {
+    return (
+      this.#db.prepare('SELECT * FROM todos WHERE task_id = ? ORDER BY position').all(taskId) as Row[]
+    ).map(toTodo);
+  }
+
+  todo(id: string): Todo {
+    const row = this.#db.prepare('SELECT * FROM todos WHERE id = ?').get(id) as Row | undefined;
+    if (!row) throw new WorkbenchError('TODO_NOT_FOUND', 404, `No todo '${id}'.`, { todo_id: id });
+    return toTodo(row);
+  }
+
+  replaceTodos(
+    taskId: string,
+    items: { title: string; description: string; expected_output: string }[],
+  ): Todo[] {
+    const now = nowIso();
+    this.#db.exec('BEGIN IMMEDIATE;');
+    try {
+      this.#db.prepare('DELETE FROM todos WHERE task_id = ?').run(taskId);
+      const insert = this.#db.prepare(
+        `INSERT INTO todos (id, task_id, position, title, description, expected_output, status, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+      );
+      items.forEach((item, index) => {
+        insert.run(
+          newId('todo'),
+          taskId,
+          index + 1,
+          item.title,
+          item.description,
+          item.expected_output,
+          now,
+          now,
+        );
+      });
+      this.#db.exec('COMMIT;');
+    } catch (error) {
+      this.#db.exec('ROLLBACK;');
+      throw error;
+    }
+    return this.todos(taskId);
+  }
+
+  updateTodo(id: string, patch: Partial<Omit<Todo, 'id' | 'task_id' | 'created_at' | 'updated_at'>>): Todo {
+    const { sql, values } = assignments(patch);
+    this.#db.prepare(`UPDATE todos SET ${sql} WHERE id = ?`).run(...values, id);
+    return this.todo(id);
+  }
+
+  /** Crash repair: todos and init steps left running failed (a retry restores the before-snapshot). */
+  failInterrupted(): void {
+    const now = nowIso();
+    this.#db
+      .prepare(
+        `UPDATE todos SET status = 'failed', error = 'interrupted: the workbench stopped; execute it again', updated_at = ? WHERE status = 'running'`,
+      )
+      .run(now);
+    for (const task of (
+      this.#db.prepare(`SELECT * FROM tasks WHERE init LIKE '%"running"%'`).all() as Row[]
+    ).map(toTask)) {
+      const steps = task.init.steps.map((step) =>
+        step.status === 'running' || step.status === 'pending'
+          ? { ...step, status: 'failed' as const, error: 'interrupted' }
+          : step,
+      );
+      this.update(task.id, { init: { status: 'failed', steps } });
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { createWorkbench } from '../../src/index.ts';
+import { SessionLog } from '../../src/sessions/index.ts';
+import { tempDir } from '../harness.ts';
+
+describe('durability of sessions', () => {
+  test('a torn last line is dropped and truncated; seq continues from the last complete line', () => {
+    const dir = tempDir('log');
+    const log = new SessionLog((id) => join(dir, `${id}.jsonl`));
+    log.append('s1', { type: 'text_delta', content: 'a' });
+    log.append('s1', { type: 'text_delta', content: 'b' });
+    appendFileSync(join(dir, 's1.jsonl'), '{"seq":3,"timestamp":"2026-');
+    const fresh = new SessionLog((id) => join(dir, `${id}.jsonl`));
+    expect(fresh.read('s1').map((entry) => entry.seq)).toEqual([1, 2]);
+    expect(fresh.lastSeq('s1')).toBe(2);
+    expect(fresh.append('s1', { type: 'text_delta', content: 'c' }).seq).toBe(3);
+    const lines = readFileSync(join(dir, 's1.jsonl'), 'utf8').trim().split('\n');
+    expect(lines.map((line) => JSON.parse(line).seq)).toEqual([1, 2, 3]);
+    expect(fresh.read('s1', 1, 1).map((entry) => entry.seq)).toEqual([2]);
+  });
+
+  test('at start-up, sessions left running are failed (INTERRUPTED) with a log entry; old logs are cleaned up', async () => {
+    const home = tempDir('restart');
+    const first = await createWorkbench({ home, env: {} });
+    const { runner, sessions } = first.services;
+    const running = runner.create('conversation', null, 'keel', { workdir: home, skillDirs: [] });
+    runner.record(running.id, { type: 'message', role: 'user', content: 'hi' });
+    runner.setStatus(running.id, 'running');
+    const old = runner.create('conversation', null, 'keel', { workdir: home, skillDirs: [] });
+    runner.record(old.id, { type: 'message', role: 'user', content: 'old' });
+    runner.setStatus(old.id, 'succeeded');
+    first.services.db
+      .prepare('UPDATE sessions SET ended_at = ? WHERE id = ?')
+      .run('2020-01-01T00:00:00.000Z', old.id);
+    expect(sessions.get(running.id).status).toBe('running');
+    // A crash mid-append: half a line at the end.
+    appendFileSync(join(home, 'sessions', `${running.id}.jsonl`), '{"seq":2,"times');
+    first.services.db.close();
+
+    const second = await createWorkbench({ home, env: { WORKBENCH_LOG_RETENTION_DAYS: '30' } });
+    try {
+      const row = (await second.app.inject({ url: `/api/sessions/${running.id}/status` })).json();
+      expect(row).toMatchObject({ status: 'failed', error: { code: 'INTERRUPTED' }, last_seq: 2 });
+      const logs = (await second.app.inject({ url: `/api/sessions/${running.id}/logs` })).json();
+      expect(
+        logs.entries.map((entry: { seq: number; event: { type: string } }) => [entry.seq, entry.event.type]),
+      ).toEqual([
+        [1, 'message'],
+        [2, 'error'],
+      ]);
+      const cleaned = (await second.app.inject({ url: `/api/sessions/${old.id}/logs` })).json();
+      expect(cleaned.entries).toEqual([]);
+      expect((await second.app.inject({ url: `/api/sessions/${old.id}/status` })).json().status).toBe(
+        'succeeded',
+      );
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -1,0 +1,80 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { startWorkbench } from '../harness.ts';
+
+describe('settings', () => {
+  test('the API key is write-only: stored 0600, never returned, never in a log', async () => {
+    await using wb = await startWorkbench([], { configure: false });
+    const put = await wb.api('PUT', '/api/settings', {
+      model: 'm',
+      api_key: 'sk-very-secret',
+      github_token: 'ghp_x',
+    });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ model: 'm', api_key_set: true, github_token_set: true });
+    const got = await wb.api('GET', '/api/settings');
+    expect(JSON.stringify(got.body)).not.toContain('sk-very-secret');
+    expect(JSON.stringify(got.body)).not.toContain('ghp_x');
+    expect(got.body.api_key).toBeUndefined();
+    const secrets = join(wb.home, 'secrets.json');
+    expect(statSync(secrets).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(secrets, 'utf8'))).toEqual({
+      api_key: 'sk-very-secret',
+      github_token: 'ghp_x',
+    });
+    const cleared = await wb.api('PUT', '/api/settings', { api_key: null });
+    expect(cleared.body).toMatchObject({ api_key_set: false, github_token_set: true });
+  });
+
+  test('check lists the missing model; an AI action without one is MODEL_NOT_CONFIGURED', async () => {
+    await using wb = await startWorkbench([], { configure: false });
+    const check = await wb.api('GET', '/api/settings/check');
+    expect(check.status).toBe(200);
+    expect(check.body.ready).toBe(false);
+    expect(check.body.missing).toEqual(['model']);
+    expect(check.body.runners.find((runner: { kind: string }) => runner.kind === 'keel')).toMatchObject({
+      usable: true,
+    });
+    const conversation = await wb.api('POST', '/api/conversations', { title: 'hello' });
+    const init = await wb.api('POST', `/api/conversations/${conversation.body.id}/init`);
+    expect(init.status).toBe(409);
+    expect(init.body.error.code).toBe('MODEL_NOT_CONFIGURED');
+    expect(init.body.error.message).toContain('PUT /api/settings');
+    await wb.api('PUT', '/api/settings', { model: 'mock-model' });
+    expect((await wb.api('GET', '/api/settings/check')).body).toMatchObject({ ready: true, missing: [] });
+  });
+
+  test('runner configs, MCP servers and the default runner are checked', async () => {
+    await using wb = await startWorkbench([], { configure: false });
+    const ok = await wb.api('PUT', '/api/settings', {
+      runner_configs: [{ id: 'my-keel', name: 'Mine', kind: 'keel', model: 'other' }],
+      default_runner: 'my-keel',
+      mcp_servers: [{ name: 'fs', command: 'npx', args: ['x'] }],
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body.runner_configs[0]).toEqual({
+      id: 'my-keel',
+      name: 'Mine',
+      kind: 'keel',
+      model: 'other',
+      extra_args: [],
+      env: {},
+    });
+    expect(ok.body.mcp_servers[0]).toEqual({
+      name: 'fs',
+      command: 'npx',
+      args: ['x'],
+      env: {},
+      enabled: true,
+    });
+    const unknown = await wb.api('PUT', '/api/settings', { default_runner: 'nope' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error.code).toBe('UNKNOWN_RUNNER');
+    const badKind = await wb.api('PUT', '/api/settings', {
+      runner_configs: [{ id: 'x', name: 'x', kind: 'vim' }],
+    });
+    expect(badKind.status).toBe(400);
+    expect(badKind.body.error.code).toBe('INVALID_PARAMS');
+  });
+});

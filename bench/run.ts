@@ -7,6 +7,7 @@ for (const bench of [
   'bench/search.ts',
   'bench/web-stream.ts',
   'bench/startup.ts',
+  'bench/workbench-stream.ts',
 ]) {
   const result = spawnSync(process.execPath, [bench], { stdio: 'inherit' });
   if (result.status !== 0) console.log(JSON.stringify({ bench, error: `exited with ${result.status}` }));

@@ -125,10 +125,11 @@ class Connection {
     this.#subscriptions.get(channel)?.stop();
     const subscription = { stop: () => {}, lastSeq: after };
     this.#send({ type: 'subscribed', channel, after });
-    for (const entry of this.#deps.log.read(sessionId, after)) {
-      this.#send({ type: 'event', channel, ...entry });
-      subscription.lastSeq = entry.seq;
-    }
+    // Each stored line is an entry's JSON (`{"seq":…}`): wrapped as it is, not parsed and written again.
+    const prefix = `{"type":"event","channel":${JSON.stringify(channel)},`;
+    const lines = this.#deps.log.readLines(sessionId, after);
+    for (const line of lines) this.#sendText(prefix + line.slice(1));
+    subscription.lastSeq = after + lines.length;
     this.#send({ type: 'status', channel, session });
     subscription.stop = this.#deps.hub.subscribe(channel, (message: ChannelMessage) => {
       if (message.type === 'event') {
@@ -145,6 +146,10 @@ class Connection {
   }
 
   #send(message: object): void {
-    if (this.#socket.readyState === this.#socket.OPEN) this.#socket.send(JSON.stringify(message));
+    this.#sendText(JSON.stringify(message));
+  }
+
+  #sendText(text: string): void {
+    if (this.#socket.readyState === this.#socket.OPEN) this.#socket.send(text);
   }
 }

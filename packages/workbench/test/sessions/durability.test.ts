@@ -21,6 +21,25 @@ describe('durability of sessions', () => {
     expect(fresh.read('s1', 1, 1).map((entry) => entry.seq)).toEqual([2]);
   });
 
+  test('pages of a long log come from any cursor, with multi-byte text intact, as parsed or raw lines', () => {
+    const dir = tempDir('log');
+    const log = new SessionLog((id) => join(dir, `${id}.jsonl`));
+    for (let i = 1; i <= 2500; i++) log.append('s1', { type: 'text_delta', content: `é${i}✓` });
+    const fresh = new SessionLog((id) => join(dir, `${id}.jsonl`));
+    for (const log_ of [log, fresh]) {
+      expect(log_.read('s1', 0, 3).map((entry) => entry.seq)).toEqual([1, 2, 3]);
+      const page = log_.read('s1', 1999, 1000);
+      expect(page.map((entry) => entry.seq)).toEqual(Array.from({ length: 501 }, (_, i) => 2000 + i));
+      expect(page[0]?.event).toEqual({ type: 'text_delta', content: 'é2000✓' });
+      expect(log_.read('s1', 2500)).toEqual([]);
+      expect(log_.read('s1', 2499, 0)).toEqual([]);
+      const raw = log_.readLines('s1', 10, 2);
+      expect(raw.map((line) => JSON.parse(line).seq)).toEqual([11, 12]);
+    }
+    expect(fresh.read('unknown')).toEqual([]);
+    expect(fresh.lastSeq('unknown')).toBe(0);
+  });
+
   test('at start-up, sessions left running are failed (INTERRUPTED) with a log entry; old logs are cleaned up', async () => {
     const home = tempDir('restart');
     const first = await createWorkbench({ home, env: {} });

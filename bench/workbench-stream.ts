@@ -15,7 +15,7 @@ const home = await mkdtemp(join(tmpdir(), 'keel-bench-workbench-'));
 const workbench = await createWorkbench({ home, env: { ...process.env, WORKBENCH_HOME: home } });
 const base = await workbench.listen(0);
 const wsUrl = `${base.replace('http', 'ws')}/api/ws`;
-const { runner, log } = workbench.services;
+const { runner } = workbench.services;
 
 /** A WebSocket subscribed to a session from `after`; resolves when it has seen seq `until`. */
 function subscribe(

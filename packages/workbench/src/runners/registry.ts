@@ -14,13 +14,14 @@ export interface RunnerRegistry {
 
 export interface RunnerRegistryOptions {
   keel?: KeelRunnerOptions;
+  /** More runners (command-line agents, ACP); one of a kind already registered replaces it. */
+  runners?: Runner[];
 }
 
 const notImplemented = 'not implemented yet';
 
 /**
- * The registry of implemented runners: for now the Keel runtime in process. The command-line agents and
- * ACP come later.
+ * The registry of implemented runners: the Keel runtime in process, and whatever `runners` adds.
  *
  * @example
  * const registry = createRunnerRegistry({ keel: { runtimeDir } });
@@ -28,6 +29,7 @@ const notImplemented = 'not implemented yet';
  */
 export function createRunnerRegistry(options: RunnerRegistryOptions = {}): RunnerRegistry {
   const runners = new Map<RunnerKind, Runner>([['keel', new KeelRunner(options.keel ?? {})]]);
+  for (const runner of options.runners ?? []) runners.set(runner.kind, runner);
   return {
     get(kind) {
       const runner = runners.get(kind);

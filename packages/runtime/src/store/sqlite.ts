@@ -152,8 +152,12 @@ export const migrations: string[] = [
 /** How long opening waits out other processes creating, converting or migrating the same file. */
 const OPEN_DEADLINE_MS = 15_000;
 
-/** Opens (creating if needed) the single-machine SQLite database in WAL mode, migrated to the latest schema. */
-export function openSqlite(path: string): DatabaseSync {
+/**
+ * Opens (creating if needed) a SQLite database in WAL mode, migrated to the latest schema: the runtime's
+ * own by default, or `schema` (each entry one migration, applied once in order, tracked by user_version),
+ * for an embedder with tables of its own (the workbench).
+ */
+export function openSqlite(path: string, schema: readonly string[] = migrations): DatabaseSync {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
   try {
@@ -165,7 +169,7 @@ export function openSqlite(path: string): DatabaseSync {
       const { journal_mode } = db.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
       if (journal_mode !== 'wal' && path !== ':memory:') db.exec('PRAGMA journal_mode = WAL;');
       db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
-      migrate(db);
+      migrate(db, schema);
     });
     return db;
   } catch (error) {
@@ -204,12 +208,12 @@ function sleepSync(ms: number): void {
 }
 
 /** Brings the schema up to date; the write lock is taken before re-reading the version, so racing openers agree. */
-function migrate(db: DatabaseSync): void {
-  if (userVersion(db) >= migrations.length) return;
+function migrate(db: DatabaseSync, schema: readonly string[]): void {
+  if (userVersion(db) >= schema.length) return;
   db.exec('BEGIN IMMEDIATE');
   try {
-    for (let version = userVersion(db); version < migrations.length; version++) db.exec(migrations[version]!);
-    db.exec(`PRAGMA user_version = ${migrations.length}`);
+    for (let version = userVersion(db); version < schema.length; version++) db.exec(schema[version]!);
+    db.exec(`PRAGMA user_version = ${schema.length}`);
     db.exec('COMMIT');
   } catch (error) {
     if (db.isTransaction) db.exec('ROLLBACK');

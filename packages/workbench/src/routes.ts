@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { conversationRoutes } from './conversations/index.ts';
+import { directoryRoutes } from './directories/index.ts';
 import type { SocketAuthorizer } from './http/index.ts';
 import { projectRoutes } from './projects/index.ts';
 import type { Services } from './services.ts';
@@ -30,4 +31,5 @@ export async function registerRoutes(
   );
   await app.register(skillRoutes(services.skills));
   await app.register(conversationRoutes(services.conversations));
+  await app.register(directoryRoutes());
 }

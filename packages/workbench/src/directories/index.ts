@@ -1,0 +1,3 @@
+export type { DirectoryEntry, DirectoryListing } from './list-directory.ts';
+export { listDirectory } from './list-directory.ts';
+export { directoryRoutes } from './routes.ts';

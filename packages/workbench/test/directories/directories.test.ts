@@ -1,0 +1,53 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { type Body, startWorkbench, tempDir } from '../harness.ts';
+
+describe('GET /api/directories', () => {
+  test('lists directories first, marks git repositories, hides dot entries unless asked', async () => {
+    await using wb = await startWorkbench([]);
+    const root = tempDir('browse');
+    mkdirSync(join(root, 'zeta-repo', '.git'), { recursive: true });
+    mkdirSync(join(root, 'alpha'));
+    mkdirSync(join(root, '.hidden'));
+    writeFileSync(join(root, 'notes.txt'), 'x');
+    symlinkSync(join(root, 'zeta-repo'), join(root, 'linked-repo'));
+
+    const listing = await wb.api('GET', `/api/directories?path=${encodeURIComponent(root)}`);
+    expect(listing.status).toBe(200);
+    expect(listing.body.path).toBe(root);
+    expect(listing.body.parent).toBe(join(root, '..'));
+    expect(listing.body.entries.map((entry: Body) => [entry.name, entry.is_dir, entry.is_git_repo])).toEqual([
+      ['alpha', true, false],
+      ['linked-repo', true, true],
+      ['zeta-repo', true, true],
+      ['notes.txt', false, false],
+    ]);
+    expect(listing.body.entries[0].path).toBe(join(root, 'alpha'));
+
+    const hidden = await wb.api('GET', `/api/directories?path=${encodeURIComponent(root)}&hidden=true`);
+    expect(hidden.body.entries.map((entry: Body) => entry.name)).toContain('.hidden');
+  });
+
+  test('defaults to the home directory; the root has no parent', async () => {
+    await using wb = await startWorkbench([]);
+    expect((await wb.api('GET', '/api/directories')).body.path).toBe(homedir());
+    expect((await wb.api('GET', '/api/directories?path=/')).body.parent).toBeNull();
+  });
+
+  test('a missing path is 404, a file is 400, a bad query is 400, all in the error shape', async () => {
+    await using wb = await startWorkbench([]);
+    const root = tempDir('browse');
+    writeFileSync(join(root, 'file.txt'), 'x');
+    const missing = await wb.api('GET', `/api/directories?path=${encodeURIComponent(join(root, 'nope'))}`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('DIRECTORY_NOT_FOUND');
+    const file = await wb.api('GET', `/api/directories?path=${encodeURIComponent(join(root, 'file.txt'))}`);
+    expect(file.status).toBe(400);
+    expect(file.body.error.code).toBe('NOT_A_DIRECTORY');
+    const bad = await wb.api('GET', '/api/directories?hidden=maybe');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('INVALID_PARAMS');
+  });
+});

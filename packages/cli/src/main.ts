@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { type CommandName, commandTable, helpTerm, isCommandName } from './commands/table.ts';
+import { type CommandName, commandHelp, helpTerm } from './commands/descriptions.ts';
+import { commandLoaders, isCommandName } from './commands/table.ts';
 import type { CliIo } from './io.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -29,9 +30,9 @@ export async function buildProgram(io: CliIo, argv: string[] = []): Promise<Comm
   const words = argv.slice(2).filter((arg) => !arg.startsWith('-'));
   // `keel help run` shows the full help of `run`, so `run` is the one to load.
   const wanted = words[0] === 'help' ? words[1] : words[0];
-  for (const [name, entry] of Object.entries(commandTable)) {
-    if (name === wanted && isCommandName(name)) (await entry.load())(program, io);
-    else program.command(name).description(entry.description);
+  for (const [name, help] of Object.entries(commandHelp)) {
+    if (name === wanted && isCommandName(name)) (await commandLoaders[name]())(program, io);
+    else program.command(name).description(help.description);
   }
   return program;
 }

@@ -6,7 +6,7 @@ import { continueInForeground } from '../foreground-run.ts';
 import type { CliIo } from '../io.ts';
 import { oneOf, positiveInt } from '../option-parsers.ts';
 import { formatApproval } from '../render/records.ts';
-import { describe } from './table.ts';
+import { describe } from './descriptions.ts';
 
 const approvalStatuses: readonly ApprovalStatus[] = [
   'pending',

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { printJson, type WorkdirFlags, withRuntime, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
 import { formatArtifact } from '../render/records.ts';
-import { describe } from './table.ts';
+import { describe } from './descriptions.ts';
 
 /** `keel artifacts list|show`: what runs produced. */
 export function registerArtifacts(program: Command, io: CliIo): void {

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { keelArgsOf, workdirOf } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
 import { createEventPrinter } from '../render/event-printer.ts';
-import { describe } from './table.ts';
+import { describe } from './descriptions.ts';
 
 interface ChatFlags {
   workdir?: string;

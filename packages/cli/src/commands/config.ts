@@ -11,7 +11,7 @@ import {
 import type { Command } from 'commander';
 import { printJson, type WorkdirFlags, workdirOf, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
-import { describe } from './table.ts';
+import { describe } from './descriptions.ts';
 
 interface ConfigFlags extends WorkdirFlags {
   json?: boolean;

@@ -5,7 +5,7 @@ import { projectConfigPath } from '@keel/runtime';
 import type { Command } from 'commander';
 import { type WorkdirFlags, workdirOf, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
-import { describe } from './table.ts';
+import { describe } from './descriptions.ts';
 
 interface InitFlags extends WorkdirFlags {
   force?: boolean;

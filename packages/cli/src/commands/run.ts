@@ -8,7 +8,7 @@ import { collect, commaList, nonNegativeInt, nonNegativeNumber, positiveInt } fr
 import { approvalHint } from '../render/approval-hint.ts';
 import { createEventPrinter } from '../render/event-printer.ts';
 import { loadWorkflow } from '../workflow-file.ts';
-import { describe } from './table.ts';
+import { describe } from './descriptions.ts';
 
 interface RunFlags {
   workdir?: string;

@@ -6,8 +6,8 @@ import { interruptSignal } from '../interrupt.ts';
 import type { CliIo } from '../io.ts';
 import { nonNegativeInt, oneOf, positiveInt } from '../option-parsers.ts';
 import { formatMetrics, formatRun, formatRunDetail } from '../render/records.ts';
+import { describe } from './descriptions.ts';
 import { registerRunControls } from './run-controls.ts';
-import { describe } from './table.ts';
 
 interface JsonFlags extends WorkdirFlags {
   json?: boolean;

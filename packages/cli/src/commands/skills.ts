@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { printJson, type WorkdirFlags, withRuntime, workdirOf, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
 import { formatSkillDetail, formatSkillTable, formatSkillWarning } from '../render/skills.ts';
-import { describe } from './table.ts';
+import { describe } from './descriptions.ts';
 
 interface SkillsFlags extends WorkdirFlags {
   json?: boolean;

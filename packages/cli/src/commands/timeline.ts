@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { printJson, type WorkdirFlags, withRuntime, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
 import { formatCheckpoint, formatTimelineEntry } from '../render/records.ts';
-import { describe } from './table.ts';
+import { describe } from './descriptions.ts';
 
 interface JsonFlags extends WorkdirFlags {
   json?: boolean;

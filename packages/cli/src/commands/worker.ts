@@ -4,7 +4,7 @@ import { type WorkdirFlags, withRuntime, workdirOption } from '../cli-runtime.ts
 import type { CliIo } from '../io.ts';
 import { positiveInt } from '../option-parsers.ts';
 import { truncate } from '../render/truncate.ts';
-import { describe } from './table.ts';
+import { describe } from './descriptions.ts';
 
 interface WorkerFlags extends WorkdirFlags {
   idleMs: number;

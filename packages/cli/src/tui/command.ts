@@ -1,7 +1,7 @@
 import { ConfigError, createRuntime } from '@keel/runtime';
 import type { Command } from 'commander';
 import { printError, workdirOf } from '../cli-runtime.ts';
-import { describe } from '../commands/table.ts';
+import { describe } from '../commands/descriptions.ts';
 import type { CliIo } from '../io.ts';
 import { positiveInt } from '../option-parsers.ts';
 

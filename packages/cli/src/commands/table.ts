@@ -12,7 +12,7 @@ type Register = (program: Command, io: CliIo) => void;
 export const commandLoaders: Record<CommandName, () => Promise<Register>> = {
   run: async (): Promise<Register> => (await import('./run.ts')).registerRun,
   chat: async (): Promise<Register> => (await import('./chat.ts')).registerChat,
-  tui: async (): Promise<Register> => (await import('../tui/command.ts')).registerTui,
+  tui: async (): Promise<Register> => (await import('../tui/index.ts')).registerTui,
   runs: async (): Promise<Register> => (await import('./runs.ts')).registerRuns,
   approvals: async (): Promise<Register> => (await import('./approvals.ts')).registerApprovals,
   timeline: async (): Promise<Register> => (await import('./timeline.ts')).registerTimeline,

@@ -6,7 +6,7 @@ import type {
   RunnerImage,
   RunnerKind,
   RunnerOutcome,
-} from '../runners/contract.ts';
+} from '../runners/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import { type Hub, sessionChannel } from './hub.ts';
 import type { SessionLog } from './session-log.ts';

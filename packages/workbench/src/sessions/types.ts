@@ -1,4 +1,4 @@
-import type { RunnerErrorObject, RunnerEvent, RunnerKind, RunnerUsage } from '../runners/contract.ts';
+import type { RunnerErrorObject, RunnerEvent, RunnerKind, RunnerUsage } from '../runners/index.ts';
 
 export const sessionStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export type SessionStatus = (typeof sessionStatuses)[number];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { runnerKinds } from '../runners/contract.ts';
+import { runnerKinds } from '../runners/index.ts';
 
 const stringMap = z.record(z.string(), z.string());
 

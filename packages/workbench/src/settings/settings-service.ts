@@ -1,5 +1,5 @@
 import { WorkbenchError } from '../errors.ts';
-import type { ModelSetting, RunnerConfig } from '../runners/contract.ts';
+import type { ModelSetting, RunnerConfig } from '../runners/index.ts';
 import { type Database, fromJson, nowIso } from '../store/index.ts';
 import { defaultSettings, type SettingsUpdate, type SettingsView, type StoredSettings } from './schema.ts';
 import { type Secrets, SecretsFile } from './secrets.ts';

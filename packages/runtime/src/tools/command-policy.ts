@@ -1,5 +1,6 @@
 import { ConfigError, InvalidParamsError, PermissionDeniedError } from '../errors/index.ts';
 import { type Invocation, invocationsOf, programName } from './command-invocations.ts';
+import { hiddenProgram } from './command-paths.ts';
 import { dangerOf, isForkBomb } from './dangerous-commands.ts';
 import { defaultAllowedCommands } from './default-allowed-commands.ts';
 import { parseCommandLine, ShellSyntaxError } from './shell-parser.ts';
@@ -21,7 +22,7 @@ export type CommandVerdict = { allowed: true } | { allowed: false; segment: stri
 
 // Variables that change which program an allowed command really runs (or what it loads).
 const hijackingVariable =
-  /^(?:PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|IFS|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|PAGER|EDITOR|VISUAL|GIT_(?:EXTERNAL_DIFF|SSH|SSH_COMMAND|PAGER|EDITOR|ASKPASS|EXEC_PATH|CONFIG\w*))\+?=/;
+  /^(?:PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|IFS|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|PAGER|EDITOR|VISUAL|GIT_[A-Z_]+)\+?=/;
 const shownEntries = 40;
 
 /**
@@ -109,6 +110,8 @@ export class CommandPolicy {
       return `sets ${hijack.split('=')[0]}, which changes what an allowed command runs; only an allow-list with "*" permits that`;
     }
     if (words.length === 0) return undefined;
+    const hidden = hiddenProgram(invocation);
+    if (hidden) return `${hidden}; only an allow-list with "*" permits that`;
     if (this.#allowed.some((entry) => matchesAllowed(entry, invocation))) return undefined;
     return 'is not on the allow-list (security.allowed_commands)';
   }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { CancelledError, TimeoutError, ToolError } from '../errors/index.ts';
+import { assertConfined } from './command-confinement.ts';
 import { commandEnvironment } from './command-env.ts';
 import { CommandPolicy } from './command-policy.ts';
 import { type CommandOutcome, runCommand } from './command-runner.ts';
@@ -49,6 +50,7 @@ export const execCommandTool = defineTool({
   async execute(ctx, args) {
     (ctx.commands ?? defaultPolicy).assertAllowed(args.command);
     const cwd = args.cwd === undefined ? ctx.workdir : await ctx.guard.resolve(args.cwd, 'write');
+    await assertConfined(args.command, ctx.guard, cwd);
     const info = await stat(cwd).catch(() => undefined);
     if (!info?.isDirectory()) {
       throw new ToolError(`cwd ${displayPath(ctx.guard, cwd)} is not an existing directory.`, {

@@ -120,7 +120,8 @@ class Parser {
       if (rest.startsWith(';;')) {
         throw new ShellSyntaxError('case statements are not supported by the command check.', true);
       }
-      const operator = /^(?:&&|\|\||\|&|\||;|&)/.exec(rest)?.[0];
+      // `&>` is a redirection (stdout and stderr), not `&` (background) then `>`.
+      const operator = /^(?:&&|\|\||\|&|\||;|&(?!>))/.exec(rest)?.[0];
       if (operator) {
         finish();
         this.#pos += operator.length;

@@ -1,0 +1,206 @@
+import type { Invocation } from './command-invocations.ts';
+import { programName } from './command-invocations.ts';
+import type { ShellWord } from './shell-parser.ts';
+
+/** A path a command writes to (or works in), and what makes it one, for the refusal message. */
+export interface TouchedPath {
+  word: ShellWord;
+  why: string;
+}
+
+// Redirections that open their target for writing; `>&` and `<>` too, unless the target is a descriptor.
+const writingRedirect = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
+// Devices a command may always write to; bash's /dev/tcp and /dev/udp are network, the sandbox's business.
+const harmlessTargets = /^\/dev\/(?:null|stdout|stderr|tty|fd\/\d+|tcp\/.+|udp\/.+)$/;
+
+/** Programs whose every operand is a file they create, change or delete. */
+const writesEveryOperand = new Set([
+  'tee',
+  'touch',
+  'mkdir',
+  'rm',
+  'rmdir',
+  'unlink',
+  'truncate',
+  'shred',
+  'chmod',
+  'chown',
+  'chgrp',
+]);
+/** Programs whose last operand is where they write (and `-t DIR` when given). */
+const writesLastOperand = new Set(['cp', 'mv', 'install', 'ln', 'rsync']);
+/** Options, of any program, whose value is a file or directory it writes. */
+const outputOptions =
+  /^--(?:output|output-file|outfile|out-file|outdir|out-dir|outDir|log-file|target-directory|directory|git-dir|work-tree)$/;
+/** `-o FILE` (and wget's `-O FILE`) for the programs where it means an output file. */
+const shortOutput: Record<string, string> = {
+  curl: '-o',
+  sort: '-o',
+  gcc: '-o',
+  'g++': '-o',
+  cc: '-o',
+  clang: '-o',
+  go: '-o',
+  wget: '-O',
+  unzip: '-d',
+  tar: '-C',
+};
+
+/**
+ * The paths an invocation writes to or works in, as far as its words say: redirection targets, the
+ * operands of programs that write files, output options, `git -C`, `dd of=`, `cd`. Each must lie inside the
+ * boundary the file tools have; a path only known when the shell runs is reported too (as dynamic).
+ */
+export function touchedPaths(invocation: Invocation): TouchedPath[] {
+  const touched: TouchedPath[] = [];
+  for (const redirect of invocation.redirects) {
+    if (!writingRedirect.has(redirect.operator)) continue;
+    const target = redirect.target;
+    if (redirect.operator === '>&' && /^(?:\d+|-)$/.test(target.text)) continue;
+    if (!target.dynamic && harmlessTargets.test(target.text)) continue;
+    touched.push({ word: target, why: `the redirection '${redirect.operator}' writes to it` });
+  }
+  const [program, ...args] = invocation.words;
+  const name = programName(program);
+  const operands = operandsOf(args);
+  if (writesEveryOperand.has(name)) {
+    const files = name === 'chmod' || name === 'chown' || name === 'chgrp' ? operands.slice(1) : operands;
+    for (const word of files) touched.push({ word, why: `${name} changes it` });
+  }
+  if (writesLastOperand.has(name) && operands.length > 1) {
+    touched.push({ word: operands.at(-1)!, why: `${name} writes there` });
+    // A link made by ln -s points where its target says: outside, it would open a way out later.
+    if (name === 'ln')
+      for (const word of operands.slice(0, -1)) touched.push({ word, why: 'ln links to it' });
+  }
+  if (
+    name === 'sed' &&
+    args.some((word) => /^(?:-i|--in-place)/.test(word.text) || /^-[a-zA-Z]*i/.test(word.text))
+  ) {
+    const scripted = args.some((word) => /^(?:-e|-f|--expression|--file)/.test(word.text));
+    for (const word of scripted ? operands : operands.slice(1))
+      touched.push({ word, why: 'sed -i rewrites it' });
+  }
+  // find's start points are what -exec, -delete and the -fprint family act on.
+  if (name === 'find' && args.some((word) => findActions.test(word.text))) {
+    for (const word of findStarts(args)) touched.push({ word, why: `find acts on what it finds under it` });
+  }
+  if (name === 'cd' || name === 'pushd') {
+    for (const word of operands.slice(0, 1)) touched.push({ word, why: `${name} moves the command there` });
+  }
+  for (const [index, word] of args.entries()) {
+    const next = args[index + 1];
+    const inline = /^(--[A-Za-z-]+)=(.*)$/.exec(word.text);
+    if (inline?.[1] && outputOptions.test(inline[1])) {
+      touched.push({
+        word: { text: inline[2] ?? '', dynamic: word.dynamic },
+        why: `${inline[1]} writes there`,
+      });
+    } else if (next && (outputOptions.test(word.text) || word.text === shortOutput[name])) {
+      touched.push({ word: next, why: `${name} ${word.text} writes there` });
+    } else if (name === 'git' && word.text === '-C' && next) {
+      touched.push({ word: next, why: 'git -C works there' });
+    } else if (
+      (name === 'cp' || name === 'mv' || name === 'install' || name === 'ln') &&
+      word.text === '-t' &&
+      next
+    ) {
+      touched.push({ word: next, why: `${name} -t writes there` });
+    } else if (name === 'dd' && word.text.startsWith('of=')) {
+      touched.push({ word: { text: word.text.slice(3), dynamic: word.dynamic }, why: 'dd of= writes there' });
+    }
+  }
+  return touched;
+}
+
+const findActions = /^-(?:exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/;
+
+/** find's start points: the words before its first expression (`-name`, `(`, `!`). */
+function findStarts(args: ShellWord[]): ShellWord[] {
+  const starts: ShellWord[] = [];
+  for (const word of args) {
+    if (/^[-(!]/.test(word.text) && !['-H', '-L', '-P'].includes(word.text)) break;
+    if (!word.text.startsWith('-')) starts.push(word);
+  }
+  return starts.length > 0 ? starts : [{ text: '.', dynamic: false }];
+}
+
+/** True when a program that writes its operands gets them from xargs, where no check can see them. */
+export function writesUnseenOperands(invocation: Invocation): boolean {
+  const name = programName(invocation.words[0]);
+  const writer = writesEveryOperand.has(name) || writesLastOperand.has(name) || name === 'sed';
+  return writer && /^\s*(?:\S*\/)?xargs\b/.test(invocation.text);
+}
+
+/** The words after the options (and after `--`): the files a command works on. */
+function operandsOf(args: ShellWord[]): ShellWord[] {
+  const operands: ShellWord[] = [];
+  let optionsEnded = false;
+  for (const word of args) {
+    if (!optionsEnded && word.text === '--') optionsEnded = true;
+    else if (optionsEnded || !word.text.startsWith('-') || word.text === '-') operands.push(word);
+  }
+  return operands;
+}
+
+// git settings whose value is a program git runs, or a file it loads settings or hooks from.
+const gitRunningKeys =
+  /^(?:core\.(?:pager|editor|sshcommand|fsmonitor|hookspath|askpass|gitproxy)|sequence\.editor|diff\.external|diff\.[^.]+\.(?:textconv|command)|merge\.[^.]+\.driver|filter\.[^.]+\.(?:clean|smudge|process)|credential\.helper|gpg\.program|gpg\.[^.]+\.program|include\.path|includeif\..+|uploadpack\.packobjectshook|pager\..+|man\.[^.]+\.cmd|web\.browser|browser\.[^.]+\.cmd|remote\.[^.]+\.(?:uploadpack|receivepack|proxy)|protocol\.[^.]+\.allow|http\.proxy)$/i;
+
+/**
+ * Why an allowed program would in fact run another one through its options or script: `git -c
+ * core.pager=…` (and the other settings naming a program), a `!` alias, `--config-env`, `--exec-path`;
+ * awk's `system()` and pipes; sed's `e` command and `w` file writes. Undefined when it does not.
+ */
+export function hiddenProgram(invocation: Invocation): string | undefined {
+  const [program, ...args] = invocation.words;
+  const name = programName(program);
+  if (name === 'git') {
+    for (const [index, word] of args.entries()) {
+      const setting = word.text === '-c' ? args[index + 1]?.text : /^-c(.+)$/.exec(word.text)?.[1];
+      if (setting !== undefined) {
+        const [key = '', value = ''] = splitSetting(setting);
+        if (gitRunningKeys.test(key)) return `sets git's ${key}, which makes git run another program`;
+        if (/^alias\./i.test(key) && value.trimStart().startsWith('!')) {
+          return `defines a git alias that runs a shell command (${key})`;
+        }
+      }
+      if (/^--(?:config-env|exec-path)(?:=|$)/.test(word.text)) {
+        return `uses ${word.text.split('=')[0]}, which can make git run another program`;
+      }
+    }
+  }
+  if (name === 'awk' || name === 'gawk' || name === 'mawk' || name === 'nawk') {
+    const script = operandsOf(args)[0]?.text ?? '';
+    if (/\bsystem\s*\(|\|\s*getline|\|&|print[^;}]*\|/.test(script)) {
+      return `runs a command from its awk program (system(), a pipe or getline)`;
+    }
+    if (/printf?[^;}]*>/.test(script)) return 'writes a file from its awk program (print > file)';
+  }
+  if (name === 'sed') {
+    const scripts = sedScripts(args);
+    if (
+      scripts.some((script) =>
+        /(?:^|[;\n}])\s*[0-9,$/!]*\s*[ewW]\b|\/[gpIiMm0-9]*[ewW](?:\s|;|$)/.test(script),
+      )
+    ) {
+      return `uses sed's e or w command, which runs a command or writes a file`;
+    }
+  }
+  return undefined;
+}
+
+function splitSetting(setting: string): [string, string] {
+  const at = setting.indexOf('=');
+  return at === -1 ? [setting, ''] : [setting.slice(0, at), setting.slice(at + 1)];
+}
+
+function sedScripts(args: ShellWord[]): string[] {
+  const scripts: string[] = [];
+  for (const [index, word] of args.entries()) {
+    if (word.text === '-e' || word.text === '--expression') scripts.push(args[index + 1]?.text ?? '');
+    else if (word.text.startsWith('--expression=')) scripts.push(word.text.slice('--expression='.length));
+  }
+  if (scripts.length === 0) scripts.push(operandsOf(args)[0]?.text ?? '');
+  return scripts;
+}

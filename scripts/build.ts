@@ -29,6 +29,9 @@ const bundles: Record<string, { entry: string; inline: string[]; assets: [string
   },
 };
 
+/** Browser apps: built by Vite into their `dist/` (the workbench serves the SPA's at `/`). */
+const webApps = ['workbench-web'];
+
 const root = join(import.meta.dirname, '..');
 const only = process.argv.includes('--package')
   ? process.argv[process.argv.indexOf('--package') + 1]
@@ -50,6 +53,23 @@ for (const name of packages) {
   rewriteDeclarationImports(join(dir, 'dist'));
   const bundle = bundles[name];
   if (bundle) await bundleProgram(dir, bundle);
+}
+
+for (const name of webApps) {
+  if (only && only !== name) continue;
+  const dir = join(root, 'packages', name);
+  // Production React, whatever NODE_ENV the caller (a test runner, say) has set.
+  const env = { ...process.env, NODE_ENV: 'production' };
+  for (const [command, args] of [
+    ['vite', ['build', '--logLevel', 'warn']],
+    [process.execPath, ['scripts/first-load.ts']],
+  ] as const) {
+    const step = spawnSync(command, args, { stdio: 'inherit', cwd: dir, env });
+    if (step.status !== 0) {
+      console.error(`build: @keel/${name} did not build`);
+      process.exit(step.status ?? 1);
+    }
+  }
 }
 
 async function bundleProgram(dir: string, bundle: (typeof bundles)[string]): Promise<void> {

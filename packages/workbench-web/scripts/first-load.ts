@@ -1,0 +1,21 @@
+// Prints what a browser downloads before the app shows anything: the scripts and module preloads that
+// dist/index.html names (every route, the diff viewer and the Markdown renderer load later), gzipped.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const dist = join(import.meta.dirname, '..', 'dist');
+const html = readFileSync(join(dist, 'index.html'), 'utf8');
+const files = [
+  ...html.matchAll(/<script[^>]+src="\/([^"]+\.js)"/g),
+  ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/([^"]+\.js)"/g),
+].map((match) => match[1] as string);
+let raw = 0;
+let gzipped = 0;
+for (const file of new Set(files)) {
+  const bytes = readFileSync(join(dist, file));
+  raw += bytes.length;
+  gzipped += gzipSync(bytes, { level: 9 }).length;
+}
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+console.log(`first-load JS: ${files.length} file(s), ${kb(raw)} (gzip ${kb(gzipped)})`);

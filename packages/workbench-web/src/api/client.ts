@@ -1,0 +1,114 @@
+import { apiKey, reportUnauthorized } from './auth.ts';
+import { asApiError, errorFromResponse } from './errors.ts';
+import type {
+  Knowledge,
+  LogPage,
+  Project,
+  ProjectCreate,
+  Session,
+  Settings,
+  SettingsCheck,
+  SettingsUpdate,
+  Task,
+  TaskCreate,
+  TaskDiff,
+  Todo,
+  TodoDiff,
+} from './types.ts';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** One typed call: JSON in, JSON out, and an ApiError for anything but 2xx. */
+export async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> =
+    body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json' };
+  const key = apiKey();
+  if (key) headers.authorization = `Bearer ${key}`;
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
+  } catch (error) {
+    throw asApiError(error);
+  }
+  if (response.status === 401) reportUnauthorized();
+  if (!response.ok) throw await errorFromResponse(response);
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}
+
+const id = encodeURIComponent;
+
+/** A list endpoint answers `{<name>: [...]}`; a bare array is taken as well. */
+async function list<T>(path: string, name: string): Promise<T[]> {
+  const body = await request<T[] | Record<string, T[]>>('GET', path);
+  return Array.isArray(body) ? body : (body[name] ?? []);
+}
+
+/** Every endpoint the app uses, by resource. */
+export const api = {
+  settings: {
+    get: () => request<Settings>('GET', '/api/settings'),
+    update: (patch: SettingsUpdate) => request<Settings>('PUT', '/api/settings', patch),
+    check: () => request<SettingsCheck>('GET', '/api/settings/check'),
+  },
+  projects: {
+    list: () => list<Project>('/api/projects', 'projects'),
+    get: (projectId: string) => request<Project>('GET', `/api/projects/${id(projectId)}`),
+    create: (input: ProjectCreate) => request<Project>('POST', '/api/projects', input),
+    remove: (projectId: string) => request<void>('DELETE', `/api/projects/${id(projectId)}`),
+    init: (projectId: string, one?: { repository: string; layer: string }) =>
+      request<{ project: Project; knowledge: Knowledge }>(
+        'POST',
+        `/api/projects/${id(projectId)}/init`,
+        one ?? {},
+      ),
+    knowledge: (projectId: string) => request<Knowledge>('GET', `/api/projects/${id(projectId)}/knowledge`),
+  },
+  tasks: {
+    list: (projectId?: string) =>
+      list<Task>(projectId ? `/api/tasks?project_id=${id(projectId)}` : '/api/tasks', 'tasks'),
+    get: (taskId: string) => request<Task>('GET', `/api/tasks/${id(taskId)}`),
+    create: (input: TaskCreate) => request<Task>('POST', '/api/tasks', input),
+    remove: (taskId: string) => request<void>('DELETE', `/api/tasks/${id(taskId)}`),
+    init: (taskId: string) => request<Task>('POST', `/api/tasks/${id(taskId)}/init`, {}),
+    confirmInit: (taskId: string) => request<Task>('POST', `/api/tasks/${id(taskId)}/confirm-init`, {}),
+    plan: (taskId: string, message?: string) =>
+      request<{ task: Task; session: Session }>(
+        'POST',
+        `/api/tasks/${id(taskId)}/plan`,
+        message ? { message } : {},
+      ),
+    lockPlan: (taskId: string) =>
+      request<{ task: Task; session: Session }>('POST', `/api/tasks/${id(taskId)}/lock-plan`, {}),
+    todo: (taskId: string, message?: string) =>
+      request<{ task: Task; session: Session }>(
+        'POST',
+        `/api/tasks/${id(taskId)}/todo`,
+        message ? { message } : {},
+      ),
+    startCoding: (taskId: string) => request<Task>('POST', `/api/tasks/${id(taskId)}/start-coding`, {}),
+    runAll: (taskId: string) => request<Task>('POST', `/api/tasks/${id(taskId)}/run-all`, {}),
+    diff: (taskId: string) => request<TaskDiff>('GET', `/api/tasks/${id(taskId)}/diff`),
+    commitMessage: (taskId: string, message?: string) =>
+      request<{ task: Task; session: Session }>(
+        'POST',
+        `/api/tasks/${id(taskId)}/commit-message`,
+        message ? { message } : {},
+      ),
+    submitMr: (taskId: string, input: { title?: string; description?: string } = {}) =>
+      request<Task>('POST', `/api/tasks/${id(taskId)}/submit-mr`, input),
+    cancel: (taskId: string) => request<Task>('POST', `/api/tasks/${id(taskId)}/cancel`, {}),
+    reopen: (taskId: string) => request<Task>('POST', `/api/tasks/${id(taskId)}/reopen`, {}),
+  },
+  todos: {
+    execute: (todoId: string) =>
+      request<{ todo: Todo; session: Session }>('POST', `/api/todos/${id(todoId)}/execute`, {}),
+    skip: (todoId: string) => request<Todo>('POST', `/api/todos/${id(todoId)}/skip`, {}),
+    diff: (todoId: string) => request<TodoDiff>('GET', `/api/todos/${id(todoId)}/diff`),
+  },
+  sessions: {
+    status: (sessionId: string) => request<Session>('GET', `/api/sessions/${id(sessionId)}/status`),
+    logs: (sessionId: string, after = 0, limit = 1000) =>
+      request<LogPage>('GET', `/api/sessions/${id(sessionId)}/logs?after=${after}&limit=${limit}`),
+  },
+};

@@ -1,0 +1,71 @@
+import type { ErrorObject } from './types.ts';
+
+/**
+ * A failed API call in the service's one error shape, `{"error": {"code", "message", "details"}}`. A network
+ * failure or a body in another shape becomes code NETWORK_ERROR / HTTP_<status> so callers handle one type.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: Record<string, unknown>;
+
+  constructor(status: number, error: ErrorObject) {
+    super(error.message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = error.code;
+    this.details = error.details ?? {};
+  }
+
+  /**
+   * The input fields this error is about, without the `body.` prefix of validation issues: e.g.
+   * `repositories.1.path` for NOT_A_GIT_REPOSITORY, or every issue's field for INVALID_PARAMS.
+   */
+  fields(): string[] {
+    const found: string[] = [];
+    const field = this.details.field;
+    if (typeof field === 'string') found.push(field);
+    const issues = this.details.issues;
+    if (Array.isArray(issues)) {
+      for (const issue of issues) {
+        if (issue && typeof issue === 'object' && typeof (issue as { field?: unknown }).field === 'string') {
+          found.push((issue as { field: string }).field);
+        }
+      }
+    }
+    return found.map((each) => each.replace(/^(body|query|params)\./, ''));
+  }
+
+  /** Whether this error names `field` (or a field inside it). */
+  isAbout(field: string): boolean {
+    return this.fields().some((each) => each === field || each.startsWith(`${field}.`));
+  }
+}
+
+/** Reads an error response into an ApiError, whatever its body. */
+export async function errorFromResponse(response: Response): Promise<ApiError> {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    body = undefined;
+  }
+  const error = (body as { error?: ErrorObject } | undefined)?.error;
+  if (error && typeof error.code === 'string' && typeof error.message === 'string') {
+    return new ApiError(response.status, error);
+  }
+  return new ApiError(response.status, {
+    code: `HTTP_${response.status}`,
+    message: `The service answered ${response.status} ${response.statusText}.`.replace(' .', '.'),
+  });
+}
+
+/** Any thrown value as an ApiError (fetch's own TypeError is a network failure). */
+export function asApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ApiError(0, {
+    code: 'NETWORK_ERROR',
+    message: `The workbench service cannot be reached (${message}).`,
+  });
+}

@@ -1,0 +1,220 @@
+import type { ErrorObject, LogEntry, Session } from './types.ts';
+
+/** What a subscriber hears about its session. */
+export interface SessionListener {
+  onEntry(entry: LogEntry): void;
+  onStatus?(session: Session): void;
+  onError?(error: ErrorObject): void;
+}
+
+interface Subscription {
+  channel: string;
+  /**
+   * Each listener's last delivered seq: nothing at or below it reaches that listener again, and a
+   * (re)subscription asks for what follows the lowest of them.
+   */
+  listeners: Map<SessionListener, number>;
+}
+
+function cursor(subscription: Subscription): number {
+  return Math.min(...subscription.listeners.values());
+}
+
+type ServerMessage =
+  | { type: 'subscribed'; channel: string; after: number }
+  | ({ type: 'event'; channel: string } & LogEntry)
+  | { type: 'status'; channel: string; session: Session }
+  | { type: 'unsubscribed'; channel: string }
+  | { type: 'pong' }
+  | { type: 'error'; error: ErrorObject };
+
+export interface SocketOptions {
+  /** How often to ping an open socket (ms); a missed pong within one interval reconnects. */
+  pingInterval?: number;
+  /** Longest wait between reconnect attempts (ms). */
+  maxBackoff?: number;
+  /** A factory for tests; default the global WebSocket. */
+  create?: (url: string) => WebSocket;
+}
+
+/**
+ * One connection to `WS /api/ws` carrying every session subscription. Subscribes from a cursor (`after`),
+ * reconnects with backoff, and on reconnect resubscribes each channel from the last seq it delivered, so a
+ * listener sees every entry once, in order, across drops. Pings keep the connection honest.
+ */
+export class WorkbenchSocket {
+  readonly #url: () => string;
+  readonly #options: Required<Omit<SocketOptions, 'create'>> & { create: (url: string) => WebSocket };
+  readonly #subscriptions = new Map<string, Subscription>();
+  #socket: WebSocket | null = null;
+  #attempt = 0;
+  #reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  #pingTimer: ReturnType<typeof setInterval> | null = null;
+  #awaitingPong = false;
+  #closed = false;
+  /** Errors not tied to a channel (a refused chat): every listener hears them. */
+  readonly #errorListeners = new Set<(error: ErrorObject) => void>();
+  readonly #stateListeners = new Set<(open: boolean) => void>();
+
+  /** `url` may be a function: it is read at every (re)connect, so a key entered later is used. */
+  constructor(url: string | (() => string), options: SocketOptions = {}) {
+    this.#url = typeof url === 'string' ? () => url : url;
+    this.#options = {
+      pingInterval: options.pingInterval ?? 25_000,
+      maxBackoff: options.maxBackoff ?? 10_000,
+      create: options.create ?? ((target) => new WebSocket(target)),
+    };
+  }
+
+  get open(): boolean {
+    return this.#socket?.readyState === WebSocket.OPEN;
+  }
+
+  /**
+   * Follows `session:{sessionId}` from after `after`. Several listeners may share a channel, each with its
+   * own cursor. Answers the function that stops listening.
+   */
+  subscribe(sessionId: string, after: number, listener: SessionListener): () => void {
+    const channel = `session:${sessionId}`;
+    let subscription = this.#subscriptions.get(channel);
+    const isNew = !subscription;
+    if (!subscription) {
+      subscription = { channel, listeners: new Map() };
+      this.#subscriptions.set(channel, subscription);
+    }
+    const before = isNew ? Number.POSITIVE_INFINITY : cursor(subscription);
+    subscription.listeners.set(listener, after);
+    this.#ensureConnected();
+    // A listener behind the others needs the replay from its own cursor; the others drop what they had.
+    if (after < before) this.#sendSubscribe(subscription);
+    const current = subscription;
+    return () => {
+      current.listeners.delete(listener);
+      if (current.listeners.size === 0 && this.#subscriptions.get(channel) === current) {
+        this.#subscriptions.delete(channel);
+        this.#send({ type: 'unsubscribe', channel });
+      }
+    };
+  }
+
+  /** A follow-up turn in a session; false when the socket is not open (the caller says so). */
+  chat(sessionId: string, content: string): boolean {
+    this.#ensureConnected();
+    return this.#send({ type: 'chat', session_id: sessionId, content });
+  }
+
+  onError(listener: (error: ErrorObject) => void): () => void {
+    this.#errorListeners.add(listener);
+    return () => this.#errorListeners.delete(listener);
+  }
+
+  onConnection(listener: (open: boolean) => void): () => void {
+    this.#stateListeners.add(listener);
+    return () => this.#stateListeners.delete(listener);
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#stopTimers();
+    this.#socket?.close();
+    this.#socket = null;
+  }
+
+  #ensureConnected(): void {
+    if (this.#closed || this.#socket || this.#reconnectTimer) return;
+    this.#connect();
+  }
+
+  #connect(): void {
+    this.#reconnectTimer = null;
+    const socket = this.#options.create(this.#url());
+    this.#socket = socket;
+    socket.addEventListener('open', () => {
+      this.#attempt = 0;
+      for (const subscription of this.#subscriptions.values()) this.#sendSubscribe(subscription);
+      this.#startPing();
+      for (const listener of this.#stateListeners) listener(true);
+    });
+    socket.addEventListener('message', (message) => this.#receive(String(message.data)));
+    socket.addEventListener('close', () => {
+      if (this.#socket !== socket) return;
+      this.#socket = null;
+      this.#stopTimers();
+      for (const listener of this.#stateListeners) listener(false);
+      this.#scheduleReconnect();
+    });
+    // An error is followed by close; reconnecting happens there.
+    socket.addEventListener('error', () => {});
+  }
+
+  #scheduleReconnect(): void {
+    if (this.#closed || this.#subscriptions.size === 0 || this.#reconnectTimer) return;
+    const delay = Math.min(this.#options.maxBackoff, 250 * 2 ** this.#attempt);
+    this.#attempt += 1;
+    this.#reconnectTimer = setTimeout(() => this.#connect(), delay);
+  }
+
+  #startPing(): void {
+    this.#stopTimers();
+    this.#awaitingPong = false;
+    this.#pingTimer = setInterval(() => {
+      if (this.#awaitingPong) {
+        // No pong for a whole interval: the connection is dead without having said so.
+        this.#socket?.close();
+        return;
+      }
+      this.#awaitingPong = this.#send({ type: 'ping' });
+    }, this.#options.pingInterval);
+  }
+
+  #stopTimers(): void {
+    if (this.#pingTimer) clearInterval(this.#pingTimer);
+    this.#pingTimer = null;
+  }
+
+  #sendSubscribe(subscription: Subscription): void {
+    this.#send({ type: 'subscribe', channel: subscription.channel, after: cursor(subscription) });
+  }
+
+  #send(message: object): boolean {
+    const socket = this.#socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  #receive(text: string): void {
+    let message: ServerMessage;
+    try {
+      message = JSON.parse(text) as ServerMessage;
+    } catch {
+      return;
+    }
+    switch (message.type) {
+      case 'pong':
+        this.#awaitingPong = false;
+        return;
+      case 'event': {
+        const subscription = this.#subscriptions.get(message.channel);
+        if (!subscription) return;
+        const entry: LogEntry = { seq: message.seq, timestamp: message.timestamp, event: message.event };
+        for (const [listener, lastSeq] of subscription.listeners) {
+          if (entry.seq <= lastSeq) continue;
+          subscription.listeners.set(listener, entry.seq);
+          listener.onEntry(entry);
+        }
+        return;
+      }
+      case 'status': {
+        const subscription = this.#subscriptions.get(message.channel);
+        for (const listener of subscription?.listeners.keys() ?? []) listener.onStatus?.(message.session);
+        return;
+      }
+      case 'error':
+        for (const listener of this.#errorListeners) listener(message.error);
+        return;
+      default:
+        return;
+    }
+  }
+}

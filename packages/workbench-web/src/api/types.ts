@@ -1,0 +1,315 @@
+// The workbench service's resources as its API answers them (packages/workbench/README.md). Written out
+// here rather than imported: the service's types live beside Node-only code.
+
+export type RunnerKind = 'keel' | 'claude-code' | 'codex' | 'gemini' | 'opencode' | 'cursor' | 'acp';
+
+export interface RunnerConfig {
+  id: string;
+  name: string;
+  kind: RunnerKind;
+  binary_path?: string;
+  model?: string;
+  extra_args: string[];
+  env: Record<string, string>;
+}
+
+export interface McpServer {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  enabled: boolean;
+}
+
+export interface Settings {
+  model: string | null;
+  base_url: string | null;
+  default_runner: string;
+  runner_configs: RunnerConfig[];
+  mcp_servers: McpServer[];
+  github_api_url: string;
+  api_key_set: boolean;
+  github_token_set: boolean;
+  builtin_runner_configs: RunnerConfig[];
+}
+
+export interface SettingsUpdate {
+  model?: string | null;
+  base_url?: string | null;
+  api_key?: string | null;
+  default_runner?: string;
+  runner_configs?: RunnerConfig[];
+  mcp_servers?: McpServer[];
+  github_token?: string | null;
+  github_api_url?: string;
+}
+
+export interface RunnerAvailability {
+  kind: RunnerKind;
+  config_id?: string;
+  usable: boolean;
+  version?: string;
+  reason?: string;
+}
+
+export interface SettingsCheck {
+  ready: boolean;
+  missing: string[];
+  runners: RunnerAvailability[];
+}
+
+export const repositoryTypes = ['frontend', 'backend', 'custom'] as const;
+export type RepositoryType = (typeof repositoryTypes)[number];
+
+export interface Repository {
+  path: string;
+  type: RepositoryType;
+  name: string;
+  provider?: 'gitlab' | 'github' | 'other';
+}
+
+export type ProjectStatus = 'CREATED' | 'INITIALIZING' | 'READY' | 'FAILED';
+
+export interface Project {
+  id: string;
+  name: string;
+  description: string;
+  repositories: Repository[];
+  default_runner: string | null;
+  status: ProjectStatus;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectCreate {
+  name: string;
+  description?: string;
+  repositories: { path: string; type: RepositoryType; name?: string }[];
+  default_runner?: string | null;
+}
+
+export const knowledgeLayers = ['structure', 'business_flow', 'modules', 'index'] as const;
+export type KnowledgeLayer = (typeof knowledgeLayers)[number];
+export type KnowledgeStatus = 'pending' | 'running' | 'done' | 'failed';
+
+export interface KnowledgeLayerView {
+  repository: string;
+  layer: KnowledgeLayer;
+  status: KnowledgeStatus;
+  error: string | null;
+  session_id: string | null;
+  content: string | null;
+}
+
+export interface Knowledge {
+  project_id: string;
+  status: ProjectStatus;
+  layers: KnowledgeLayerView[];
+  project_md: string | null;
+  constitution_md: string | null;
+}
+
+export type TaskState =
+  | 'CREATED'
+  | 'INITIALIZING'
+  | 'PLANNING'
+  | 'PLAN_LOCKED'
+  | 'TODO_READY'
+  | 'CODING'
+  | 'REVIEWING'
+  | 'DONE'
+  | 'CANCELLED';
+
+export interface InitStep {
+  name: string;
+  status: 'pending' | 'running' | 'done' | 'failed';
+  detail?: string;
+  error?: string;
+}
+
+export interface SubmitResult {
+  repository: string;
+  changed: boolean;
+  branch: string;
+  commit: string | null;
+  provider?: 'gitlab' | 'github' | 'other';
+  mr_url?: string | null;
+  compare_url?: string | null;
+  error?: ErrorObject;
+}
+
+export type TodoStatus = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
+
+export interface Todo {
+  id: string;
+  task_id: string;
+  position: number;
+  title: string;
+  description: string;
+  expected_output: string;
+  status: TodoStatus;
+  session_id: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Task {
+  id: string;
+  project_id: string;
+  description: string;
+  prd_links: string[];
+  images: { media_type: string; filename?: string; bytes: number }[];
+  runner: string | null;
+  branch: string;
+  state: TaskState;
+  cancelled_from: TaskState | null;
+  init: { status: 'idle' | 'running' | 'done' | 'failed'; steps: InitStep[] };
+  plan_session_id: string | null;
+  review_session_id: string | null;
+  init_session_id: string | null;
+  commit_message: string | null;
+  results: SubmitResult[] | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  work_dir: string;
+  plan: string | null;
+  todos: Todo[];
+  allowed_actions: string[];
+}
+
+export interface TaskImageInput {
+  data: string;
+  media_type: string;
+  filename?: string;
+}
+
+export interface TaskCreate {
+  project_id: string;
+  description: string;
+  prd_links?: string[];
+  images?: TaskImageInput[];
+  runner?: string | null;
+  branch?: string;
+}
+
+export interface FileChange {
+  path: string;
+  old_path?: string;
+  status: 'added' | 'modified' | 'deleted' | 'renamed';
+  additions: number;
+  deletions: number;
+  binary: boolean;
+}
+
+export interface RepositoryDiff {
+  repository: string;
+  base_commit?: string;
+  files: FileChange[];
+  patch: string;
+  additions: number;
+  deletions: number;
+  truncated?: boolean;
+}
+
+export interface TaskDiff {
+  task_id: string;
+  repositories: RepositoryDiff[];
+  additions: number;
+  deletions: number;
+}
+
+export interface TodoDiff {
+  todo_id: string;
+  status: TodoStatus;
+  live: boolean;
+  repositories: RepositoryDiff[];
+}
+
+export type SessionStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface ErrorObject {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export interface Session {
+  id: string;
+  kind: 'knowledge' | 'task_init' | 'plan' | 'coding' | 'review' | 'conversation';
+  owner_id: string | null;
+  status: SessionStatus;
+  runner: RunnerKind | null;
+  runner_config_id: string;
+  error: ErrorObject | null;
+  usage: Usage | null;
+  last_seq: number;
+  created_at: string;
+  updated_at: string;
+  ended_at: string | null;
+}
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  cost_usd?: number;
+}
+
+export type ToolKind =
+  | 'file_read'
+  | 'file_edit'
+  | 'command'
+  | 'search'
+  | 'web'
+  | 'plan'
+  | 'todo'
+  | 'mcp'
+  | 'other';
+
+export type SessionEvent =
+  | { type: 'runner_started'; runner: RunnerKind; runner_session_id?: string; run_id?: string }
+  | { type: 'thinking'; content: string }
+  | { type: 'text_delta'; content: string }
+  | { type: 'message'; role: 'assistant' | 'user'; content: string }
+  | {
+      type: 'tool_call';
+      tool_call_id: string;
+      tool_name: string;
+      kind: ToolKind;
+      args: Record<string, unknown>;
+      path?: string;
+    }
+  | {
+      type: 'tool_result';
+      tool_call_id: string;
+      tool_name: string;
+      kind: ToolKind;
+      ok: boolean;
+      result: string;
+    }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'retry'; attempt: number; max_attempts: number; error: string }
+  | { type: 'error'; error: ErrorObject }
+  | {
+      type: 'step';
+      step: string;
+      status: 'running' | 'done' | 'failed';
+      detail?: string;
+      error?: ErrorObject;
+    };
+
+export interface LogEntry {
+  seq: number;
+  timestamp: string;
+  event: SessionEvent;
+}
+
+export interface LogPage {
+  session_id: string;
+  entries: LogEntry[];
+  next_cursor: number;
+  has_more: boolean;
+}

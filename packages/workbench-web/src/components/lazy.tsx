@@ -1,0 +1,23 @@
+import { lazy, Suspense } from 'react';
+import type { RepositoryDiff } from '../api/types.ts';
+import { Loading } from './status.tsx';
+
+// The Markdown renderer and the diff viewer are the heaviest parts; they load when first shown.
+const MarkdownImpl = lazy(() => import('./markdown.tsx'));
+const DiffImpl = lazy(() => import('./diff-view.tsx'));
+
+export function Markdown({ children }: { children: string }) {
+  return (
+    <Suspense fallback={<pre className="markdown-fallback">{children}</pre>}>
+      <MarkdownImpl>{children}</MarkdownImpl>
+    </Suspense>
+  );
+}
+
+export function DiffViewer({ diffs }: { diffs: RepositoryDiff[] }) {
+  return (
+    <Suspense fallback={<Loading what="diff viewer" />}>
+      <DiffImpl diffs={diffs} />
+    </Suspense>
+  );
+}

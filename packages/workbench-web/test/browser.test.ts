@@ -290,7 +290,20 @@ describe.skipIf(!hasChromium)('the workbench SPA (Chromium, real workbench servi
     expect(await second.locator('input[aria-invalid=true]').count()).toBe(1);
     await shot('projects-error');
 
-    await page.fill('input[name="repositories.1.path"]', backend.path);
+    // The second repository is picked with the directory browser, from the folder that holds it.
+    await page.fill('input[name="repositories.1.path"]', dirname(backend.path));
+    await page.getByRole('button', { name: 'Browse for repository 2' }).click();
+    const picker = page.getByRole('dialog', { name: 'Choose a repository folder' });
+    await picker
+      .getByTestId('picker-path')
+      .filter({ hasText: dirname(backend.path) })
+      .waitFor();
+    await shot('project-directory-picker');
+    await picker
+      .locator('li', { hasText: basename(backend.path) })
+      .getByRole('button', { name: 'Use this repository' })
+      .click();
+    expect(await page.inputValue('input[name="repositories.1.path"]')).toBe(backend.path);
     await page.press('input[name="repositories.1.path"]', 'Enter');
     await page.waitForURL(/\/projects\/[^/]+$/);
     projectId = page.url().split('/').at(-1) ?? '';

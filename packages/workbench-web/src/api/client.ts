@@ -1,6 +1,7 @@
 import { apiKey, reportUnauthorized } from './auth.ts';
 import { asApiError, errorFromResponse } from './errors.ts';
 import type {
+  DirectoryListing,
   Knowledge,
   LogPage,
   Project,
@@ -50,6 +51,10 @@ export const api = {
     get: () => request<Settings>('GET', '/api/settings'),
     update: (patch: SettingsUpdate) => request<Settings>('PUT', '/api/settings', patch),
     check: () => request<SettingsCheck>('GET', '/api/settings/check'),
+  },
+  directories: {
+    list: (path?: string) =>
+      request<DirectoryListing>('GET', `/api/directories${path ? `?path=${id(path)}` : ''}`),
   },
   projects: {
     list: () => list<Project>('/api/projects', 'projects'),

@@ -313,3 +313,10 @@ export interface LogPage {
   next_cursor: number;
   has_more: boolean;
 }
+
+/** `GET /api/directories`: one directory of the workbench's machine, for picking repositories. */
+export interface DirectoryListing {
+  path: string;
+  parent: string | null;
+  entries: { name: string; path: string; is_dir: boolean; is_git_repo: boolean }[];
+}

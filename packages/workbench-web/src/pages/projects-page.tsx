@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { api } from '../api/client.ts';
 import type { ApiError } from '../api/errors.ts';
 import { type Project, type ProjectCreate, type RepositoryType, repositoryTypes } from '../api/types.ts';
+import { DirectoryPicker } from '../components/directory-picker.tsx';
 import { Badge, Empty, ErrorNote, Loading } from '../components/status.tsx';
 
 export default function ProjectsPage() {
@@ -64,6 +65,8 @@ function CreateProjectForm() {
   const [repositories, setRepositories] = useState<RepositoryDraft[]>([
     { key: nextKey++, path: '', type: 'backend' },
   ]);
+  // The repository row whose folder is being chosen in the directory picker.
+  const [browsing, setBrowsing] = useState<number | null>(null);
   const create = useMutation<Project, ApiError, ProjectCreate>({
     mutationFn: api.projects.create,
     onSuccess: (project) => {
@@ -128,6 +131,24 @@ function CreateProjectForm() {
                   onChange={(event) => update(repository.key, { path: event.target.value })}
                 />
               </label>
+              <button
+                type="button"
+                className="button-secondary browse"
+                aria-label={`Browse for repository ${index + 1}`}
+                onClick={() => setBrowsing(repository.key)}
+              >
+                Browse…
+              </button>
+              {browsing === repository.key ? (
+                <DirectoryPicker
+                  start={repository.path.trim()}
+                  onClose={() => setBrowsing(null)}
+                  onPick={(path) => {
+                    update(repository.key, { path });
+                    setBrowsing(null);
+                  }}
+                />
+              ) : null}
               <label className="field">
                 <span>Type</span>
                 <select

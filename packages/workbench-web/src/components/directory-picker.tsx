@@ -1,0 +1,76 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../api/client.ts';
+import type { ApiError } from '../api/errors.ts';
+import type { DirectoryListing } from '../api/types.ts';
+import { ErrorNote, Loading } from './status.tsx';
+
+/**
+ * Browses the workbench machine's directories (`GET /api/directories`) to pick a repository: opens where
+ * `start` is (else the home directory), marks git repositories, and hands back the chosen folder.
+ */
+export function DirectoryPicker(props: {
+  start?: string;
+  onPick: (path: string) => void;
+  onClose: () => void;
+}) {
+  const [path, setPath] = useState<string | undefined>(props.start || undefined);
+  const listing = useQuery<DirectoryListing, ApiError>({
+    queryKey: ['directories', path ?? '~'],
+    queryFn: () => api.directories.list(path),
+    retry: false,
+  });
+  const here = listing.data;
+  return (
+    <div className="overlay">
+      <div className="card picker" role="dialog" aria-modal="true" aria-label="Choose a repository folder">
+        <h2>Choose a repository</h2>
+        <p className="hint picker-path" data-testid="picker-path">
+          {here?.path ?? path ?? 'home'}
+        </p>
+        {listing.isPending ? <Loading what="folders" /> : null}
+        <ErrorNote error={listing.error} />
+        <ul className="picker-list">
+          {here?.parent ? (
+            <li className="picker-entry">
+              <button type="button" className="button-link" onClick={() => setPath(here.parent ?? undefined)}>
+                ↑ ..
+              </button>
+            </li>
+          ) : null}
+          {here?.entries
+            .filter((entry) => entry.is_dir)
+            .map((entry) => (
+              <li key={entry.path} className="picker-entry">
+                <button type="button" className="button-link" onClick={() => setPath(entry.path)}>
+                  ▸ {entry.name}
+                </button>
+                {entry.is_git_repo ? (
+                  <button
+                    type="button"
+                    className="button-secondary picker-use"
+                    onClick={() => props.onPick(entry.path)}
+                  >
+                    Use this repository
+                  </button>
+                ) : null}
+              </li>
+            ))}
+        </ul>
+        <div className="form-actions">
+          <button
+            type="button"
+            className="button-primary"
+            disabled={!here}
+            onClick={() => here && props.onPick(here.path)}
+          >
+            Use this folder
+          </button>
+          <button type="button" className="button-quiet" onClick={props.onClose}>
+            Cancel
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

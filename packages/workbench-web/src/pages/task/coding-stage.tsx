@@ -1,0 +1,138 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../../api/client.ts';
+import type { ApiError } from '../../api/errors.ts';
+import type { Task, Todo, TodoDiff } from '../../api/types.ts';
+import { DiffViewer } from '../../components/lazy.tsx';
+import { SessionView } from '../../components/session-view.tsx';
+import { Badge, Empty, ErrorNote, Loading } from '../../components/status.tsx';
+import { useRefreshOnFinish, useTaskAction } from './task-actions.ts';
+
+function isNext(todo: Todo, todos: Todo[]): boolean {
+  return todos
+    .filter((each) => each.position < todo.position)
+    .every((each) => each.status === 'done' || each.status === 'skipped');
+}
+
+export function CodingStage({ task }: { task: Task }) {
+  const queryClient = useQueryClient();
+  const can = (action: string) => task.allowed_actions.includes(action);
+  const todos = [...task.todos].sort((a, b) => a.position - b.position);
+  const running = todos.find((todo) => todo.status === 'running');
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const selected =
+    todos.find((todo) => todo.id === selectedId) ??
+    running ??
+    todos.find((todo) => todo.status === 'failed') ??
+    todos.find((todo) => todo.status === 'pending') ??
+    todos.at(-1);
+  const runAll = useTaskAction(task, () => api.tasks.runAll(task.id));
+  const execute = useMutation<unknown, ApiError, string>({
+    mutationFn: (todoId) => api.todos.execute(todoId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['task', task.id] }),
+  });
+  const skip = useMutation<unknown, ApiError, string>({
+    mutationFn: (todoId) => api.todos.skip(todoId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['task', task.id] }),
+  });
+  const refresh = useRefreshOnFinish(task);
+  return (
+    <section className="card stage" aria-labelledby="stage-title">
+      <h2 id="stage-title">04 · Coding</h2>
+      <div className="page-head">
+        <p className="hint">Todos run strictly in order, each in its own session.</p>
+        <div className="spacer" />
+        <button
+          type="button"
+          className="button-primary"
+          disabled={!can('run_all') || Boolean(running) || runAll.isPending}
+          onClick={() => runAll.mutate()}
+        >
+          Run all remaining
+        </button>
+      </div>
+      <ErrorNote error={runAll.error ?? execute.error ?? skip.error} />
+      <div className="coding">
+        <ol className="todo-list selectable">
+          {todos.map((todo) => {
+            const next = isNext(todo, todos);
+            const runnable =
+              can('execute_todo') && next && (todo.status === 'pending' || todo.status === 'failed');
+            return (
+              <li key={todo.id} className={todo.id === selected?.id ? 'selected' : undefined}>
+                <button type="button" className="todo-pick" onClick={() => setSelectedId(todo.id)}>
+                  <span className="todo-position">{todo.position}</span>
+                  <span className="todo-name">{todo.title}</span>
+                  <Badge value={todo.status} />
+                </button>
+                {todo.error ? <div className="error-text">{todo.error}</div> : null}
+                <div className="todo-actions">
+                  {runnable ? (
+                    <button
+                      type="button"
+                      className="button-secondary"
+                      disabled={execute.isPending || Boolean(running)}
+                      onClick={() => {
+                        setSelectedId(todo.id);
+                        execute.mutate(todo.id);
+                      }}
+                    >
+                      {todo.status === 'failed' ? 'Retry' : 'Execute'}
+                    </button>
+                  ) : null}
+                  {can('skip_todo') && (todo.status === 'pending' || todo.status === 'failed') ? (
+                    <button
+                      type="button"
+                      className="button-quiet"
+                      disabled={skip.isPending}
+                      onClick={() => skip.mutate(todo.id)}
+                    >
+                      Skip
+                    </button>
+                  ) : null}
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+        <div className="coding-detail">
+          {selected ? (
+            <>
+              <h3>{selected.title}</h3>
+              {selected.description ? <p className="pre muted">{selected.description}</p> : null}
+              {selected.session_id ? (
+                <SessionView
+                  key={selected.session_id}
+                  sessionId={selected.session_id}
+                  title="Session"
+                  onStatus={refresh}
+                />
+              ) : (
+                <Empty>Not run yet.</Empty>
+              )}
+              {selected.status !== 'pending' ? <TodoDiffPanel todo={selected} /> : null}
+            </>
+          ) : (
+            <Empty>No todos.</Empty>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function TodoDiffPanel({ todo }: { todo: Todo }) {
+  const diff = useQuery<TodoDiff, ApiError>({
+    queryKey: ['todo-diff', todo.id, todo.status],
+    queryFn: () => api.todos.diff(todo.id),
+    refetchInterval: todo.status === 'running' ? 3_000 : false,
+  });
+  return (
+    <section className="diff-panel" aria-label="Todo diff">
+      <h4>Changes {diff.data?.live ? <span className="badge badge-busy">live</span> : null}</h4>
+      {diff.isPending ? <Loading what="diff" /> : null}
+      <ErrorNote error={diff.error} />
+      {diff.data ? <DiffViewer diffs={diff.data.repositories} /> : null}
+    </section>
+  );
+}

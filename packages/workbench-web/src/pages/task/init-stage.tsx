@@ -1,0 +1,62 @@
+import { api } from '../../api/client.ts';
+import type { Task } from '../../api/types.ts';
+import { SessionView } from '../../components/session-view.tsx';
+import { Badge, Empty, ErrorNote } from '../../components/status.tsx';
+import { useRefreshOnFinish, useTaskAction } from './task-actions.ts';
+
+export function InitStage({ task }: { task: Task }) {
+  const can = (action: string) => task.allowed_actions.includes(action);
+  const init = useTaskAction(task, () => api.tasks.init(task.id));
+  const confirm = useTaskAction(task, () => api.tasks.confirmInit(task.id));
+  const refresh = useRefreshOnFinish(task);
+  const failed = task.init.status === 'failed';
+  return (
+    <section className="card stage" aria-labelledby="stage-title">
+      <h2 id="stage-title">01 · Initialization</h2>
+      <p className="hint">
+        Copies every repository into the task's work directory on the task branch, syncs the skills and copies
+        the project knowledge. No AI runs here.
+      </p>
+      {task.init.steps.length === 0 ? (
+        <Empty>Not started.</Empty>
+      ) : (
+        <ul className="init-steps">
+          {task.init.steps.map((step) => (
+            <li key={step.name}>
+              <Badge value={step.status} /> <code>{step.name}</code>
+              {step.detail ? <span className="hint"> {step.detail}</span> : null}
+              {step.error ? <div className="error-text">{step.error}</div> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="stage-actions">
+        <button
+          type="button"
+          className={task.init.status === 'done' ? 'button-secondary' : 'button-primary'}
+          disabled={
+            !can('init') || init.isPending || task.init.status === 'running' || task.init.status === 'done'
+          }
+          onClick={() => init.mutate()}
+        >
+          {failed ? 'Retry initialization' : 'Initialize'}
+        </button>
+        <button
+          type="button"
+          className="button-primary"
+          disabled={!can('confirm_init') || task.init.status !== 'done' || confirm.isPending}
+          onClick={() => confirm.mutate()}
+        >
+          Confirm and start planning →
+        </button>
+      </div>
+      <ErrorNote error={init.error ?? confirm.error} />
+      {task.init_session_id ? (
+        <details className="log-details" open={failed}>
+          <summary>Initialization log</summary>
+          <SessionView sessionId={task.init_session_id} title="Initialization log" onStatus={refresh} />
+        </details>
+      ) : null}
+    </section>
+  );
+}

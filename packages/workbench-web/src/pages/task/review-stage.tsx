@@ -1,0 +1,134 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../../api/client.ts';
+import type { ApiError } from '../../api/errors.ts';
+import type { Task, TaskDiff } from '../../api/types.ts';
+import { DiffViewer } from '../../components/lazy.tsx';
+import { MessageBox } from '../../components/message-box.tsx';
+import { SessionView } from '../../components/session-view.tsx';
+import { Empty, ErrorNote, Loading } from '../../components/status.tsx';
+import { useRefreshOnFinish, useTaskAction } from './task-actions.ts';
+
+export function ReviewStage({ task }: { task: Task }) {
+  const can = (action: string) => task.allowed_actions.includes(action);
+  const diff = useQuery<TaskDiff, ApiError>({
+    queryKey: ['task-diff', task.id, task.state],
+    queryFn: () => api.tasks.diff(task.id),
+  });
+  const message = useTaskAction<string | undefined>(task, (text) => api.tasks.commitMessage(task.id, text));
+  const submit = useTaskAction<{ title?: string }>(task, (input) => api.tasks.submitMr(task.id, input));
+  const refresh = useRefreshOnFinish(task);
+  const [title, setTitle] = useState('');
+  return (
+    <section className="card stage" aria-labelledby="stage-title">
+      <h2 id="stage-title">05 · Code review</h2>
+      <div className="stage-split">
+        <div>
+          <h3>Commit message</h3>
+          {task.commit_message ? (
+            <pre className="commit-message">{task.commit_message}</pre>
+          ) : (
+            <Empty>
+              {task.review_session_id ? 'The commit message is being written…' : 'No commit message yet.'}
+            </Empty>
+          )}
+          {!task.commit_message && !task.review_session_id ? (
+            <button
+              type="button"
+              className="button-secondary"
+              disabled={!can('commit_message') || message.isPending}
+              onClick={() => message.mutate(undefined)}
+            >
+              Write the commit message
+            </button>
+          ) : null}
+          <MessageBox
+            label="Adjust the commit message"
+            placeholder="e.g. Mention the migration in the body."
+            disabled={!can('commit_message')}
+            pending={message.isPending}
+            error={message.error}
+            onSend={(text) => message.mutate(text)}
+          />
+          {task.state === 'DONE' ? null : (
+            <form
+              className="submit-mr"
+              onSubmit={(event) => {
+                event.preventDefault();
+                submit.mutate(title.trim() ? { title: title.trim() } : {});
+              }}
+            >
+              <label className="field">
+                <span>Merge request title (default: the commit subject)</span>
+                <input
+                  value={title}
+                  onChange={(event) => setTitle(event.target.value)}
+                  disabled={!can('submit_mr')}
+                />
+              </label>
+              <button
+                type="submit"
+                className="button-primary"
+                disabled={!can('submit_mr') || !task.commit_message || submit.isPending}
+              >
+                {submit.isPending ? 'Pushing…' : 'Commit, push and open MR'}
+              </button>
+              <ErrorNote error={submit.error} />
+            </form>
+          )}
+          {task.results ? (
+            <div className={task.state === 'DONE' ? 'submitted' : undefined}>
+              <h3>{task.state === 'DONE' ? 'Submitted' : 'Submitted so far'}</h3>
+              <ul className="results" aria-label="Merge requests">
+                {task.results.map((result) => (
+                  <li key={result.repository} className="result">
+                    <strong>{result.repository}</strong>{' '}
+                    {!result.changed ? (
+                      <span className="hint">no changes</span>
+                    ) : result.error ? (
+                      <span className="error-text">
+                        {result.error.code}: {result.error.message}
+                      </span>
+                    ) : (
+                      <>
+                        <code>{result.branch}</code>{' '}
+                        {result.mr_url ? (
+                          <a href={result.mr_url} target="_blank" rel="noreferrer">
+                            merge request ↗
+                          </a>
+                        ) : result.compare_url ? (
+                          <a href={result.compare_url} target="_blank" rel="noreferrer">
+                            compare ↗
+                          </a>
+                        ) : (
+                          <span className="hint">pushed</span>
+                        )}
+                      </>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </div>
+        <div>
+          {task.review_session_id ? (
+            <SessionView sessionId={task.review_session_id} title="Review conversation" onStatus={refresh} />
+          ) : null}
+        </div>
+      </div>
+      <h3>
+        Changes across repositories{' '}
+        {diff.data ? (
+          <span className="hint">
+            <span className="add">+{diff.data.additions}</span>{' '}
+            <span className="del">−{diff.data.deletions}</span>
+          </span>
+        ) : null}
+      </h3>
+      {diff.isPending ? <Loading what="diff" /> : null}
+      <ErrorNote error={diff.error} />
+      {diff.data ? <DiffViewer diffs={diff.data.repositories} /> : null}
+    </section>
+  );
+}

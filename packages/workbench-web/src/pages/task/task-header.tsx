@@ -1,0 +1,86 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/client.ts';
+import type { ApiError } from '../../api/errors.ts';
+import type { Task } from '../../api/types.ts';
+import { Badge, ErrorNote } from '../../components/status.tsx';
+import { storeTask } from './task-actions.ts';
+
+export function TaskHeader({ task }: { task: Task }) {
+  const queryClient = useQueryClient();
+  const can = (action: string) => task.allowed_actions.includes(action);
+  const cancel = useMutation<Task, ApiError, 'cancel' | 'reopen'>({
+    mutationFn: (action) => (action === 'cancel' ? api.tasks.cancel(task.id) : api.tasks.reopen(task.id)),
+    onSuccess: (next) => storeTask(queryClient, next),
+  });
+  const [firstLine, ...rest] = task.description.split('\n');
+  return (
+    <header className="task-head">
+      <div className="page-head">
+        <h1 className="task-title">{firstLine}</h1>
+        <Badge value={task.state} />
+        <div className="spacer" />
+        {can('cancel') ? (
+          <button
+            type="button"
+            className="button-quiet"
+            disabled={cancel.isPending}
+            onClick={() => {
+              if (window.confirm('Cancel this task? Its running sessions stop.')) cancel.mutate('cancel');
+            }}
+          >
+            Cancel task
+          </button>
+        ) : null}
+        {can('reopen') ? (
+          <button
+            type="button"
+            className="button-secondary"
+            disabled={cancel.isPending}
+            onClick={() => cancel.mutate('reopen')}
+          >
+            Reopen
+          </button>
+        ) : null}
+      </div>
+      {rest.join('\n').trim() ? <p className="lede pre">{rest.join('\n').trim()}</p> : null}
+      <dl className="facts">
+        <div>
+          <dt>Branch</dt>
+          <dd>
+            <code>{task.branch}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Runner</dt>
+          <dd>{task.runner ?? 'default'}</dd>
+        </div>
+        {task.prd_links.length > 0 ? (
+          <div>
+            <dt>PRD</dt>
+            <dd>
+              {task.prd_links.map((link) => (
+                <a key={link} href={link} target="_blank" rel="noreferrer" className="prd-link">
+                  {link}
+                </a>
+              ))}
+            </dd>
+          </div>
+        ) : null}
+        {task.images.length > 0 ? (
+          <div>
+            <dt>Images</dt>
+            <dd>{task.images.map((image) => image.filename ?? image.media_type).join(', ')}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Work directory</dt>
+          <dd>
+            <code>{task.work_dir}</code>
+          </dd>
+        </div>
+      </dl>
+      {task.error ? <div className="error-note">{task.error}</div> : null}
+      <ErrorNote error={cancel.error} />
+    </header>
+  );
+}

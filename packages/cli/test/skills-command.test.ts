@@ -32,9 +32,11 @@ describe('keel skills', () => {
     expect(lines[0]).toMatch(/^NAME +ENABLED +SOURCE +DESCRIPTION$/);
     expect(lines.map((line) => line.split(/\s+/).slice(0, 3).join(' '))).toEqual([
       'NAME ENABLED SOURCE',
-      'code-review yes builtin',
+      'containers yes builtin',
       'deploy yes project',
       'git yes builtin',
+      'package-managers yes builtin',
+      'python yes builtin',
       'testing yes builtin',
     ]);
     expect(lines[2]).toMatch(/ Ship it\.$/);
@@ -61,12 +63,10 @@ describe('keel skills', () => {
   }, 30_000);
 
   test('show prints the fields and the documentation; an unknown name is SKILL_NOT_FOUND', async () => {
-    const out = await keel(['skills', 'show', 'code-review'], env(), project);
+    const out = await keel(['skills', 'show', 'python'], env(), project);
     expect(out.code).toBe(0);
-    expect(out.stdout).toMatch(
-      /^Name {9}code-review\nEnabled {6}yes\nSource {7}builtin\nPath {9}\S+code-review\n/,
-    );
-    expect(out.stdout).toContain('\n\n# Code review\n');
+    expect(out.stdout).toMatch(/^Name {9}python\nEnabled {6}yes\nSource {7}builtin\nPath {9}\S+python\n/);
+    expect(out.stdout).toContain('\n\n# Python\n');
 
     const json = await keelJson<{ documentation: string }>(['skills', 'show', 'git'], env(), project);
     expect(json.documentation).toMatch(/^# Git/);
@@ -74,7 +74,7 @@ describe('keel skills', () => {
     const missing = await keel(['skills', 'show', 'nope'], env(), project);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe(
-      "Error [SKILL_NOT_FOUND]: Skill 'nope' does not exist. Available: code-review, git, testing.\n",
+      "Error [SKILL_NOT_FOUND]: Skill 'nope' does not exist. Available: containers, git, package-managers, python, testing.\n",
     );
   }, 30_000);
 

@@ -19,9 +19,11 @@ describe('GET /skills', () => {
     const { status, body } = await s.api('GET', '/skills');
     expect(status).toBe(200);
     expect(body.skills.map((skill: { name: string }) => skill.name)).toEqual([
-      'code-review',
+      'containers',
       'deploy',
       'git',
+      'package-managers',
+      'python',
       'testing',
     ]);
     expect(body.skills[1]).toEqual({
@@ -45,8 +47,10 @@ describe('GET /skills', () => {
     try {
       const { body } = await s.api('GET', `/skills?workdir=${encodeURIComponent(other)}`);
       expect(body.skills.map((skill: { name: string }) => skill.name)).toEqual([
-        'code-review',
+        'containers',
         'git',
+        'package-managers',
+        'python',
         'testing',
       ]);
     } finally {
@@ -73,7 +77,7 @@ describe('GET /skills/{name}', () => {
     });
   });
 
-  test('an unknown skill is 404 SKILL_NOT_FOUND; a malformed name is 400 INVALID_PARAMS', async () => {
+  test('any name that is not a loaded skill, malformed or not, is 404 SKILL_NOT_FOUND', async () => {
     await using s = await startServer([]);
     const missing = await s.api('GET', '/skills/nope');
     expect(missing).toEqual({
@@ -81,17 +85,20 @@ describe('GET /skills/{name}', () => {
       body: {
         error: {
           code: 'SKILL_NOT_FOUND',
-          message: "Skill 'nope' does not exist. Available: code-review, git, testing.",
-          details: { name: 'nope', available: ['code-review', 'git', 'testing'] },
+          message:
+            "Skill 'nope' does not exist. Available: containers, git, package-managers, python, testing.",
+          details: {
+            name: 'nope',
+            available: ['containers', 'git', 'package-managers', 'python', 'testing'],
+          },
         },
       },
     });
-    const malformed = await s.api('GET', '/skills/Not_A_Name');
-    expect(malformed.status).toBe(400);
-    expect(malformed.body.error).toMatchObject({
-      code: 'INVALID_PARAMS',
-      message: 'params.name: must be lowercase letters, digits and single hyphens, at most 64 characters',
-    });
+    for (const name of ['Not_A_Name', 'v2', 'x'.repeat(65), '%20']) {
+      const malformed = await s.api('GET', `/skills/${name}`);
+      expect(malformed.status, name).toBe(404);
+      expect(malformed.body.error.code).toBe('SKILL_NOT_FOUND');
+    }
   });
 });
 
@@ -132,15 +139,15 @@ describe('POST /skills/{name}/enable and /disable', () => {
       s.api('POST', '/skills/git/disable'),
       s.api('POST', '/skills/testing/disable'),
       s.api('PUT', '/config', { model: 'new-model' }),
-      s.api('POST', '/skills/code-review/disable'),
+      s.api('POST', '/skills/python/disable'),
     ]);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
     const written = await readJson(join(s.home, 'config.json'));
     expect(written.model).toBe('new-model');
-    expect([...written.skills.disabled].sort()).toEqual(['code-review', 'git', 'testing']);
+    expect([...written.skills.disabled].sort()).toEqual(['git', 'python', 'testing']);
   });
 
-  test('an unknown skill is 404 and writes nothing; a bad scope or name is 400', async () => {
+  test('an unknown or malformed skill name is 404 and writes nothing; a bad scope is 400', async () => {
     await using s = await startServer([]);
     const missing = await s.api('POST', '/skills/nope/enable');
     expect(missing.status).toBe(404);
@@ -151,8 +158,10 @@ describe('POST /skills/{name}/enable and /disable', () => {
     expect(scope.status).toBe(400);
     expect(scope.body.error.code).toBe('INVALID_PARAMS');
     expect(scope.body.error.message).toMatch(/^querystring\.scope: /);
-    const name = await s.api('POST', '/skills/-bad-/disable');
-    expect(name.status).toBe(400);
+    const name = await s.api('POST', '/skills/Bad_Name/disable');
+    expect(name.status).toBe(404);
+    expect(name.body.error.code).toBe('SKILL_NOT_FOUND');
+    await expect(readFile(join(s.home, 'config.json'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 });
 
@@ -163,7 +172,8 @@ describe('skills in POST /run', () => {
     expect(status).toBe(400);
     expect(body.error).toMatchObject({
       code: 'INVALID_PARAMS',
-      message: 'Unknown skill in skills: made-up. Available: code-review, git, testing.',
+      message:
+        'Unknown skill in skills: made-up. Available: containers, git, package-managers, python, testing.',
       details: { field: 'skills', unknown: ['made-up'] },
     });
     expect(s.model.chatRequests).toHaveLength(0);

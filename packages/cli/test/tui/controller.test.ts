@@ -117,9 +117,11 @@ describe('TuiController', () => {
       .slice(2, -1)
       .map((line) => line.trim().split(/\s+/).slice(0, 3).join(' '));
     expect(rows).toEqual([
-      'code-review yes builtin',
+      'containers yes builtin',
       'deploy yes project',
       'git no builtin',
+      'package-managers yes builtin',
+      'python yes builtin',
       'testing yes builtin',
     ]);
     expect(listing).toMatch(/^ {2}deploy +yes +project +Ship it\.$/m);

@@ -36,7 +36,7 @@ export function skillSearchDirs(input: SkillSearchInput): SkillSearchDir[] {
   });
   return [
     { dir: builtinSkillsDir, source: 'builtin' },
-    { dir: join(input.runtimeDir, 'skills'), source: 'user' },
+    { dir: join(input.runtimeDir, 'skills'), source: 'global' },
     { dir: join(input.workdir, '.runtime', 'skills'), source: 'project' },
     ...(input.customDirs ?? []).map(custom('skills.custom_dirs')),
     ...(input.envDirs ?? []).map(custom('RUNTIME_SKILL_DIRS')),

@@ -14,15 +14,15 @@ export type SkillFileResult = { ok: true; manifest: SkillManifest } | { ok: fals
 
 export const maxNameLength = 64;
 export const maxDescriptionLength = 1024;
-/** Lowercase words of letters and digits joined by single hyphens, as the Agent Skills format has it. */
-export const skillNamePattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** The spec's rule (section 2): lowercase letters and hyphens only. */
+export const skillNamePattern = /^[a-z-]+$/;
 
 /** Why `name` cannot be a skill's name, or null when it can. */
 export function skillNameProblem(name: string): string | null {
   if (name.length === 0) return 'name is empty';
   if (name.length > maxNameLength) return `name is longer than ${maxNameLength} characters`;
   if (!skillNamePattern.test(name)) {
-    return `name '${name}' must be lowercase letters, digits and single hyphens (e.g. code-review)`;
+    return `name '${name}' must be lowercase letters and hyphens only (e.g. package-managers)`;
   }
   return null;
 }

@@ -1,8 +1,8 @@
 /** Where a skill was found; a later source overrides an earlier one of the same name. */
-export type SkillSource = 'builtin' | 'user' | 'project' | 'custom';
+export type SkillSource = 'builtin' | 'global' | 'project' | 'custom';
 
 /** The sources from lowest to highest priority (spec section 2: custom, project, global, builtin, highest first). */
-export const skillSources: readonly SkillSource[] = ['builtin', 'user', 'project', 'custom'];
+export const skillSources: readonly SkillSource[] = ['builtin', 'global', 'project', 'custom'];
 
 /** A skill as every surface lists it (spec section 2, "Skill"). */
 export interface Skill {

@@ -29,8 +29,8 @@ const deploySkill = [
 describe('skills in an agent run', () => {
   test('the system prompt lists each enabled skill in one line, and the model reads one with read_skill', async () => {
     await using h = await startHarness([
-      { toolCalls: [{ name: 'read_skill', arguments: { name: 'code-review' } }] },
-      { text: 'Reviewed, following the code-review skill.' },
+      { toolCalls: [{ name: 'read_skill', arguments: { name: 'python' } }] },
+      { text: 'Reviewed, following the python skill.' },
     ]);
     const { events, error } = await h.collect({ prompt: 'Review my change' });
     expect(error).toBeUndefined();
@@ -38,17 +38,23 @@ describe('skills in an agent run', () => {
     const [first, second] = h.model.chatRequests as ChatRequest[];
     const prompt = systemPromptOf(first);
     expect(prompt).toContain('# Skills');
-    const skillLines = prompt.split('\n').filter((line) => /^- (code-review|git|testing): \S/.test(line));
-    expect(skillLines.map((line) => line.split(':')[0])).toEqual(['- code-review', '- git', '- testing']);
+    const skillLines = prompt.split('\n').filter((line) => /^- [a-z-]+: \S/.test(line));
+    expect(skillLines.map((line) => line.split(':')[0])).toEqual([
+      '- containers',
+      '- git',
+      '- package-managers',
+      '- python',
+      '- testing',
+    ]);
     expect(toolNamesOf(first)).toEqual(expect.arrayContaining(['list_skills', 'read_skill']));
 
     const [documentation] = resultsOf(events, 'read_skill');
-    expect(documentation).toMatch(/^# Skill: code-review\n\n# Code review\n/);
-    expect(documentation).toContain('Group findings by severity');
+    expect(documentation).toMatch(/^# Skill: python\n\n# Python\n/);
+    expect(documentation).toContain('Find how the project runs');
     // What the model saw next is the documentation, as the tool's answer.
     const toolMessage = second?.messages?.at(-1);
     expect(toolMessage).toMatchObject({ role: 'tool' });
-    expect(String(toolMessage?.content)).toContain('Group findings by severity');
+    expect(String(toolMessage?.content)).toContain('Find how the project runs');
   });
 
   test("the request's skills narrow the run's skills; reading another one is a tool error the model sees", async () => {
@@ -62,7 +68,7 @@ describe('skills in an agent run', () => {
     expect(error).toBeUndefined();
     const prompt = systemPromptOf(h.model.chatRequests[0] as ChatRequest);
     expect(prompt).toMatch(/^- testing: /m);
-    expect(prompt).not.toMatch(/^- (git|code-review): /m);
+    expect(prompt).not.toMatch(/^- (git|python): /m);
     expect(resultsOf(events, 'list_skills')).toEqual([expect.stringMatching(/^- testing: [^\n]+$/)]);
     const [git, unknown] = resultsOf(events, 'read_skill');
     expect(git).toContain(

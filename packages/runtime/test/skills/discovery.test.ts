@@ -10,7 +10,13 @@ describe('skill discovery', () => {
     await using places = await skillPlaces();
     const { skills, warnings } = await listSkills(places.runtimeDir, places.workdir);
     expect(warnings).toEqual([]);
-    expect(skills.map((skill) => skill.name)).toEqual(['code-review', 'git', 'testing']);
+    expect(skills.map((skill) => skill.name)).toEqual([
+      'containers',
+      'git',
+      'package-managers',
+      'python',
+      'testing',
+    ]);
     for (const skill of skills) {
       expect(skill).toMatchObject({ enabled: true, source: 'builtin' });
       expect(skill.description.length).toBeGreaterThan(20);
@@ -22,7 +28,7 @@ describe('skill discovery', () => {
     const custom = join(places.workdir, 'team-skills');
     const fromEnv = await mkdtemp(join(tmpdir(), 'keel-skills-env-'));
     try {
-      await writeSkill(places.userSkills, 'code-review', 'The user review.');
+      await writeSkill(places.userSkills, 'python', 'The user review.');
       await writeSkill(places.userSkills, 'deploy', 'Deploy from the user dir.');
       await writeSkill(places.projectSkills, 'deploy', 'Deploy, the project way.');
       await writeSkill(places.projectSkills, 'migrate', 'Project migrations.');
@@ -36,12 +42,21 @@ describe('skill discovery', () => {
       });
       expect(warnings).toEqual([]);
       const byName = Object.fromEntries(skills.map((skill) => [skill.name, skill]));
-      expect(Object.keys(byName)).toEqual(['code-review', 'deploy', 'git', 'migrate', 'release', 'testing']);
-      expect(byName['code-review']).toEqual({
-        name: 'code-review',
+      expect(Object.keys(byName)).toEqual([
+        'containers',
+        'deploy',
+        'git',
+        'migrate',
+        'package-managers',
+        'python',
+        'release',
+        'testing',
+      ]);
+      expect(byName['python']).toEqual({
+        name: 'python',
         description: 'The user review.',
         enabled: true,
-        source: 'user',
+        source: 'global',
       });
       expect(byName.deploy).toMatchObject({ description: 'Deploy, the project way.', source: 'project' });
       expect(byName.migrate).toMatchObject({ description: 'Team migrations.', source: 'custom' });
@@ -64,11 +79,7 @@ describe('skill discovery', () => {
         '---\nname: other-name\ndescription: Misplaced.\n---\n',
         /differs from its directory name/,
       ],
-      [
-        'Bad_Name',
-        '---\nname: Bad_Name\ndescription: Caps.\n---\n',
-        /lowercase letters, digits and single hyphens/,
-      ],
+      ['Bad_Name', '---\nname: Bad_Name\ndescription: Caps.\n---\n', /lowercase letters and hyphens only/],
       ['broken-yaml', '---\nname: broken-yaml\ndescription: [unclosed\n---\n', /not valid YAML/],
       ['list-yaml', '---\n- a\n- b\n---\n', /not a YAML mapping/],
       ['long-text', `---\nname: long-text\ndescription: ${'x'.repeat(1025)}\n---\n`, /longer than 1024/],

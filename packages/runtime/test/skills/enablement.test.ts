@@ -13,17 +13,28 @@ const readJson = async (path: string) => JSON.parse(await readFile(path, 'utf8')
 describe('which skills are enabled', () => {
   test('all are, except those in skills.disabled; with skills.enabled, only those; the project file wins', async () => {
     await using places = await skillPlaces();
-    expect(await enabledNames(places.runtimeDir, places.workdir)).toEqual(['code-review', 'git', 'testing']);
+    expect(await enabledNames(places.runtimeDir, places.workdir)).toEqual([
+      'containers',
+      'git',
+      'package-managers',
+      'python',
+      'testing',
+    ]);
 
     await places.config('global', { skills: { disabled: ['git'] } });
-    expect(await enabledNames(places.runtimeDir, places.workdir)).toEqual(['code-review', 'testing']);
+    expect(await enabledNames(places.runtimeDir, places.workdir)).toEqual([
+      'containers',
+      'package-managers',
+      'python',
+      'testing',
+    ]);
 
     await places.config('global', { skills: { enabled: ['git', 'testing'], disabled: ['testing'] } });
     expect(await enabledNames(places.runtimeDir, places.workdir)).toEqual(['git']);
 
     // The project file's list replaces the global one (configuration merges one level deep).
-    await places.config('project', { skills: { enabled: ['code-review'] } });
-    expect(await enabledNames(places.runtimeDir, places.workdir)).toEqual(['code-review']);
+    await places.config('project', { skills: { enabled: ['python'] } });
+    expect(await enabledNames(places.runtimeDir, places.workdir)).toEqual(['python']);
   });
 
   test('names in the settings that match no skill are reported, since a typo would switch skills off', async () => {
@@ -42,14 +53,14 @@ describe('which skills are enabled', () => {
     const config = { skills: { disabled: ['git'] } };
     const names = async (requested?: string[]) =>
       (await skillsForRun(places.runtimeDir, places.workdir, config, requested)).map((skill) => skill.name);
-    expect(await names()).toEqual(['code-review', 'testing']);
+    expect(await names()).toEqual(['containers', 'package-managers', 'python', 'testing']);
     expect(await names(['testing'])).toEqual(['testing']);
     expect(await names([])).toEqual([]);
 
     const unknown = await names(['testing', 'no-such', 'other']).catch((error: unknown) => error);
     expect(KeelError.is(unknown) && unknown.code).toBe('INVALID_PARAMS');
     expect((unknown as Error).message).toBe(
-      'Unknown skills in skills: no-such, other. Available: code-review, git, testing.',
+      'Unknown skills in skills: no-such, other. Available: containers, git, package-managers, python, testing.',
     );
     const disabled = await names(['git']).catch((error: unknown) => error);
     expect(KeelError.is(disabled) && disabled.code).toBe('INVALID_PARAMS');
@@ -66,7 +77,7 @@ describe('getSkill', () => {
       name: 'deploy',
       description: 'Deploy the app.',
       enabled: true,
-      source: 'user',
+      source: 'global',
       documentation: 'Step one.',
       path: join(places.userSkills, 'deploy'),
     });
@@ -75,8 +86,8 @@ describe('getSkill', () => {
     expect((await getSkill(places.runtimeDir, places.workdir, 'deploy')).documentation).toBe(
       'Step one, revised.',
     );
-    const builtin = await getSkill(places.runtimeDir, places.workdir, 'code-review');
-    expect(builtin.documentation).toMatch(/^# Code review/);
+    const builtin = await getSkill(places.runtimeDir, places.workdir, 'python');
+    expect(builtin.documentation).toMatch(/^# Python/);
   });
 
   test('an unknown name is SKILL_NOT_FOUND (404) listing what exists', async () => {
@@ -86,8 +97,8 @@ describe('getSkill', () => {
     );
     expect(KeelError.is(error) && error.toJSON()).toEqual({
       code: 'SKILL_NOT_FOUND',
-      message: "Skill 'nope' does not exist. Available: code-review, git, testing.",
-      details: { name: 'nope', available: ['code-review', 'git', 'testing'] },
+      message: "Skill 'nope' does not exist. Available: containers, git, package-managers, python, testing.",
+      details: { name: 'nope', available: ['containers', 'git', 'package-managers', 'python', 'testing'] },
     });
   });
 });
@@ -116,14 +127,23 @@ describe('setSkillEnabled', () => {
 
     await setSkillEnabled(places.runtimeDir, places.workdir, 'testing', false, { scope: 'project' });
     expect(await readJson(projectFile)).toEqual({ skills: { disabled: ['testing'] } });
-    expect(await enabledNames(places.runtimeDir, places.workdir)).toEqual(['code-review', 'git']);
+    expect(await enabledNames(places.runtimeDir, places.workdir)).toEqual([
+      'containers',
+      'git',
+      'package-managers',
+      'python',
+    ]);
   });
 
   test('a project change keeps what the global file disables or allows, since the project list replaces it', async () => {
     await using places = await skillPlaces();
     await places.config('global', { skills: { disabled: ['git'] } });
     await setSkillEnabled(places.runtimeDir, places.workdir, 'testing', false, { scope: 'project' });
-    expect(await enabledNames(places.runtimeDir, places.workdir)).toEqual(['code-review']);
+    expect(await enabledNames(places.runtimeDir, places.workdir)).toEqual([
+      'containers',
+      'package-managers',
+      'python',
+    ]);
 
     await places.config('global', { skills: { enabled: ['git'] } });
     await writeFile(join(places.workdir, '.runtime', 'config.json'), '{}');

@@ -1,15 +1,10 @@
 import { resolve } from 'node:path';
-import { skillNameProblem } from '@keel/runtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';
 
-// A malformed name is bad input (400); a well-formed one that no directory provides is SKILL_NOT_FOUND (404).
-const nameParams = z.object({
-  name: z.string().refine((name) => skillNameProblem(name) === null, {
-    message: 'must be lowercase letters, digits and single hyphens, at most 64 characters',
-  }),
-});
+// Any name that is not a loaded skill, well-formed or not, is SKILL_NOT_FOUND (404), as the spec has it.
+const nameParams = z.object({ name: z.string().min(1).max(1024) });
 const workdirQuery = z.object({
   /** The project whose .runtime/skills and .runtime/config.json count; default the server's workdir. */
   workdir: z.string().min(1).optional(),

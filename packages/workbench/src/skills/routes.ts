@@ -1,15 +1,15 @@
+import { skillNameProblem } from '@keel/runtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParams, responses } from '../http/index.ts';
 import type { SkillService } from './skill-service.ts';
 
+// The runtime's rule, since a linked skill is loaded by the runtime: a name it refuses would never load.
 const nameSchema = z
   .string()
-  .min(1)
-  .max(64)
-  .regex(
-    /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
-    'must be lowercase letters, digits and single hyphens (e.g. code-review)',
+  .refine(
+    (name) => skillNameProblem(name) === null,
+    'must be lowercase letters and hyphens, at most 64 characters',
   );
 const createBody = z.strictObject({
   name: nameSchema,

@@ -26,7 +26,7 @@ import { sessionRoutes } from './routes/sessions.ts';
 import { skillRoutes } from './routes/skills.ts';
 import { registerWebSocket } from './routes/websocket.ts';
 import { RuntimePool } from './runtime-pool.ts';
-import { version } from './version.ts';
+import { apiRevision, version } from './version.ts';
 
 export interface ServerOptions {
   /** How the server's runtimes are made (model, runtime directory, environment…). */
@@ -71,7 +71,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   // Before the routes: the OpenAPI document is collected from their zod schemas as they register.
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Keel runtime API', version, description: 'The Keel agent runtime over HTTP.' },
+      // The API's revision (spec section 9), not the package's version, which /health reports.
+      info: {
+        title: 'Keel runtime API',
+        version: apiRevision,
+        description: `The Keel agent runtime over HTTP (keel-web ${version}).`,
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },

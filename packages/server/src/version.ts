@@ -6,3 +6,6 @@ const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.me
 };
 
 export const version: string = packageJson.version;
+
+/** The revision of the HTTP API this server implements (spec section 9). */
+export const apiRevision = '3.0.1';

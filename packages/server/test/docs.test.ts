@@ -9,7 +9,7 @@ describe('OpenAPI at /docs', () => {
     expect(document.status).toBe(200);
     expect(document.body).toMatchObject({
       openapi: expect.stringMatching(/^3\./),
-      info: { title: 'Keel runtime API' },
+      info: { title: 'Keel runtime API', version: '3.0.1' },
     });
     const paths = Object.keys(document.body.paths);
     for (const path of [

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ConfigError } from '../errors/index.ts';
 import { writeFileAtomic } from '../files/index.ts';
+import { configCache } from './config-cache.ts';
 import { configSchema } from './schema.ts';
 
 export type ConfigObject = Record<string, unknown>;
@@ -71,6 +72,7 @@ export class ConfigFile {
     // Keep the file's permissions; a new one is private to the user, as it may name servers and paths.
     const mode = ((await stat(this.path).catch(() => null))?.mode ?? 0o600) & 0o777;
     await writeFileAtomic(this.path, text, { mode, sync: true });
+    configCache.invalidate(this.path);
   }
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../errors/index.ts';
+import { configCache } from './config-cache.ts';
 import { configSchema, type RuntimeConfig } from './schema.ts';
 
 /** Path of the global configuration file in the user's runtime directory. */
@@ -46,8 +47,8 @@ export function readConfigFile(path: string): RuntimeConfig {
 /** The project file over the global one, merged key by key one level deep. */
 export function loadConfig(runtimeDir: string, workdir: string): RuntimeConfig {
   return mergeConfig(
-    readConfigFile(globalConfigPath(runtimeDir)),
-    readConfigFile(projectConfigPath(workdir)),
+    configCache.get(globalConfigPath(runtimeDir), readConfigFile),
+    configCache.get(projectConfigPath(workdir), readConfigFile),
   );
 }
 

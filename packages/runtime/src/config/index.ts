@@ -1,3 +1,4 @@
+export { ConfigCache, configCache, configCacheMs } from './config-cache.ts';
 export type { ConfigObject } from './config-file.ts';
 export { ConfigFile, configFileAt } from './config-file.ts';
 export type { RuntimeEnv } from './env.ts';

@@ -1,0 +1,167 @@
+import type {
+  ToolKind as AcpToolKind,
+  SessionUpdate,
+  ToolCallContent,
+  ToolCallLocation,
+} from '@agentclientprotocol/sdk';
+import type { RunnerEvent, ToolKind } from '../contract.ts';
+import type { Confinement } from './confine.ts';
+
+const kindOfAcp: Readonly<Record<string, ToolKind>> = {
+  read: 'file_read',
+  edit: 'file_edit',
+  // Deleting or moving a file changes the workspace as surely as an edit.
+  delete: 'file_edit',
+  move: 'file_edit',
+  execute: 'command',
+  search: 'search',
+  fetch: 'web',
+};
+
+interface ToolState {
+  id: string;
+  name: string;
+  acpKind?: AcpToolKind | null | undefined;
+  args: Record<string, unknown>;
+  locations: ToolCallLocation[];
+  announced: boolean;
+  finished: boolean;
+}
+
+type ToolFields = Extract<SessionUpdate, { sessionUpdate: 'tool_call_update' }>;
+
+/**
+ * Turns one prompt turn's `session/update` notifications into normalised runner events. A tool call is
+ * announced once its input is known (agents such as opencode first send an empty 'pending' call, then its
+ * input in an update), and its result follows when it completes or fails.
+ */
+export class AcpEventMapper {
+  readonly #confinement: Confinement;
+  readonly #mcpPrefixes: string[];
+  readonly #tools = new Map<string, ToolState>();
+  /** The assistant's text of this turn: the outcome's output. */
+  text = '';
+
+  constructor(confinement: Confinement, mcpServerNames: readonly string[]) {
+    this.#confinement = confinement;
+    // How agents name MCP tools: opencode `<server>_<tool>`, Claude-style `mcp__<server>__<tool>`.
+    this.#mcpPrefixes = mcpServerNames.flatMap((name) => [`${name}_`, `mcp__${name}__`, `${name}/`]);
+  }
+
+  map(update: SessionUpdate): RunnerEvent[] {
+    switch (update.sessionUpdate) {
+      case 'agent_message_chunk': {
+        const text = textOf(update.content);
+        if (!text) return [];
+        this.text += text;
+        return [{ type: 'text_delta', content: text }];
+      }
+      case 'agent_thought_chunk': {
+        const text = textOf(update.content);
+        return text ? [{ type: 'thinking', content: text }] : [];
+      }
+      case 'plan': {
+        const lines = update.entries.map((entry) => `- [${entry.status}] ${entry.content}`);
+        return lines.length ? [{ type: 'thinking', content: `Plan:\n${lines.join('\n')}` }] : [];
+      }
+      case 'tool_call':
+      case 'tool_call_update':
+        return this.#tool(update);
+      default:
+        return [];
+    }
+  }
+
+  /** Tool calls announced without input that never got any: announced at the end so none is lost. */
+  flush(): RunnerEvent[] {
+    return [...this.#tools.values()].filter((tool) => !tool.announced).map((tool) => this.#announce(tool));
+  }
+
+  #tool(update: ToolFields | Extract<SessionUpdate, { sessionUpdate: 'tool_call' }>): RunnerEvent[] {
+    let tool = this.#tools.get(update.toolCallId);
+    if (!tool) {
+      tool = {
+        id: update.toolCallId,
+        name: update.name || update.title || 'tool',
+        args: {},
+        locations: [],
+        announced: false,
+        finished: false,
+      };
+      this.#tools.set(tool.id, tool);
+    }
+    if (update.name) tool.name = update.name;
+    if (update.kind) tool.acpKind = update.kind;
+    if (isRecord(update.rawInput) && Object.keys(update.rawInput).length > 0) tool.args = update.rawInput;
+    if (update.locations?.length) tool.locations = update.locations;
+    const events: RunnerEvent[] = [];
+    const status = update.status;
+    const hasInput = Object.keys(tool.args).length > 0 || tool.locations.length > 0;
+    if (!tool.announced && (hasInput || (status && status !== 'pending'))) {
+      events.push(this.#announce(tool));
+    }
+    if ((status === 'completed' || status === 'failed') && !tool.finished) {
+      tool.finished = true;
+      events.push({
+        type: 'tool_result',
+        tool_call_id: tool.id,
+        tool_name: tool.name,
+        kind: this.#kindOf(tool),
+        ok: status === 'completed',
+        result: resultOf(update.content, update.rawOutput),
+      });
+    }
+    return events;
+  }
+
+  #announce(tool: ToolState): RunnerEvent {
+    tool.announced = true;
+    const kind = this.#kindOf(tool);
+    const path = this.#pathOf(tool, kind);
+    return {
+      type: 'tool_call',
+      tool_call_id: tool.id,
+      tool_name: tool.name,
+      kind,
+      args: tool.args,
+      ...(path ? { path } : {}),
+    };
+  }
+
+  #kindOf(tool: ToolState): ToolKind {
+    if (this.#mcpPrefixes.some((prefix) => tool.name.startsWith(prefix))) return 'mcp';
+    if (tool.acpKind === 'think' && tool.name.startsWith('todo')) return 'todo';
+    return kindOfAcp[tool.acpKind ?? 'other'] ?? 'other';
+  }
+
+  /** The file the call touches, relative to the workdir: its first location, else a path in its input. */
+  #pathOf(tool: ToolState, kind: ToolKind): string | undefined {
+    const given =
+      tool.locations[0]?.path ??
+      (kind === 'file_read' || kind === 'file_edit'
+        ? [tool.args.filePath, tool.args.file_path, tool.args.path].find((value) => typeof value === 'string')
+        : undefined);
+    return typeof given === 'string' && given ? this.#confinement.display(given) : undefined;
+  }
+}
+
+function textOf(block: { type: string; text?: string }): string {
+  return block.type === 'text' && typeof block.text === 'string' ? block.text : '';
+}
+
+/** The tool's result as text: its text content, else its raw output. */
+function resultOf(content: ToolCallContent[] | null | undefined, rawOutput: unknown): string {
+  const parts = (content ?? []).flatMap((item) => {
+    if (item.type === 'content') return textOf(item.content) ? [textOf(item.content)] : [];
+    if (item.type === 'diff') return [`Edited ${item.path}`];
+    return [];
+  });
+  if (parts.length > 0) return parts.join('\n');
+  if (isRecord(rawOutput) && typeof rawOutput.output === 'string') return rawOutput.output;
+  if (typeof rawOutput === 'string') return rawOutput;
+  return rawOutput === undefined ? '' : JSON.stringify(rawOutput);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,104 @@
+import { chmod, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const sdkUrl = pathToFileURL(createRequire(import.meta.url).resolve('@agentclientprotocol/sdk')).href;
+
+/**
+ * A small ACP agent over stdio, built on the SDK's agent side. What it does on a prompt is chosen by
+ * FAKE_SCENARIO in its environment (the runner config's env); FAKE_TARGET names a file for scenarios that
+ * touch one. It reports what the client answered as its message text, so tests read it from the events.
+ */
+const agentSource = `#!${process.execPath}
+import { agent, ndJsonStream, PROTOCOL_VERSION } from '${sdkUrl}';
+import { Readable, Writable } from 'node:stream';
+
+const scenario = process.env.FAKE_SCENARIO ?? 'edit';
+const target = process.env.FAKE_TARGET ?? '';
+let cancelled;
+const say = (client, sessionId, text) =>
+  client.notify('session/update', { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
+const tool = (client, sessionId, update) => client.notify('session/update', { sessionId, update });
+const tryIt = async (work) => { try { await work(); return 'ok'; } catch (error) { return 'refused: ' + error.message; } };
+
+const app = agent({ name: 'fake' })
+  .onRequest('initialize', () => ({
+    protocolVersion: PROTOCOL_VERSION,
+    agentCapabilities: { loadSession: scenario === 'load', promptCapabilities: { image: true } },
+    agentInfo: { name: 'fake-agent', version: '9.9.9' },
+  }))
+  .onRequest('session/new', ({ params }) => {
+    process.stderr.write('new session in ' + params.cwd + ' with ' + JSON.stringify(params.mcpServers) + '\\n');
+    return { sessionId: 'fake-session-1' };
+  })
+  .onRequest('session/load', async ({ params, client }) => {
+    // The history replay the runner must not report as this run's events.
+    await say(client, params.sessionId, 'OLD HISTORY');
+    return {};
+  })
+  .onNotification('session/cancel', () => cancelled?.())
+  .onRequest('session/prompt', async ({ params, client }) => {
+    const id = params.sessionId;
+    const text = params.prompt.filter((block) => block.type === 'text').map((block) => block.text).join('');
+    if (scenario === 'echo') {
+      const images = params.prompt.filter((block) => block.type === 'image').length;
+      await say(client, id, 'PROMPT[' + text + '] IMAGES[' + images + ']');
+      return { stopReason: 'end_turn' };
+    }
+    if (scenario === 'edit' || scenario === 'load') {
+      await tool(client, id, { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'write', kind: 'edit', status: 'pending', locations: [], rawInput: {} });
+      const answers = [];
+      for (const [kind, title] of [['edit', 'write'], ['execute', 'bash']]) {
+        const answer = await client.request('session/request_permission', {
+          sessionId: id,
+          toolCall: { toolCallId: kind === 'edit' ? 't1' : 't2', kind, title, locations: kind === 'edit' ? [{ path: target }] : [] },
+          options: [
+            { optionId: 'once', name: 'Allow once', kind: 'allow_once' },
+            { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
+            { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+          ],
+        });
+        answers.push(kind + '=' + (answer.outcome.optionId ?? answer.outcome.outcome));
+      }
+      await tool(client, id, { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'in_progress', locations: [{ path: target }], rawInput: { filePath: target } });
+      const write = await tryIt(() => client.request('fs/write_text_file', { sessionId: id, path: target, content: 'edited by fake\\n' }));
+      await tool(client, id, { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: write === 'ok' ? 'completed' : 'failed', content: [{ type: 'content', content: { type: 'text', text: write } }] });
+      await say(client, id, answers.join(' ') + ' write=' + write);
+      return { stopReason: 'end_turn', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } };
+    }
+    if (scenario === 'fs') {
+      const results = [];
+      for (const path of target.split('|')) {
+        results.push(path + ' write=' + (await tryIt(() => client.request('fs/write_text_file', { sessionId: id, path, content: 'x' }))));
+        results.push(path + ' read=' + (await tryIt(() => client.request('fs/read_text_file', { sessionId: id, path }))));
+      }
+      await say(client, id, results.join('\\n'));
+      return { stopReason: 'end_turn' };
+    }
+    if (scenario === 'cancel') {
+      const done = new Promise((resolve) => { cancelled = resolve; });
+      await say(client, id, 'working...');
+      await done;
+      return { stopReason: 'cancelled' };
+    }
+    if (scenario === 'crash') {
+      await say(client, id, 'about to crash');
+      process.stderr.write('fatal: the fake agent blew up\\n');
+      setTimeout(() => process.exit(3), 10);
+      return new Promise(() => {});
+    }
+    if (scenario === 'hang') return new Promise(() => {});
+    return { stopReason: scenario };
+  });
+
+app.connect(ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
+`;
+
+/** Writes the fake agent as an executable into `dir`; returns its path (for `binary_path`). */
+export async function writeFakeAgent(dir: string): Promise<string> {
+  const path = join(dir, 'fake-acp-agent.mjs');
+  await writeFile(path, agentSource, 'utf8');
+  await chmod(path, 0o755);
+  return path;
+}

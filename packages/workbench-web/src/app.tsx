@@ -11,6 +11,9 @@ const ProjectPage = lazy(() => import('./pages/project-page.tsx'));
 const TasksPage = lazy(() => import('./pages/tasks-page.tsx'));
 const NewTaskPage = lazy(() => import('./pages/new-task-page.tsx'));
 const TaskPage = lazy(() => import('./pages/task-page.tsx'));
+const SkillsPage = lazy(() => import('./pages/skills-page.tsx'));
+const ConversationsPage = lazy(() => import('./pages/conversations-page.tsx'));
+const ConversationPage = lazy(() => import('./pages/conversation-page.tsx'));
 const NotFoundPage = lazy(() => import('./pages/not-found-page.tsx'));
 
 export function App() {
@@ -26,6 +29,8 @@ export function App() {
         <nav className="nav" aria-label="Main">
           <NavLink to="/projects">Projects</NavLink>
           <NavLink to="/tasks">Tasks</NavLink>
+          <NavLink to="/conversations">Conversations</NavLink>
+          <NavLink to="/skills">Skills</NavLink>
           <NavLink to="/settings">Settings</NavLink>
         </nav>
         <a className="nav-docs" href="/docs" target="_blank" rel="noreferrer">
@@ -43,6 +48,9 @@ export function App() {
             <Route path="/tasks" element={<TasksPage />} />
             <Route path="/tasks/new" element={<NewTaskPage />} />
             <Route path="/tasks/:id" element={<TaskPage />} />
+            <Route path="/conversations" element={<ConversationsPage />} />
+            <Route path="/conversations/:id" element={<ConversationPage />} />
+            <Route path="/skills" element={<SkillsPage />} />
             <Route path="/settings" element={<SettingsPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Routes>

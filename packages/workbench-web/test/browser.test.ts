@@ -1,9 +1,7 @@
 // The workbench SPA in Debian's Chromium against the REAL workbench service (in process, the real Keel
 // runner, a scripted model): settings, a project from two real git repositories, knowledge, and a task
 // taken through all five stages to a pushed branch. A screenshot of every page goes to test/screenshots/.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import {
   createTempDir,
@@ -15,61 +13,18 @@ import {
   type TempGitRepo,
 } from '@keel/testkit';
 import { createWorkbench, type Workbench } from '@keel/workbench';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-
-const executablePath = '/usr/bin/chromium';
-const hasChromium = existsSync(executablePath);
-const packageDir = join(import.meta.dirname, '..');
-const dist = join(packageDir, 'dist');
-const shots = join(packageDir, 'test', 'screenshots');
-const viteBin = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
-
-/** The newest modification time under `dir` (ms). */
-function newest(dir: string): number {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return latest;
-}
-
-/** Builds dist/ when it is missing or older than the sources (a build takes about a second). */
-async function ensureBuilt(): Promise<void> {
-  const built = join(dist, 'index.html');
-  const sources = Math.max(newest(join(packageDir, 'src')), statSync(join(packageDir, 'index.html')).mtimeMs);
-  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
-  // In its own process: inside vitest NODE_ENV is 'test', and Vite would bundle React's development build.
-  execFileSync(process.execPath, [viteBin, 'build', '--logLevel', 'warn'], {
-    cwd: packageDir,
-    env: { ...process.env, NODE_ENV: 'production' },
-    stdio: 'inherit',
-  });
-}
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
-  }).trim();
-}
-
-function workbenchEnv(
-  home: TempDir,
-  runtimeHome: TempDir,
-  authKey?: string,
-): Record<string, string | undefined> {
-  return {
-    ...process.env,
-    WORKBENCH_HOME: home.path,
-    RUNTIME_HOME: runtimeHome.path,
-    RUNTIME_MODEL: undefined,
-    RUNTIME_MODEL_API_KEY: undefined,
-    WORKBENCH_AUTH_API_KEY: authKey,
-  };
-}
+import {
+  dist,
+  ensureBuilt,
+  git,
+  hasChromium,
+  launchBrowser,
+  openPage,
+  shots,
+  workbenchEnv,
+} from './harness.ts';
 
 /** What the scripted model answers, by the prompt's words (prompts live in the workbench's tasks/prompts.ts). */
 function script(frontend: string, backend: string): ScriptedReply[] {
@@ -196,27 +151,9 @@ describe.skipIf(!hasChromium)('the workbench SPA (Chromium, real workbench servi
       spaDir: dist,
     });
     spa = { url: await workbench.listen(0) };
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    browser = await launchBrowser();
     // A script error in the page fails the test with its message, not a timeout.
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      // The browser logs every 4xx answer; those are expected (the 422 of a non-repository path).
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-        pageErrors.push(message.text());
-      }
-    });
+    page = await openPage(browser, pageErrors);
   }, 120_000);
 
   afterEach(() => {

@@ -1,6 +1,15 @@
 import { apiKey, reportUnauthorized } from './auth.ts';
 import { asApiError, errorFromResponse } from './errors.ts';
 import type {
+  Conversation,
+  ConversationCreate,
+  ProjectUpdate,
+  Skill,
+  SkillCreate,
+  SkillUpdate,
+  SkillWithContent,
+} from './library-types.ts';
+import type {
   DirectoryListing,
   Knowledge,
   LogPage,
@@ -60,6 +69,8 @@ export const api = {
     list: () => list<Project>('/api/projects', 'projects'),
     get: (projectId: string) => request<Project>('GET', `/api/projects/${id(projectId)}`),
     create: (input: ProjectCreate) => request<Project>('POST', '/api/projects', input),
+    update: (projectId: string, patch: ProjectUpdate) =>
+      request<Project>('PUT', `/api/projects/${id(projectId)}`, patch),
     remove: (projectId: string) => request<void>('DELETE', `/api/projects/${id(projectId)}`),
     init: (projectId: string, one?: { repository: string; layer: string }) =>
       request<{ project: Project; knowledge: Knowledge }>(
@@ -110,6 +121,28 @@ export const api = {
       request<{ todo: Todo; session: Session }>('POST', `/api/todos/${id(todoId)}/execute`, {}),
     skip: (todoId: string) => request<Todo>('POST', `/api/todos/${id(todoId)}/skip`, {}),
     diff: (todoId: string) => request<TodoDiff>('GET', `/api/todos/${id(todoId)}/diff`),
+  },
+  skills: {
+    list: () => list<Skill>('/api/skills', 'skills'),
+    get: (skillId: string) => request<SkillWithContent>('GET', `/api/skills/${id(skillId)}`),
+    create: (input: SkillCreate) => request<SkillWithContent>('POST', '/api/skills', input),
+    update: (skillId: string, patch: SkillUpdate) =>
+      request<SkillWithContent>('PUT', `/api/skills/${id(skillId)}`, patch),
+    remove: (skillId: string) => request<void>('DELETE', `/api/skills/${id(skillId)}`),
+    link: (skillId: string, projectId: string, linked: boolean) =>
+      request<SkillWithContent>('POST', `/api/skills/${id(skillId)}/link`, { project_id: projectId, linked }),
+  },
+  conversations: {
+    list: () => list<Conversation>('/api/conversations', 'conversations'),
+    get: (conversationId: string) => request<Conversation>('GET', `/api/conversations/${id(conversationId)}`),
+    create: (input: ConversationCreate) => request<Conversation>('POST', '/api/conversations', input),
+    remove: (conversationId: string) => request<void>('DELETE', `/api/conversations/${id(conversationId)}`),
+    init: (conversationId: string) =>
+      request<{ conversation: Conversation; session: Session }>(
+        'POST',
+        `/api/conversations/${id(conversationId)}/init`,
+        {},
+      ),
   },
   sessions: {
     status: (sessionId: string) => request<Session>('GET', `/api/sessions/${id(sessionId)}/status`),

@@ -1,7 +1,8 @@
 // The workbench service's resources as its API answers them (packages/workbench/README.md). Written out
 // here rather than imported: the service's types live beside Node-only code.
 
-export type RunnerKind = 'keel' | 'claude-code' | 'codex' | 'gemini' | 'opencode' | 'cursor' | 'acp';
+export const runnerKinds = ['keel', 'claude-code', 'codex', 'gemini', 'opencode', 'cursor', 'acp'] as const;
+export type RunnerKind = (typeof runnerKinds)[number];
 
 export interface RunnerConfig {
   id: string;
@@ -195,38 +196,7 @@ export interface TaskCreate {
   branch?: string;
 }
 
-export interface FileChange {
-  path: string;
-  old_path?: string;
-  status: 'added' | 'modified' | 'deleted' | 'renamed';
-  additions: number;
-  deletions: number;
-  binary: boolean;
-}
-
-export interface RepositoryDiff {
-  repository: string;
-  base_commit?: string;
-  files: FileChange[];
-  patch: string;
-  additions: number;
-  deletions: number;
-  truncated?: boolean;
-}
-
-export interface TaskDiff {
-  task_id: string;
-  repositories: RepositoryDiff[];
-  additions: number;
-  deletions: number;
-}
-
-export interface TodoDiff {
-  todo_id: string;
-  status: TodoStatus;
-  live: boolean;
-  repositories: RepositoryDiff[];
-}
+export type { FileChange, RepositoryDiff, TaskDiff, TodoDiff } from './diff-types.ts';
 
 export type SessionStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 

@@ -53,9 +53,18 @@ export function CheckBanner({ compact = false }: { compact?: boolean }) {
       </div>
       <ul className="runner-list">
         {data.runners.map((runner) => (
-          <li key={runner.config_id ?? runner.kind} className={runner.usable ? 'usable' : 'unusable'}>
+          <li
+            key={runner.config_id ?? runner.kind}
+            className={runner.usable ? 'usable' : 'unusable'}
+            data-testid="runner-availability"
+            data-config-id={runner.config_id ?? runner.kind}
+          >
             <span aria-hidden="true">{runner.usable ? '✓' : '✗'}</span> {runner.config_id ?? runner.kind}
+            {runner.config_id && runner.config_id !== runner.kind ? (
+              <span className="hint"> ({runner.kind})</span>
+            ) : null}
             {runner.version ? ` ${runner.version}` : ''}
+            <span className="sr-only">{runner.usable ? ' usable' : ' not usable'}</span>
             {!runner.usable && runner.reason ? <span className="hint"> — {runner.reason}</span> : null}
           </li>
         ))}

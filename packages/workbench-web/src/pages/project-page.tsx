@@ -14,6 +14,7 @@ import { Markdown } from '../components/lazy.tsx';
 import { SessionView } from '../components/session-view.tsx';
 import { Badge, Empty, ErrorNote, Loading } from '../components/status.tsx';
 import { TaskList } from '../components/task-list.tsx';
+import { ProjectSettings } from './project/project-settings.tsx';
 
 const layerNames: Record<KnowledgeLayer, string> = {
   structure: 'Structure',
@@ -128,7 +129,8 @@ export default function ProjectPage() {
                 <th scope="row">
                   <div>{repository.name}</div>
                   <div className="hint">
-                    {repository.type} · <code>{repository.path}</code>
+                    {repository.type}
+                    {repository.provider ? ` · ${repository.provider}` : ''} · <code>{repository.path}</code>
                   </div>
                 </th>
                 {knowledgeLayers.map((layer) => {
@@ -235,6 +237,8 @@ export default function ProjectPage() {
         ) : null}
         <TaskList tasks={tasks.data ?? []} />
       </section>
+
+      <ProjectSettings project={data} />
     </div>
   );
 }

@@ -2,49 +2,19 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { api } from '../api/client.ts';
 import type { ApiError } from '../api/errors.ts';
-import type { McpServer, Settings, SettingsUpdate } from '../api/types.ts';
+import type { Settings, SettingsUpdate } from '../api/types.ts';
 import { CheckBanner } from '../components/check-banner.tsx';
 import { ErrorNote, Loading } from '../components/status.tsx';
-
-/** An MCP server as the form edits it: args one per line, env as KEY=VALUE lines. */
-interface McpDraft {
-  key: number;
-  name: string;
-  command: string;
-  args: string;
-  env: string;
-  enabled: boolean;
-}
-
-let nextKey = 1;
-
-function toDraft(server: McpServer): McpDraft {
-  return {
-    key: nextKey++,
-    name: server.name,
-    command: server.command,
-    args: server.args.join('\n'),
-    env: Object.entries(server.env)
-      .map(([name, value]) => `${name}=${value}`)
-      .join('\n'),
-    enabled: server.enabled,
-  };
-}
-
-function fromDraft(draft: McpDraft): McpServer {
-  const env: Record<string, string> = {};
-  for (const line of draft.env.split('\n')) {
-    const at = line.indexOf('=');
-    if (line.trim() && at > 0) env[line.slice(0, at).trim()] = line.slice(at + 1);
-  }
-  return {
-    name: draft.name.trim(),
-    command: draft.command.trim(),
-    args: draft.args.split('\n').filter((arg) => arg.trim() !== ''),
-    env,
-    enabled: draft.enabled,
-  };
-}
+import {
+  type McpDraft,
+  mcpFromDraft,
+  mcpToDraft,
+  type RunnerDraft,
+  runnerFromDraft,
+  runnerToDraft,
+} from './settings/drafts.ts';
+import { McpServersFieldset } from './settings/mcp-servers.tsx';
+import { RunnerFieldset } from './settings/runner-configs.tsx';
 
 export default function SettingsPage() {
   const settings = useQuery<Settings, ApiError>({ queryKey: ['settings'], queryFn: api.settings.get });
@@ -52,7 +22,7 @@ export default function SettingsPage() {
     <div className="page">
       <h1>Settings</h1>
       <p className="lede">
-        The AI model every stage uses, the runner that executes it, MCP servers and GitHub.
+        The AI model every stage uses, the runners that execute it, MCP servers and GitHub.
       </p>
       <CheckBanner />
       {settings.isPending ? <Loading what="settings" /> : null}
@@ -73,7 +43,10 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const [githubToken, setGithubToken] = useState('');
   const [clearGithubToken, setClearGithubToken] = useState(false);
   const [githubApiUrl, setGithubApiUrl] = useState(settings.github_api_url);
-  const [servers, setServers] = useState<McpDraft[]>(() => settings.mcp_servers.map(toDraft));
+  const [servers, setServers] = useState<McpDraft[]>(() => settings.mcp_servers.map(mcpToDraft));
+  const [runnerDrafts, setRunnerDrafts] = useState<RunnerDraft[]>(() =>
+    settings.runner_configs.map(runnerToDraft),
+  );
   const [saved, setSaved] = useState(false);
 
   // After a save the service's answer is the truth (secrets become "set", never shown).
@@ -82,7 +55,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
     setBaseUrl(settings.base_url ?? '');
     setDefaultRunner(settings.default_runner);
     setGithubApiUrl(settings.github_api_url);
-    setServers(settings.mcp_servers.map(toDraft));
+    setServers(settings.mcp_servers.map(mcpToDraft));
+    setRunnerDrafts(settings.runner_configs.map(runnerToDraft));
   }, [settings]);
 
   const save = useMutation<Settings, ApiError, SettingsUpdate>({
@@ -98,13 +72,6 @@ function SettingsForm({ settings }: { settings: Settings }) {
     },
   });
 
-  const runners = [
-    ...settings.runner_configs,
-    ...settings.builtin_runner_configs.filter(
-      (builtin) => !settings.runner_configs.some((c) => c.id === builtin.id),
-    ),
-  ];
-
   function submit(event: FormEvent) {
     event.preventDefault();
     setSaved(false);
@@ -112,7 +79,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
       model: model.trim() || null,
       base_url: baseUrl.trim() || null,
       default_runner: defaultRunner,
-      mcp_servers: servers.map(fromDraft),
+      runner_configs: runnerDrafts.map(runnerFromDraft),
+      mcp_servers: servers.map(mcpFromDraft),
       github_api_url: githubApiUrl.trim() || 'https://api.github.com',
     };
     if (clearApiKey) patch.api_key = null;
@@ -124,12 +92,16 @@ function SettingsForm({ settings }: { settings: Settings }) {
 
   const error = save.error;
   const about = (field: string) => (error?.isAbout(field) ? error : null);
-  const shownElsewhere = ['model', 'base_url', 'api_key', 'default_runner', 'mcp_servers', 'github_api_url'];
+  const shownElsewhere = [
+    'model',
+    'base_url',
+    'api_key',
+    'default_runner',
+    'runner_configs',
+    'mcp_servers',
+    'github_api_url',
+  ];
   const general = error && !shownElsewhere.some((field) => error.isAbout(field)) ? error : null;
-
-  function updateServer(key: number, change: Partial<McpDraft>) {
-    setServers((list) => list.map((server) => (server.key === key ? { ...server, ...change } : server)));
-  }
 
   return (
     <form className="card form" onSubmit={submit} aria-label="Settings">
@@ -195,107 +167,16 @@ function SettingsForm({ settings }: { settings: Settings }) {
         </div>
       </fieldset>
 
-      <fieldset>
-        <legend>Runner</legend>
-        <label className="field">
-          <span>Default runner</span>
-          <select
-            name="default_runner"
-            value={defaultRunner}
-            onChange={(event) => setDefaultRunner(event.target.value)}
-          >
-            {runners.map((runner) => (
-              <option key={runner.id} value={runner.id}>
-                {runner.name} ({runner.kind})
-              </option>
-            ))}
-          </select>
-          <span className="hint">A task's runner wins over its project's, which wins over this one.</span>
-          <ErrorNote error={about('default_runner')} />
-        </label>
-      </fieldset>
+      <RunnerFieldset
+        drafts={runnerDrafts}
+        onDrafts={setRunnerDrafts}
+        builtins={settings.builtin_runner_configs}
+        defaultRunner={defaultRunner}
+        onDefaultRunner={setDefaultRunner}
+        error={error}
+      />
 
-      <fieldset>
-        <legend>MCP servers</legend>
-        {servers.length === 0 ? (
-          <p className="hint">No MCP servers. Their tools are offered to every AI session.</p>
-        ) : null}
-        {servers.map((server, index) => (
-          <div className="mcp-row" key={server.key} data-testid="mcp-server">
-            <label className="field">
-              <span>Name</span>
-              <input
-                value={server.name}
-                required
-                onChange={(event) => updateServer(server.key, { name: event.target.value })}
-              />
-            </label>
-            <label className="field">
-              <span>Command</span>
-              <input
-                value={server.command}
-                required
-                onChange={(event) => updateServer(server.key, { command: event.target.value })}
-                placeholder="npx"
-              />
-            </label>
-            <label className="field">
-              <span>Args (one per line)</span>
-              <textarea
-                rows={2}
-                value={server.args}
-                onChange={(event) => updateServer(server.key, { args: event.target.value })}
-              />
-            </label>
-            <label className="field">
-              <span>Env (KEY=value per line)</span>
-              <textarea
-                rows={2}
-                value={server.env}
-                onChange={(event) => updateServer(server.key, { env: event.target.value })}
-              />
-            </label>
-            <div className="mcp-actions">
-              <label className="inline">
-                <input
-                  type="checkbox"
-                  checked={server.enabled}
-                  onChange={(event) => updateServer(server.key, { enabled: event.target.checked })}
-                />{' '}
-                Enabled
-              </label>
-              <button
-                type="button"
-                className="button-quiet"
-                onClick={() => setServers((list) => list.filter((each) => each.key !== server.key))}
-                aria-label={`Remove MCP server ${server.name || index + 1}`}
-              >
-                Remove
-              </button>
-            </div>
-            <ErrorNote error={about(`mcp_servers.${index}`)} />
-          </div>
-        ))}
-        <button
-          type="button"
-          className="button-secondary"
-          onClick={() =>
-            setServers((list) => [
-              ...list,
-              { key: nextKey++, name: '', command: '', args: '', env: '', enabled: true },
-            ])
-          }
-        >
-          + Add MCP server
-        </button>
-        <ErrorNote
-          error={
-            error?.isAbout('mcp_servers') && !servers.some((_, i) => error.isAbout(`mcp_servers.${i}`))
-              ? error
-              : null
-          }
-        />
-      </fieldset>
+      <McpServersFieldset servers={servers} onChange={setServers} error={error} />
 
       <fieldset>
         <legend>GitHub</legend>

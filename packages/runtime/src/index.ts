@@ -25,6 +25,7 @@ export type { ErrorCode, ErrorObject } from './errors/index.ts';
 export {
   ApprovalRejectedError,
   AuthenticationError,
+  answerClientError,
   BudgetExceededError,
   CancelledError,
   CircuitBreakerError,

@@ -1,4 +1,4 @@
-import { type ErrorObject, httpStatusOf, KeelError } from '@keel/runtime';
+import { answerClientError, type ErrorObject, httpStatusOf, KeelError } from '@keel/runtime';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
@@ -47,3 +47,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     ),
   );
 }
+
+/**
+ * Fastify's options for requests its router or Node's HTTP parser refuse before any handler runs: long
+ * path parameters reach the handlers (which answer 404 or 400 in the error shape), and a request Node
+ * cannot parse (headers too large, a broken request line) gets the error shape too, not Fastify's own body.
+ */
+export const frameworkOptions = { maxParamLength: 1024, clientErrorHandler: answerClientError };

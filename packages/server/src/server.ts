@@ -11,7 +11,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { AuditRecorder } from './audit-recorder.ts';
 import { installAuth } from './auth.ts';
-import { installErrorHandling } from './errors.ts';
+import { frameworkOptions, installErrorHandling } from './errors.ts';
 import { installRateLimit, type RateLimitOverrides, rateLimitSettings } from './rate-limit.ts';
 import { installRequestAudit, recordAuthFailure } from './request-audit.ts';
 import { configRoutes } from './routes/config.ts';
@@ -57,7 +57,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   const runtimeDir = options.runtime?.runtimeDir ?? readEnv(env).home;
   // Read once at start: a broken configuration stops the server here, with the file named.
   const rateLimit = rateLimitSettings(loadConfig(runtimeDir, pool.workdir), options.rateLimit);
-  const app = Fastify({ logger: options.logger ?? false }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify({
+    logger: options.logger ?? false,
+    ...frameworkOptions,
+  }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);

@@ -2,6 +2,7 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
+import { answerClientError } from '@keel/runtime';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -59,6 +60,10 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 40 * 1024 * 1024,
+    // Long path parameters reach the handlers (404 or 400 in the error shape); a request Node's HTTP
+    // parser refuses (headers too large, not HTTP) gets the error shape too, not Fastify's own body.
+    maxParamLength: 1024,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,3 +1,4 @@
+export { answerClientError } from './client-error.ts';
 export type { ErrorCode, ErrorObject } from './keel-error.ts';
 export { httpStatusOf, KeelError, toErrorObject } from './keel-error.ts';
 export {

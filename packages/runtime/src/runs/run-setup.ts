@@ -1,20 +1,21 @@
 import type { BreakerLimits } from '../agent/index.ts';
 import type { ChatMessage, ModelClient, ModelPrice, ToolCall } from '../model/index.ts';
-import type { Sandbox } from '../sandbox/index.ts';
-import type { CommandPolicy, PathGuard, ToolRegistry } from '../tools/index.ts';
+import type { ToolContext, ToolRegistry } from '../tools/index.ts';
 
-/** Everything a run needs from configuration, resolved once per execution by the runtime. */
-export interface RunEnvironment {
+/**
+ * Everything one execution of a run is set up with from configuration, resolved once per execution by the
+ * runtime. (Not called "env": in this package "env" means environment variables, and only that.)
+ */
+export interface RunSetup {
   sessionId: string;
-  workdir: string;
   client: ModelClient;
   tools: ToolRegistry;
-  guard: PathGuard;
-  /** Which commands exec_command may run (config `security.allowed_commands` / `blocked_commands`). */
-  commands: CommandPolicy;
-  /** The sandbox commands run in (config `sandbox`); undefined when it is off. */
-  sandbox: Sandbox | undefined;
-  /** Token, cost and tool-step limits (the circuit breaker), request over workflow over config. */
+  /**
+   * The context every tool call of this execution runs in, for a given cancellation signal: confined to the
+   * run's workdir, with one file history and one todo list for the whole execution.
+   */
+  toolContext(signal: AbortSignal): ToolContext;
+  /** Token, cost and tool-step limits (the circuit breaker), request over config. */
   limits: BreakerLimits;
   /** The model's price, for the run's estimated cost; null when unknown (counted as free). */
   price: ModelPrice | null;

@@ -2,12 +2,29 @@ import { join, resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { FsBlobStore } from '../artifacts/index.ts';
 import type { RuntimeConfig } from '../config/index.ts';
-import { ConfigError, KeelError } from '../errors/index.ts';
-import { type BlobStore, openSqliteRunStore, type RunStore, SqliteRunStore } from '../store/index.ts';
+import { ConfigError, KeelError, StoreError } from '../errors/index.ts';
+import {
+  type BlobStore,
+  openSqlite,
+  openSqliteRunStore,
+  type RunStore,
+  SqliteRunStore,
+} from '../store/index.ts';
 
 export interface OpenedStores {
   store: RunStore;
   blobs: BlobStore;
+}
+
+/** The runtime's own SQLite database (sessions, and the default store); a failure to open it is a STORE_ERROR naming the file. */
+export function openDatabase(path: string): DatabaseSync {
+  try {
+    return openSqlite(path);
+  } catch (error) {
+    throw new StoreError(`Could not open the database ${path}: ${(error as Error).message}`, undefined, {
+      cause: error,
+    });
+  }
 }
 
 interface PostgresModule {

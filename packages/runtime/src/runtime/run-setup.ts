@@ -3,20 +3,22 @@ import { loadConfig, type RuntimeEnv, resolveModelSettings } from '../config/ind
 import { type McpClientPool, type McpServerConfig, resolveMcpServers, withMcpTools } from '../mcp/index.ts';
 import { memoryPromptLines, ProjectMemory } from '../memory/index.ts';
 import { type ChatMessage, ModelClient, priceOf } from '../model/index.ts';
-import type { RunEnvironment } from '../runs/index.ts';
-import { createSandbox } from '../sandbox/index.ts';
+import { createToolContext, type RunSetup, toolAuditor } from '../runs/index.ts';
 import { skillsForRun, withSkillTools } from '../skills/index.ts';
-import type { Run, SessionStore } from '../store/index.ts';
-import { createCodingTools, createCommandPolicy, createPathGuard } from '../tools/index.ts';
+import type { Run, RunStore, SessionStore } from '../store/index.ts';
+import { createCodingTools, FileHistory, TodoList } from '../tools/index.ts';
 import { agentWorkflow } from '../workflow/index.ts';
 import type { ParsedRunRequest } from './run-request.ts';
-import type { RuntimeOptions } from './runtime.ts';
+import type { RuntimeOptions } from './runtime-options.ts';
 
-export interface EnvironmentDeps {
+export interface RunSetupDeps {
   options: RuntimeOptions;
+  /** The environment variables, read once by the runtime. */
   env: RuntimeEnv;
   runtimeDir: string;
   sessions: SessionStore;
+  /** Where the run's tool calls are audited. */
+  store: RunStore;
   /** A per-request model key given to this process; never stored with the run. */
   requestKey?: string | undefined;
   /** The runtime's MCP connections, shared by its runs. */
@@ -27,9 +29,9 @@ const plainWorkflow = JSON.stringify(agentWorkflow());
 
 /**
  * Resolves what one execution of a run needs from its stored input and this process's configuration:
- * the model client, tools, path guard, command policy, sandbox, limits and session wiring.
+ * the model client, tools, their context (path guard, command policy, sandbox), limits and session wiring.
  */
-export async function buildRunEnvironment(run: Run, deps: EnvironmentDeps): Promise<RunEnvironment> {
+export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<RunSetup> {
   const { options } = deps;
   const request = run.input as unknown as ParsedRunRequest;
   const config = loadConfig(deps.runtimeDir, run.workdir);
@@ -69,16 +71,16 @@ export async function buildRunEnvironment(run: Run, deps: EnvironmentDeps): Prom
     ...(request.include_tools ? { include: request.include_tools } : {}),
     ...(request.exclude_tools ? { exclude: request.exclude_tools } : {}),
   });
-  const guard = await createPathGuard({
+  // One file history and one todo list for every tool call of this execution; they live in memory only
+  // (not in checkpoints).
+  const toolContext = await createToolContext({
     workdir: run.workdir,
-    allowedRoots: [...(config.security?.allowed_roots ?? []), ...(request.allowed_roots ?? [])],
-    strictReadBoundary: config.security?.strict_read_boundary ?? true,
+    config,
+    extraRoots: request.allowed_roots,
+    audit: toolAuditor(deps.store, run),
+    history: new FileHistory(),
+    todos: new TodoList(),
   });
-  const commands = createCommandPolicy({
-    allowedCommands: config.security?.allowed_commands,
-    blockedCommands: config.security?.blocked_commands,
-  });
-  const sandbox = createSandbox(config.sandbox);
   const breaker = { ...defaultBreakerLimits, ...config.circuit_breaker };
   const limits: BreakerLimits = {
     enabled: breaker.enabled,
@@ -97,12 +99,9 @@ export async function buildRunEnvironment(run: Run, deps: EnvironmentDeps): Prom
   const sessionId = run.session_id ?? '';
   return {
     sessionId,
-    workdir: run.workdir,
     client,
     tools,
-    guard,
-    commands,
-    sandbox,
+    toolContext,
     limits,
     price: priceOf(settings.model, config.pricing),
     maxDurationMs: config.runs?.max_duration_ms ?? 0,

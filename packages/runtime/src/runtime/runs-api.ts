@@ -1,13 +1,7 @@
-import { InvalidParamsError } from '../errors/index.ts';
 import type { RunMetrics, Timeline } from '../runs/index.ts';
-import { buildTimeline, computeMetrics, isOrphaned, nextChange, type RunControls } from '../runs/index.ts';
+import { buildTimeline, computeMetrics, isOrphaned, nextChange, RunControls } from '../runs/index.ts';
 import {
-  type Approval,
-  type ApprovalQuery,
   type Artifact,
-  type AuditEntry,
-  type AuditQuery,
-  type BlobStore,
   type Checkpoint,
   finishedStatuses,
   type Run,
@@ -18,7 +12,8 @@ import {
 } from '../store/index.ts';
 
 /**
- * Runs in the store, as every surface reads them.
+ * Runs in the store, as every surface reads and controls them. The controls work from any process sharing
+ * the store: they write the request and leave the execution to whichever worker holds or claims the run.
  *
  * @example
  * const [latest] = await runtime.runs.list({ limit: 1 });
@@ -104,96 +99,38 @@ export class RunsApi {
       await nextChange(store, id, options.signal);
     }
   }
-}
 
-/** The runtime's audit log: tool calls, file writes and edits, run controls and approvals. */
-export class AuditApi {
-  readonly #store: () => Promise<RunStore>;
-
-  constructor(store: () => Promise<RunStore>) {
-    this.#store = store;
+  /** Asks a running run to pause at its next step boundary (a queued one pauses at once). */
+  async pause(id: string): Promise<Run> {
+    return (await this.#controls()).pause(id);
   }
 
-  /** Newest first, with the total that matched; `limit` defaults to 50. */
-  async list(query: AuditQuery = {}): Promise<{ entries: AuditEntry[]; total: number }> {
-    return (await this.#store()).listAudit(query);
-  }
-}
-
-/** Approvals runs wait on; deciding the last one puts the run back in the queue. */
-export class ApprovalsApi {
-  readonly #store: () => Promise<RunStore>;
-  readonly #controls: () => Promise<RunControls>;
-
-  constructor(store: () => Promise<RunStore>, controls: () => Promise<RunControls>) {
-    this.#store = store;
-    this.#controls = controls;
+  /** Puts a paused or waiting run back in the queue; `drive` or a worker continues it. */
+  async resume(id: string): Promise<Run> {
+    return (await this.#controls()).resume(id);
   }
 
-  /** Newest first. */
-  async list(query: ApprovalQuery = {}): Promise<Approval[]> {
-    return (await this.#store()).listApprovals(query);
+  /** Asks for the run to be cancelled: a worker holding it stops at once; one nobody holds is cancelled here. */
+  async cancel(id: string): Promise<Run> {
+    return (await this.#controls()).cancel(id);
   }
 
-  async get(id: string): Promise<Approval> {
-    return (await this.#store()).getApproval(id);
+  /** Queues a failed or cancelled run again, from its last checkpoint. */
+  async retry(id: string): Promise<Run> {
+    return (await this.#controls()).retry(id);
   }
 
-  async approve(
-    id: string,
-    options: { reason?: string; by?: string } = {},
-  ): Promise<{ approval: Approval; run: Run }> {
-    return (await this.#controls()).decide(id, {
-      status: 'approved',
-      reason: options.reason ?? null,
-      by: options.by ?? null,
-    });
+  /** Queues a run whose worker died (lease expired or process gone), from its last checkpoint. */
+  async recover(id: string): Promise<Run> {
+    return (await this.#controls()).recover(id);
   }
 
-  /**
-   * Answers a question the run asked (`interaction_request` with kind `question`); the answer is the
-   * `question` tool's result when the run continues.
-   */
-  async answer(
-    id: string,
-    answer: string,
-    options: { by?: string } = {},
-  ): Promise<{ approval: Approval; run: Run }> {
-    if (!answer.trim()) throw new InvalidParamsError('answer must not be empty', { approval_id: id });
-    return (await this.#controls()).decide(id, {
-      status: 'answered',
-      reason: answer,
-      by: options.by ?? null,
-    });
+  /** A new queued run from a checkpoint of any run, with the history up to it. */
+  async fork(checkpointId: string): Promise<Run> {
+    return (await this.#controls()).fork(checkpointId);
   }
 
-  async reject(
-    id: string,
-    options: { reason?: string; by?: string } = {},
-  ): Promise<{ approval: Approval; run: Run }> {
-    return (await this.#controls()).decide(id, {
-      status: 'rejected',
-      reason: options.reason ?? null,
-      by: options.by ?? null,
-    });
-  }
-}
-
-/** Artifacts: metadata from the store, payloads from the blob store. */
-export class ArtifactsApi {
-  readonly #opened: () => Promise<{ store: RunStore; blobs: BlobStore }>;
-
-  constructor(opened: () => Promise<{ store: RunStore; blobs: BlobStore }>) {
-    this.#opened = opened;
-  }
-
-  async get(id: string): Promise<Artifact> {
-    return (await this.#opened()).store.getArtifact(id);
-  }
-
-  /** The payload of an artifact. */
-  async read(id: string): Promise<Uint8Array> {
-    const { store, blobs } = await this.#opened();
-    return blobs.get((await store.getArtifact(id)).uri);
+  async #controls(): Promise<RunControls> {
+    return new RunControls(await this.#store());
   }
 }

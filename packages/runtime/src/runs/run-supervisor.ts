@@ -1,0 +1,107 @@
+import { BudgetExceededError, CancelledError } from '../errors/index.ts';
+import type { RunStore } from '../store/index.ts';
+
+export interface SupervisorOptions {
+  store: RunStore;
+  runId: string;
+  /** This worker's lease owner id. */
+  owner: string;
+  leaseMs: number;
+  /** The run's time budget in ms (0: none). */
+  maxDurationMs: number;
+  /** Time the run already spent in earlier executions (from its checkpoint). */
+  elapsedBase: number;
+  /** The caller's cancellation. */
+  signal?: AbortSignal | undefined;
+  now: () => number;
+}
+
+// How often the worker looks for control requests (cancel, pause) from other processes.
+const controlPollMs = 200;
+
+/**
+ * Watches over one execution of a claimed run: keeps its lease, reads the control requests any process
+ * writes, and enforces its time budget. Everything that must stop the run comes out as one abort signal
+ * (the caller's, a cancel request, the time budget, a lost lease), with a reason saying which; a pause
+ * request is only noted, since a run pauses at its next step boundary.
+ */
+export class RunSupervisor {
+  readonly signal: AbortSignal;
+  readonly #options: SupervisorOptions;
+  readonly #stop = new AbortController();
+  readonly #startedAt: number;
+  readonly #beat: ReturnType<typeof setInterval>;
+  readonly #timeBudget: ReturnType<typeof setTimeout> | undefined;
+  #pauseRequested = false;
+  #leaseLost = false;
+  #lastRenew: number;
+
+  /** Starts watching at once: call `stop()` when the execution ends. */
+  constructor(options: SupervisorOptions) {
+    this.#options = options;
+    const { now, maxDurationMs, elapsedBase } = options;
+    this.#startedAt = now();
+    this.signal = options.signal ? AbortSignal.any([options.signal, this.#stop.signal]) : this.#stop.signal;
+    this.#lastRenew = now();
+    this.#beat = setInterval(() => void this.#tick().catch(() => undefined), controlPollMs);
+    this.#beat.unref();
+    const remaining = maxDurationMs > 0 ? maxDurationMs - elapsedBase : 0;
+    this.#timeBudget =
+      maxDurationMs > 0
+        ? setTimeout(
+            () =>
+              this.#stop.abort(
+                new BudgetExceededError(`Time budget exceeded: the run took more than ${maxDurationMs} ms.`, {
+                  budget: 'max_duration_ms',
+                  limit: maxDurationMs,
+                  used: this.elapsedMs(),
+                }),
+              ),
+            Math.max(remaining, 0),
+          )
+        : undefined;
+  }
+
+  /** Whether someone asked for the run to pause (it does at its next step boundary). */
+  get pauseRequested(): boolean {
+    return this.#pauseRequested;
+  }
+
+  /** Whether another worker took the run's lease: this execution must not write the run's state any more. */
+  get leaseLost(): boolean {
+    return this.#leaseLost;
+  }
+
+  /** The run's time so far, earlier executions included: what checkpoints and the time budget count. */
+  elapsedMs(): number {
+    return this.#options.elapsedBase + (this.#options.now() - this.#startedAt);
+  }
+
+  /** Acts on cancel and pause requests written by any process. */
+  async takeControls(): Promise<void> {
+    for (const kind of await this.#options.store.takeControls(this.#options.runId)) {
+      if (kind === 'cancel') this.#stop.abort(new CancelledError());
+      if (kind === 'pause') this.#pauseRequested = true;
+    }
+  }
+
+  /** Stops the heartbeat and the time budget. */
+  stop(): void {
+    clearInterval(this.#beat);
+    if (this.#timeBudget) clearTimeout(this.#timeBudget);
+  }
+
+  /** Renews the lease every third of its length, and reads control requests every time. */
+  async #tick(): Promise<void> {
+    const { store, runId, owner, leaseMs, now } = this.#options;
+    if (now() - this.#lastRenew >= leaseMs / 3) {
+      this.#lastRenew = now();
+      if (!(await store.renewLease(runId, { owner, leaseMs }))) {
+        this.#leaseLost = true;
+        this.#stop.abort(new CancelledError('This worker lost the run’s lease to another worker.'));
+        return;
+      }
+    }
+    await this.takeControls();
+  }
+}

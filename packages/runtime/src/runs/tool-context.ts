@@ -1,0 +1,57 @@
+import type { RuntimeConfig } from '../config/index.ts';
+import { createSandbox } from '../sandbox/index.ts';
+import {
+  createCommandPolicy,
+  createPathGuard,
+  type FileHistory,
+  type TodoList,
+  type ToolAuditRecord,
+  type ToolContext,
+} from '../tools/index.ts';
+
+export interface ToolContextOptions {
+  /** The directory tools are confined to. */
+  workdir: string;
+  /** The configuration that applies there: `security` and `sandbox`. */
+  config: RuntimeConfig;
+  /** Roots beyond the configured `security.allowed_roots` (a run request's own `allowed_roots`). */
+  extraRoots?: readonly string[] | undefined;
+  /** Where tool calls are recorded in the audit log. */
+  audit: (record: ToolAuditRecord) => Promise<void>;
+  /** The file history undo_file and redo_file work on. */
+  history: FileHistory;
+  /** The todo list of a run; a direct tool call has none. */
+  todos?: TodoList | undefined;
+}
+
+/**
+ * The one place a tool context is made, for a run's tool calls and for a direct tool call alike, so both
+ * are confined the same way: path guard, command policy and sandbox from the configuration. The
+ * confinement is built once (the path guard resolves real paths); the returned function gives the context
+ * for each cancellation signal.
+ */
+export async function createToolContext(
+  options: ToolContextOptions,
+): Promise<(signal: AbortSignal) => ToolContext> {
+  const { workdir, config, audit, history, todos } = options;
+  const guard = await createPathGuard({
+    workdir,
+    allowedRoots: [...(config.security?.allowed_roots ?? []), ...(options.extraRoots ?? [])],
+    strictReadBoundary: config.security?.strict_read_boundary ?? true,
+  });
+  const commands = createCommandPolicy({
+    allowedCommands: config.security?.allowed_commands,
+    blockedCommands: config.security?.blocked_commands,
+  });
+  const sandbox = createSandbox(config.sandbox);
+  return (signal) => ({
+    workdir,
+    guard,
+    signal,
+    audit,
+    commands,
+    sandbox,
+    history,
+    ...(todos ? { todos } : {}),
+  });
+}

@@ -1,0 +1,52 @@
+import { loadConfig } from '../config/index.ts';
+import { KeelError, ToolError } from '../errors/index.ts';
+import { createToolContext, toolAuditor } from '../runs/index.ts';
+import type { RunStore } from '../store/index.ts';
+import { createCodingTools, FileHistory, type ToolRegistry } from '../tools/index.ts';
+import { normaliseWorkdir } from './workdir.ts';
+
+/**
+ * Tool calls outside any run (`Runtime.callTool`, the web API's `POST /tool`). File changes are kept per
+ * workdir for the runtime's life, so undo_file can undo an earlier call's write.
+ */
+export class DirectTools {
+  readonly #runtimeDir: string;
+  readonly #tools: ToolRegistry | undefined;
+  readonly #store: () => Promise<RunStore>;
+  readonly #histories = new Map<string, FileHistory>();
+
+  /** `tools` replaces the built-in coding tools, as RuntimeOptions.tools does for runs. */
+  constructor(runtimeDir: string, tools: ToolRegistry | undefined, store: () => Promise<RunStore>) {
+    this.#runtimeDir = runtimeDir;
+    this.#tools = tools;
+    this.#store = store;
+  }
+
+  /** Runs one tool confined to `workdir`, under its configured command policy and sandbox. */
+  async call(name: string, params: unknown, workdir?: string): Promise<string> {
+    const root = await normaliseWorkdir(workdir);
+    const config = loadConfig(this.#runtimeDir, root);
+    const tools = this.#tools ?? createCodingTools();
+    let history = this.#histories.get(root);
+    if (history === undefined) {
+      history = new FileHistory();
+      this.#histories.set(root, history);
+    }
+    const contextFor = await createToolContext({
+      workdir: root,
+      config,
+      audit: toolAuditor(await this.#store(), { id: null, session_id: null, workdir: root }),
+      history,
+    });
+    try {
+      return await tools.execute(name, params ?? {}, contextFor(new AbortController().signal));
+    } catch (error) {
+      if (KeelError.is(error)) throw error;
+      throw new ToolError(
+        `Tool '${name}' failed: ${(error as Error).message}`,
+        { tool: name },
+        { cause: error },
+      );
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import { CancelledError, KeelError } from '../errors/index.ts';
+import type { EventManager, RuntimeEvent } from '../events/index.ts';
+import { type ExecutionOutcome, nextChange } from '../runs/index.ts';
+import { finishedStatuses, type Run, type RunStore } from '../store/index.ts';
+import type { DriveOptions, RunOptions } from './runtime-options.ts';
+
+export interface FollowDeps {
+  store: RunStore;
+  /** The runtime's event manager: every event delivered here goes through it first. */
+  events: EventManager;
+  /** Claims and executes the run in this process (null: another worker claimed it first). */
+  drive(runId: string, options: DriveOptions): Promise<ExecutionOutcome | null>;
+  /** Asks for the run to be cancelled, from any process. */
+  cancel(runId: string): Promise<Run>;
+}
+
+/**
+ * Drives a run until it is final: executes it here whenever it is queued, and otherwise (waiting for a
+ * human, paused, or running in another process) follows it in the store, delivering its events. Returns
+ * what `run()` returns for the final run, or throws its error.
+ */
+export async function followRun(
+  runId: string,
+  deps: FollowDeps,
+  options: Pick<RunOptions, 'signal' | 'onEvent'>,
+): Promise<unknown> {
+  const { store } = deps;
+  let delivered = (await store.getRun(runId)).last_seq;
+  const onEvent = async (event: RuntimeEvent, seq: number) => {
+    delivered = seq;
+    await options.onEvent?.(event);
+  };
+  for (;;) {
+    let run = await store.getRun(runId);
+    if (run.last_seq > delivered) {
+      for (const record of await store.listEvents(runId, { after: delivered })) {
+        await deps.events.emit(record.event as unknown as RuntimeEvent);
+        await onEvent(record.event as unknown as RuntimeEvent, record.seq);
+      }
+      run = await store.getRun(runId);
+    }
+    if (finishedStatuses.includes(run.status) && run.last_seq <= delivered) return finalResult(run);
+    if (run.status === 'queued') {
+      const outcome = await deps.drive(runId, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        onEvent,
+      });
+      if (outcome?.error && finishedStatuses.includes(outcome.run.status)) throw outcome.error;
+      continue;
+    }
+    if (options.signal?.aborted) {
+      await deps.cancel(runId).catch(() => undefined);
+      throw new CancelledError();
+    }
+    await nextChange(store, runId, options.signal);
+  }
+}
+
+/** What `run()` returns for a final run, or the error it throws. */
+function finalResult(run: Run): unknown {
+  if (run.status === 'succeeded') return run.result;
+  const error = run.error ?? { code: 'SERVER_ERROR', message: `Run '${run.id}' ended ${run.status}.` };
+  if (run.status === 'cancelled') throw new CancelledError(error.message);
+  throw new KeelError(error.code as never, error.message, error.details);
+}

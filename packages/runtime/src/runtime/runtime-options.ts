@@ -1,0 +1,73 @@
+import type { RuntimeEvent } from '../events/index.ts';
+import type { McpServerConfig } from '../mcp/index.ts';
+import type { RetryPolicy } from '../model/index.ts';
+import type { ExecutionOutcome } from '../runs/index.ts';
+import type { BlobStore, Run, RunStore } from '../store/index.ts';
+import type { ToolRegistry } from '../tools/index.ts';
+import type { Workflow } from '../workflow/index.ts';
+
+/** How to build a runtime. Every field is optional. */
+export interface RuntimeOptions {
+  /** The user's runtime directory, holding the store and global config (default RUNTIME_HOME or ~/.runtime). */
+  runtimeDir?: string;
+  /**
+   * The directory whose configuration picks the store (project `.runtime/config.json` over the global one);
+   * default the current directory. Every surface working on the same directory finds the same runs.
+   */
+  workdir?: string;
+  /** A store to use instead of the configured one (it is not closed by `close()`). */
+  store?: RunStore;
+  /** A blob store for artifact payloads instead of the configured one. */
+  blobs?: BlobStore;
+  /** Default model name, below a request's own. */
+  model?: string;
+  /** Default chat-completions base URL, below a request's own. */
+  modelBaseUrl?: string;
+  /** The embedding caller's model key: the lowest-priority source (spec section 2). */
+  apiKey?: string;
+  enableThinking?: boolean;
+  thinkingBudget?: number;
+  /** How model calls are retried (default: 4 attempts, 1 s doubling). */
+  retry?: Partial<RetryPolicy>;
+  /** Tools whose calls need a human's approval, on top of config `security.require_approval`. */
+  requireApproval?: string[];
+  /** MCP servers on top of config `mcp.servers` (an embedder's own settings); one replaces a configured one of its name. */
+  mcpServers?: McpServerConfig[];
+  /** How long this worker's claim on a run lasts without renewal (default config `runs.lease_ms` or 15 s). */
+  leaseMs?: number;
+  /** Environment to read instead of process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Tools to offer instead of the built-in coding tools. */
+  tools?: ToolRegistry;
+  fetch?: typeof fetch;
+  now?: () => Date;
+}
+
+export interface RunOptions {
+  /** Cancels the run: the model stream and running tools stop, and a `cancelled` event is emitted. */
+  signal?: AbortSignal;
+  /** Receives every event of this run, after the runtime's own event manager. */
+  onEvent?: (event: RuntimeEvent) => void | Promise<void>;
+  /** A workflow to run instead of the plain agent (see `Workflow`); `{{input.prompt}}` is the request's prompt. */
+  workflow?: Workflow;
+}
+
+export interface DriveOptions {
+  signal?: AbortSignal;
+  onEvent?: (event: RuntimeEvent, seq: number) => void | Promise<void>;
+}
+
+export interface WorkOptions {
+  /** Stops taking runs and cancels the run in hand. */
+  signal?: AbortSignal;
+  /** Stops taking runs; the run in hand goes on to its end or its next wait. */
+  stop?: AbortSignal;
+  /** Wait between looks at an empty queue (default 250 ms). */
+  idleMs?: number;
+  /** This worker now holds `run` (the claim is atomic: no other worker has it). */
+  onClaim?: (run: Run) => void | Promise<void>;
+  /** Each event of the run in hand, after it is stored. */
+  onEvent?: (event: RuntimeEvent, seq: number, run: Run) => void | Promise<void>;
+  /** Where the run in hand stopped: ended, waiting for a human, paused, or failed. */
+  onOutcome?: (outcome: ExecutionOutcome) => void | Promise<void>;
+}

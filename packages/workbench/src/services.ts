@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { WorkbenchOptions } from './app.ts';
 import { Background } from './background.ts';
 import { readConfig, type WorkbenchConfig, type WorkbenchPaths, workbenchPaths } from './config.ts';
@@ -51,7 +52,9 @@ export function createServices(options: WorkbenchOptions): Services {
   const paths = workbenchPaths(config.home);
   mkdirSync(paths.sessionsDir, { recursive: true });
   const db = openDatabase(paths.database);
-  const registry = options.runners ?? createRunnerRegistry({ keel: { env } });
+  const registry =
+    options.runners ??
+    createRunnerRegistry({ keel: { env }, env, homesDir: join(config.home, 'runner-homes') });
   const settings = new SettingsService(db, paths.secrets, builtinRunnerConfigs());
   const sessions = new SessionStore(db);
   const log = new SessionLog(paths.sessionLog);

@@ -3,8 +3,7 @@
 import type { RepositoryType } from './types.ts';
 
 /** The service's rule for a skill name (the Agent Skills format): shown as the name field's hint. */
-export const skillNameRule =
-  'lowercase letters, digits and single hyphens, at most 64 characters (e.g. code-review)';
+export const skillNameRule = 'lowercase letters and hyphens, at most 64 characters (e.g. code-review)';
 export const skillNamePattern = '[a-z0-9]+(-[a-z0-9]+)*';
 
 export interface Skill {

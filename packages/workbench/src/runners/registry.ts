@@ -1,4 +1,6 @@
 import { WorkbenchError } from '../errors.ts';
+import { AcpRunner } from './acp/index.ts';
+import { createCliRunners } from './cli/index.ts';
 import type { Runner, RunnerAvailability, RunnerConfig, RunnerKind } from './contract.ts';
 import type { KeelRunnerOptions } from './keel-request.ts';
 import { KeelRunner } from './keel-runner.ts';
@@ -14,22 +16,36 @@ export interface RunnerRegistry {
 
 export interface RunnerRegistryOptions {
   keel?: KeelRunnerOptions;
-  /** More runners (command-line agents, ACP); one of a kind already registered replaces it. */
+  /** Environment the third-party agents start from (default: the Keel runner's, else process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Root of the command-line agents' private homes; resuming a conversation needs them to last. */
+  homesDir?: string;
+  /** More runners; one of a kind already registered replaces it. */
   runners?: Runner[];
 }
 
 const notImplemented = 'not implemented yet';
 
 /**
- * The registry of implemented runners: the Keel runtime in process, and whatever `runners` adds.
+ * The registry of runners: the Keel runtime in process, the command-line coding agents (Codex, opencode,
+ * Claude Code, Gemini CLI, Cursor), the editor agents over ACP, and whatever `runners` adds.
  *
  * @example
  * const registry = createRunnerRegistry({ keel: { runtimeDir } });
  * const outcome = await registry.get(config.kind).run(request, emit);
  */
 export function createRunnerRegistry(options: RunnerRegistryOptions = {}): RunnerRegistry {
+  const env = options.env ?? options.keel?.env;
   const runners = new Map<RunnerKind, Runner>([['keel', new KeelRunner(options.keel ?? {})]]);
-  for (const runner of options.runners ?? []) runners.set(runner.kind, runner);
+  const agents = [
+    ...createCliRunners({
+      ...(env ? { env } : {}),
+      ...(options.homesDir ? { homesDir: options.homesDir } : {}),
+    }),
+    new AcpRunner(env ? { env } : {}),
+    ...(options.runners ?? []),
+  ];
+  for (const runner of agents) runners.set(runner.kind, runner);
   return {
     get(kind) {
       const runner = runners.get(kind);

@@ -9,12 +9,13 @@ import {
 } from '../harness.ts';
 
 describe('runner resolution: task, then project, then global', () => {
-  test('the project default beats the global one; a kind not implemented fails the session with its reason', async () => {
+  test('the project default beats the global one; an agent missing here fails the session with its reason', async () => {
     const repo = repoWithRemote(tempDir('resolve'), 'app', { 'a.txt': 'a\n' });
     await using wb = await startWorkbench(knowledgeScript(1));
     const { api } = wb;
     await api('PUT', '/api/settings', {
-      runner_configs: [{ id: 'cli', name: 'A CLI agent', kind: 'codex' }],
+      // A Codex whose program is not there: every layer's session fails, naming why.
+      runner_configs: [{ id: 'cli', name: 'A CLI agent', kind: 'codex', binary_path: '/nonexistent/codex' }],
       default_runner: 'cli',
     });
     const project = (
@@ -30,7 +31,7 @@ describe('runner resolution: task, then project, then global', () => {
     expect(session).toMatchObject({
       runner_config_id: 'cli',
       status: 'failed',
-      error: { code: 'RUNNER_NOT_SUPPORTED' },
+      error: { code: 'RUNNER_BINARY_NOT_FOUND' },
     });
 
     expect((await api('PUT', `/api/projects/${project.id}`, { default_runner: 'keel' })).status).toBe(200);

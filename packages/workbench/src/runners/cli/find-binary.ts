@@ -1,0 +1,71 @@
+import { execFile } from 'node:child_process';
+import { access, constants, stat } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+
+export type BinaryLookup = { found: true; path: string } | { found: false; reason: string };
+
+/**
+ * Where an agent's program is: `binary_path` from the runner config when set (and then only there, so a
+ * wrong path is reported rather than silently replaced), else the first of `names` on PATH, else in
+ * `agentsDir/node_modules/.bin` (agents installed with `npm install --prefix agentsDir`).
+ */
+export async function findBinary(
+  names: readonly string[],
+  options: { binaryPath?: string; env: NodeJS.ProcessEnv; agentsDir?: string },
+): Promise<BinaryLookup> {
+  if (options.binaryPath) {
+    return (await isExecutable(options.binaryPath))
+      ? { found: true, path: options.binaryPath }
+      : { found: false, reason: `binary_path '${options.binaryPath}' is not an executable file` };
+  }
+  const dirs = (options.env.PATH ?? '').split(delimiter).filter(Boolean);
+  if (options.agentsDir) dirs.push(join(options.agentsDir, 'node_modules', '.bin'));
+  for (const dir of dirs) {
+    for (const name of names) {
+      const candidate = join(dir, name);
+      if (await isExecutable(candidate)) return { found: true, path: candidate };
+    }
+  }
+  const where = options.agentsDir ? `PATH or ${join(options.agentsDir, 'node_modules', '.bin')}` : 'PATH';
+  return {
+    found: false,
+    reason: `'${names.join("' or '")}' not found on ${where}; install it or set the runner's binary_path`,
+  };
+}
+
+async function isExecutable(path: string): Promise<boolean> {
+  try {
+    if (!(await stat(path)).isFile()) return false;
+    await access(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Generous for a "short" check: a Node-based agent (Gemini CLI) takes seconds to start on a busy machine.
+const versionTimeoutMs = 20_000;
+
+/** `<binary> --version`, first version-looking token of its output; a clear reason when it fails. */
+export function readVersion(
+  binary: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ version: string } | { reason: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      binary,
+      ['--version'],
+      { env, timeout: versionTimeoutMs, killSignal: 'SIGKILL', maxBuffer: 256 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) {
+          const detail = (String(stderr).trim().split('\n').at(-1) ?? '') || error.message;
+          resolve({ reason: `'${binary} --version' failed: ${detail}` });
+          return;
+        }
+        const text = `${stdout}`.trim() || `${stderr}`.trim();
+        const version = /\d+\.\d+(\.\d+)?([-+.][\w.]+)?/.exec(text)?.[0] ?? text.split('\n')[0] ?? '';
+        resolve(version ? { version } : { reason: `'${binary} --version' printed no version` });
+      },
+    );
+  });
+}

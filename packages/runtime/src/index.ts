@@ -56,7 +56,7 @@ export type {
 } from './mcp/index.ts';
 export { createMcpTools, McpClientPool, resolveMcpServers, withMcpTools } from './mcp/index.ts';
 export type { MemoryEntry } from './memory/index.ts';
-export { maxEntriesPerCategory, memoryPath, ProjectMemory } from './memory/index.ts';
+export { maxEntriesPerCategory, memoryCategories, memoryDir, ProjectMemory } from './memory/index.ts';
 export type { ChatMessage, ImagePayload, ModelSettings, RetryPolicy, ToolCall } from './model/index.ts';
 export { ModelClient } from './model/index.ts';
 export type { ExecutionOutcome, RunMetrics, Timeline, TimelineEntry, WorkflowResult } from './runs/index.ts';

@@ -1,2 +1,9 @@
-export type { MemoryEntry } from './memory-store.ts';
-export { maxEntriesPerCategory, memoryPath, memoryPromptLines, ProjectMemory } from './memory-store.ts';
+export type { MemoryCategory, MemoryEntry } from './memory-store.ts';
+export {
+  legacyMemoryPath,
+  maxEntriesPerCategory,
+  memoryCategories,
+  memoryDir,
+  memoryPromptLines,
+  ProjectMemory,
+} from './memory-store.ts';

@@ -1,4 +1,5 @@
 import type { RuntimeConfig } from '../config/index.ts';
+import { ProjectMemory } from '../memory/index.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import {
   createCommandPolicy,
@@ -22,6 +23,8 @@ export interface ToolContextOptions {
   history: FileHistory;
   /** The todo list of a run; a direct tool call has none. */
   todos?: TodoList | undefined;
+  /** The user's runtime directory, where the project's memory is kept. */
+  runtimeDir?: string | undefined;
 }
 
 /**
@@ -44,6 +47,7 @@ export async function createToolContext(
     blockedCommands: config.security?.blocked_commands,
   });
   const sandbox = createSandbox(config.sandbox);
+  const memory = options.runtimeDir ? new ProjectMemory(options.runtimeDir, workdir) : undefined;
   return (signal) => ({
     workdir,
     guard,
@@ -53,5 +57,6 @@ export async function createToolContext(
     sandbox,
     history,
     ...(todos ? { todos } : {}),
+    ...(memory ? { memory } : {}),
   });
 }

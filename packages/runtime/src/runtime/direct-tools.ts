@@ -37,6 +37,7 @@ export class DirectTools {
       config,
       audit: toolAuditor(await this.#store(), { id: null, session_id: null, workdir: root }),
       history,
+      runtimeDir: this.#runtimeDir,
     });
     try {
       return await tools.execute(name, params ?? {}, contextFor(new AbortController().signal));

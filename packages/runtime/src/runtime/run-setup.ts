@@ -57,7 +57,9 @@ export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<Run
     envDirs: deps.env.skillDirs,
   });
   // What earlier runs saved with save_memory; a broken memory file must not stop the run.
-  const memory = memoryPromptLines(await new ProjectMemory(run.workdir).entries().catch(() => []));
+  const memory = memoryPromptLines(
+    await new ProjectMemory(deps.runtimeDir, run.workdir).entries().catch(() => []),
+  );
   // Configured MCP servers add mcp_list_tools and mcp_call; a server starts only when the model uses it.
   const mcpServers = resolveMcpServers(withCallerServers(config.mcp?.servers, options.mcpServers), {
     workdir: run.workdir,
@@ -80,6 +82,7 @@ export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<Run
     audit: toolAuditor(deps.store, run),
     history: new FileHistory(),
     todos: new TodoList(),
+    runtimeDir: deps.runtimeDir,
   });
   const breaker = { ...defaultBreakerLimits, ...config.circuit_breaker };
   const limits: BreakerLimits = {

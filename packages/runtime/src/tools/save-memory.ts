@@ -1,12 +1,15 @@
 import { z } from 'zod';
-import { maxEntriesPerCategory, ProjectMemory } from '../memory/index.ts';
+import { ToolError } from '../errors/index.ts';
+import { maxEntriesPerCategory, memoryCategories } from '../memory/index.ts';
 import { defineTool } from './tool.ts';
 
 const schema = z.strictObject({
   category: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'a short lower-case name, e.g. conventions, commands, decisions')
-    .describe('Where it belongs: e.g. conventions, commands, architecture, decisions, preferences.'),
+    .enum(memoryCategories)
+    .describe(
+      'conventions (how code is written here), patterns (how things are done: commands, workflows), ' +
+        'issues (known problems and their workarounds), decisions (choices made and why).',
+    ),
   content: z
     .string()
     .min(1)
@@ -23,7 +26,9 @@ export const saveMemoryTool = defineTool({
     `true and is not obvious from the code; each category keeps its latest ${maxEntriesPerCategory}.`,
   schema,
   async execute(ctx, args) {
-    const { kept, dropped } = await new ProjectMemory(ctx.workdir).save(args.category, args.content);
+    if (!ctx.memory)
+      throw new ToolError('save_memory needs a runtime: project memory is kept in its directory.');
+    const { kept, dropped } = await ctx.memory.save(args.category, args.content);
     return `Saved to project memory (${args.category}: ${kept} of ${maxEntriesPerCategory}${dropped ? `, the oldest ${dropped} dropped` : ''}).`;
   },
 });

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ProjectMemory } from '../memory/index.ts';
 import type { Sandbox } from '../sandbox/index.ts';
 import type { CommandPolicy } from './command-policy.ts';
 import type { FileHistory } from './file-history.ts';
@@ -23,6 +24,8 @@ export interface ToolContext {
   readonly history?: FileHistory;
   /** The run's task list (todo_write, todo_read); without one, a list lives for a single call. */
   readonly todos?: TodoList;
+  /** The project's memory (save_memory); without one, save_memory refuses. */
+  readonly memory?: ProjectMemory;
 }
 
 /** One tool execution as the audit log sees it. */

@@ -1,4 +1,31 @@
 import type { ErrorObject } from '../errors/index.ts';
+import type {
+  Approval,
+  ApprovalDecision,
+  ApprovalQuery,
+  Artifact,
+  AuditEntry,
+  AuditQuery,
+  Checkpoint,
+  Claim,
+  ControlKind,
+  JsonObject,
+  JsonValue,
+  NewApproval,
+  NewArtifact,
+  NewAuditEntry,
+  NewRun,
+  NewStep,
+  Run,
+  RunEventRecord,
+  RunQuery,
+  RunStatus,
+  RunTransition,
+  RunUsage,
+  Step,
+  StepStatus,
+  UserInput,
+} from './records/index.ts';
 
 /**
  * The durable store contract: every record of a run (Run, Step, Event, Checkpoint, Artifact, Approval,
@@ -14,259 +41,42 @@ import type { ErrorObject } from '../errors/index.ts';
  * - a method that writes for a run (and `getRun`, `listEvents`) throws RunNotFoundError for an unknown run
  *   id; `renewLease` returns false, and the other per-run readers return nothing;
  * - timestamps are ISO 8601 strings in UTC with a `Z` (`new Date().toISOString()`), except where noted.
+ *
+ * The records are defined one file per record in records/; this file is their public face (other packages
+ * import it as `@keel/runtime/store/contract`) and holds the interfaces that tie them together.
  */
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
-
-/**
- * queued: waiting for a worker to claim it; running: a worker holds its lease; waiting: needs an approval
- * or an answer, no worker holds it; paused: stopped at a safe boundary on request; succeeded, failed and
- * cancelled are final.
- */
-export type RunStatus = 'queued' | 'running' | 'waiting' | 'paused' | 'succeeded' | 'failed' | 'cancelled';
-
-export const runStatuses: readonly RunStatus[] = [
-  'queued',
-  'running',
-  'waiting',
-  'paused',
-  'succeeded',
-  'failed',
-  'cancelled',
-];
-
-export const finishedStatuses: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
-
-export interface RunUsage {
-  input_tokens: number;
-  output_tokens: number;
-  total_tokens: number;
-}
-
-export interface Run {
-  id: string;
-  status: RunStatus;
-  session_id: string | null;
-  workdir: string;
-  prompt: string;
-  /** The workflow graph the run executes, stored with it so any process can resume it. */
-  workflow: JsonValue;
-  /** The run's input (the validated run request without secrets). */
-  input: JsonObject;
-  /** The final result once succeeded (the agent's run result, or the workflow's output). */
-  result: JsonValue | null;
-  error: ErrorObject | null;
-  /** Sequence number of the run's last event: the cursor a caught-up reader holds. */
-  last_seq: number;
-  /** 1 for the first execution; each retry adds one. */
-  attempt: number;
-  /** Set on a fork: the run and checkpoint it was taken from. */
-  forked_from: { run_id: string; checkpoint_id: string } | null;
-  /** The worker holding the run while it is running, and until when. */
-  lease_owner: string | null;
-  lease_expires_at: string | null;
-  usage: RunUsage;
-  cost_usd: number;
-  created_at: string;
-  updated_at: string;
-  started_at: string | null;
-  ended_at: string | null;
-}
-
-export interface NewRun {
-  session_id: string | null;
-  workdir: string;
-  prompt: string;
-  workflow: JsonValue;
-  input: JsonObject;
-  /** Default `queued`. */
-  status?: RunStatus;
-  forked_from?: { run_id: string; checkpoint_id: string } | null;
-}
-
-export interface RunQuery {
-  status?: RunStatus;
-  /** Default 20. */
-  limit?: number;
-  /** Page cursor: only runs whose id sorts before this one (newest first). */
-  before?: string;
-}
-
-/** A conditional status change; see `RunStore.transition`. */
-export interface RunTransition {
-  /** The change happens only if the run is in one of these states, else InvalidStateError. */
-  from: readonly RunStatus[];
-  to: RunStatus;
-  /** When set, the change also requires the run's lease to be held by this owner, else InvalidStateError. */
-  owner?: string;
-  error?: ErrorObject | null;
-  result?: JsonValue | null;
-  /** Releases the lease (lease_owner and lease_expires_at become null). Default: true unless `to` is running. */
-  releaseLease?: boolean;
-  /** Adds one to `attempt` (a retry). */
-  nextAttempt?: boolean;
-}
-
-export interface Claim {
-  /** Who claims: `host:pid:random`, unique per worker. */
-  owner: string;
-  leaseMs: number;
-}
-
-/** One stored event with its place in the run. */
-export interface RunEventRecord {
-  id: string;
-  run_id: string;
-  /** Gapless, from 1: resume after a disconnect with `listEvents(runId, { after: seq })`. */
-  seq: number;
-  type: string;
-  /** The event exactly as delivered (it has at least `type`). */
-  event: JsonObject;
-  created_at: string;
-}
-
-export type StepKind = 'model_turn' | 'tool_batch' | 'tool' | 'approval' | 'gate' | 'node';
-export type StepStatus = 'running' | 'succeeded' | 'failed' | 'cancelled' | 'waiting' | 'abandoned';
-
-/** A step: a model turn, a tool batch, an approval, a gate or a non-agent node execution. */
-export interface Step {
-  id: string;
-  run_id: string;
-  /** The workflow node it belongs to. */
-  node_id: string;
-  kind: StepKind;
-  status: StepStatus;
-  attempt: number;
-  detail: JsonObject;
-  error: ErrorObject | null;
-  started_at: string;
-  ended_at: string | null;
-}
-
-export interface NewStep {
-  run_id: string;
-  node_id: string;
-  kind: StepKind;
-  /** Default: the run's current attempt. */
-  attempt?: number;
-  detail?: JsonObject;
-}
-
-export interface Checkpoint {
-  id: string;
-  run_id: string;
-  step_id: string | null;
-  /** The run's event cursor when the checkpoint was taken: history up to here belongs to it. */
-  seq: number;
-  /** The scheduler's serialised state: enough to resume the run in any process. */
-  state: JsonValue;
-  created_at: string;
-}
-
-export type ApprovalKind = 'tool' | 'node' | 'question';
-export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'answered' | 'cancelled';
-
-export interface Approval {
-  id: string;
-  run_id: string;
-  step_id: string | null;
-  node_id: string;
-  kind: ApprovalKind;
-  /** What the human is asked. */
-  prompt: string;
-  /** The choices offered (for a tool or node approval: approve, reject). */
-  options: string[];
-  /** What is being approved, e.g. `{ tool_name, args }`. */
-  detail: JsonObject;
-  status: ApprovalStatus;
-  /** The answer to a question, or the reason given with a decision. */
-  answer: string | null;
-  decided_by: string | null;
-  created_at: string;
-  decided_at: string | null;
-}
-
-export interface NewApproval {
-  run_id: string;
-  step_id: string | null;
-  node_id: string;
-  kind: ApprovalKind;
-  prompt: string;
-  options: string[];
-  detail?: JsonObject;
-}
-
-export interface ApprovalDecision {
-  status: Exclude<ApprovalStatus, 'pending'>;
-  answer?: string | null;
-  decided_by?: string | null;
-}
-
-export interface ApprovalQuery {
-  run_id?: string;
-  status?: ApprovalStatus;
-  /** Default 50. */
-  limit?: number;
-}
-
-export type ControlKind = 'cancel' | 'pause';
-
-/** A message a user sent to a running run; the run shows it to the model at its next turn. */
-export interface UserInput {
-  id: string;
-  run_id: string;
-  content: string;
-  created_at: string;
-  /** When a checkpoint that holds it was written; null while it waits for the run's next turn. */
-  consumed_at: string | null;
-}
-
-export interface Artifact {
-  id: string;
-  run_id: string;
-  step_id: string | null;
-  node_id: string | null;
-  /** A short name, e.g. `review.json` or the path of a file. */
-  name: string;
-  /** What it is: `review`, `output`, `file`, … */
-  kind: string;
-  media_type: string;
-  size: number;
-  sha256: string;
-  /** Where the payload lives in the blob store (`file:…` or `s3://…`). */
-  uri: string;
-  metadata: JsonObject;
-  created_at: string;
-}
-
-export type NewArtifact = Omit<Artifact, 'id' | 'created_at'> & { id?: string };
-
-/** The spec's audit entry (section 2), with the run it belongs to. */
-export interface AuditEntry {
-  id: string;
-  timestamp: string;
-  /** tool_call, file_write, file_edit, command_exec, api_request, auth_failure, run_control, … */
-  event: string;
-  tool_name: string | null;
-  args_summary: string;
-  result_summary: string;
-  session_id: string | null;
-  run_id: string | null;
-  workdir: string;
-  success: boolean;
-}
-
-export type NewAuditEntry = Omit<AuditEntry, 'id' | 'timestamp'>;
-
-export interface AuditQuery {
-  event?: string;
-  run_id?: string;
-  /** ISO 8601: only entries at or after it. */
-  since?: string;
-  /** Default 50. */
-  limit?: number;
-}
+export type {
+  Approval,
+  ApprovalDecision,
+  ApprovalKind,
+  ApprovalQuery,
+  ApprovalStatus,
+  Artifact,
+  AuditEntry,
+  AuditQuery,
+  Checkpoint,
+  Claim,
+  ControlKind,
+  JsonObject,
+  JsonValue,
+  NewApproval,
+  NewArtifact,
+  NewAuditEntry,
+  NewRun,
+  NewStep,
+  Run,
+  RunEventRecord,
+  RunQuery,
+  RunStatus,
+  RunTransition,
+  RunUsage,
+  Step,
+  StepKind,
+  StepStatus,
+  UserInput,
+} from './records/index.ts';
+export { finishedStatuses, runStatuses } from './records/index.ts';
 
 /** The durable store of runs. Every method is async so that networked databases fit the same contract. */
 export interface RunStore {

@@ -34,6 +34,5 @@ export { finishedStatuses, runStatuses } from './contract.ts';
 export { newId } from './ids.ts';
 export type { Session, SessionDetail, SessionMessage } from './session-store.ts';
 export { localTimestamp, SessionStore } from './session-store.ts';
-export { openSqlite } from './sqlite.ts';
-export type { SqliteRunStoreOptions } from './sqlite-run-store.ts';
-export { openSqliteRunStore, SqliteRunStore } from './sqlite-run-store.ts';
+export type { SqliteRunStoreOptions } from './sqlite/index.ts';
+export { openSqlite, openSqliteRunStore, SqliteRunStore } from './sqlite/index.ts';

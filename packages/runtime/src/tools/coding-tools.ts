@@ -1,17 +1,17 @@
-import { editFileTool } from './edit-file.ts';
-import { execCommandTool } from './exec-command.ts';
-import { listFileChangesTool, redoFileTool, undoFileTool } from './file-history-tools.ts';
-import { globTool } from './glob.ts';
-import { grepTool } from './grep.ts';
-import { listDirectoryTool } from './list-directory.ts';
-import { patchTool } from './patch.ts';
+import { execCommandTool } from './commands/exec-command.ts';
+import { editFileTool } from './files/edit-file.ts';
+import { listFileChangesTool, redoFileTool, undoFileTool } from './files/file-history-tools.ts';
+import { listDirectoryTool } from './files/list-directory.ts';
+import { patchTool } from './files/patch.ts';
+import { readFileTool } from './files/read-file.ts';
+import { writeFileTool } from './files/write-file.ts';
 import { questionTool } from './question.ts';
-import { readFileTool } from './read-file.ts';
 import { ToolRegistry } from './registry.ts';
 import { saveMemoryTool } from './save-memory.ts';
-import { searchFilesTool } from './search-files.ts';
+import { globTool } from './search/glob.ts';
+import { grepTool } from './search/grep.ts';
+import { searchFilesTool } from './search/search-files.ts';
 import { todoReadTool, todoWriteTool } from './todo.ts';
-import { writeFileTool } from './write-file.ts';
 
 /**
  * A registry with the coding tools: files (read, write, edit, patch, list, grep, glob, fuzzy file search),

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { ProjectMemory } from '../memory/index.ts';
 import type { Sandbox } from '../sandbox/index.ts';
-import type { CommandPolicy } from './command-policy.ts';
-import type { FileHistory } from './file-history.ts';
+import type { CommandPolicy } from './commands/command-policy.ts';
+import type { FileHistory } from './files/file-history.ts';
 import type { PathGuard } from './path-guard.ts';
 import type { TodoList } from './todo.ts';
 

@@ -1,8 +1,8 @@
 export type { Budgets, Predicate, RetryPolicy, Workflow, WorkflowNode } from './definition.ts';
 export { agentWorkflow, allNodes, parseWorkflow, workflowSchema } from './definition.ts';
 export { evaluate, outputText, render } from './expressions.ts';
-export type { SchedulerHooks } from './scheduler.ts';
 export { Scheduler } from './scheduler.ts';
+export type { SchedulerHooks } from './scheduler-hooks.ts';
 export type { NodeState, SchedulerState } from './state.ts';
 export { newSchedulerState } from './state.ts';
 export { SuspendRun } from './suspend.ts';

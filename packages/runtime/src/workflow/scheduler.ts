@@ -5,43 +5,13 @@ import {
   TimeoutError,
   toErrorObject,
 } from '../errors/index.ts';
-import type { EventBody } from '../events/index.ts';
-import type { JsonObject, JsonValue, StepKind } from '../store/index.ts';
+import type { JsonValue } from '../store/index.ts';
 import type { WorkflowNode } from './definition.ts';
 import { evaluate, outputText, render, renderDeep } from './expressions.ts';
+import { backoff, isRetryable } from './node-retry.ts';
+import type { NodeOf, SchedulerHooks } from './scheduler-hooks.ts';
 import { type NodeState, resetDescendants, resetSubtree, type SchedulerState } from './state.ts';
 import { SuspendRun } from './suspend.ts';
-
-type Node<K extends WorkflowNode['kind']> = Extract<WorkflowNode, { kind: K }>;
-
-/** What the scheduler needs from the run around it; the runtime provides it. */
-export interface SchedulerHooks {
-  /** The run's input (the run request): `{{input.prompt}}` and friends. */
-  input: Record<string, JsonValue>;
-  emit(event: EventBody): Promise<void>;
-  startStep(nodeId: string, kind: StepKind, detail?: JsonObject): Promise<string>;
-  finishStep(
-    stepId: string,
-    status: 'succeeded' | 'failed' | 'waiting',
-    extra?: { error?: unknown; detail?: JsonObject },
-  ): Promise<void>;
-  /** Saves the state as a checkpoint; then pauses the run if a pause was asked for. */
-  checkpoint(stepId: string | null): Promise<void>;
-  /** Runs an agent node from its saved state (or afresh) to its answer. */
-  runAgent(node: Node<'agent'>, nodeState: NodeState, prompt: string, signal: AbortSignal): Promise<string>;
-  runTool(name: string, params: unknown, signal: AbortSignal): Promise<string>;
-  /** Records an approval request; returns its id. */
-  requestApproval(nodeId: string, stepId: string, prompt: string): Promise<string>;
-  /** The decision on an approval, or null while it is pending. */
-  approvalDecision(id: string): Promise<{ approved: boolean; reason: string | null } | null>;
-  saveArtifact(input: {
-    nodeId: string;
-    stepId: string | null;
-    name: string;
-    kind: string;
-    data: JsonValue;
-  }): Promise<void>;
-}
 
 /**
  * Executes a workflow tree over a SchedulerState. Finished nodes are skipped with their saved output, so
@@ -152,7 +122,7 @@ export class Scheduler {
     }
   }
 
-  async #tool(node: Node<'tool'>, signal: AbortSignal): Promise<JsonValue> {
+  async #tool(node: NodeOf<'tool'>, signal: AbortSignal): Promise<JsonValue> {
     const params = renderDeep(node.params ?? {}, this.#hooks.input, this.#state);
     const stepId = await this.#hooks.startStep(node.id, 'tool', { tool: node.tool });
     try {
@@ -168,7 +138,7 @@ export class Scheduler {
     }
   }
 
-  async #approval(node: Node<'approval'>, state: NodeState): Promise<JsonValue> {
+  async #approval(node: NodeOf<'approval'>, state: NodeState): Promise<JsonValue> {
     if (state.approval_id) {
       const decision = await this.#hooks.approvalDecision(state.approval_id);
       if (decision === null) throw new SuspendRun('waiting');
@@ -189,7 +159,7 @@ export class Scheduler {
   }
 
   /** Checks, repairs and checks again, at most `max_repairs` times; every decision is a review artifact. */
-  async #gate(node: Node<'gate'>, state: NodeState, signal: AbortSignal): Promise<JsonValue> {
+  async #gate(node: NodeOf<'gate'>, state: NodeState, signal: AbortSignal): Promise<JsonValue> {
     const maxRepairs = node.max_repairs ?? 2;
     for (;;) {
       const repairs = state.repairs ?? 0;
@@ -237,7 +207,7 @@ export class Scheduler {
     }
   }
 
-  async #sequence(node: Node<'sequence'>, signal: AbortSignal): Promise<JsonValue> {
+  async #sequence(node: NodeOf<'sequence'>, signal: AbortSignal): Promise<JsonValue> {
     let output: JsonValue = null;
     for (const step of node.steps) output = await this.execute(step, signal);
     return output;
@@ -247,7 +217,7 @@ export class Scheduler {
    * Runs every branch at once and waits for all of them, so that a branch that stops to wait for an
    * approval lets the others reach their own boundary first. The output is `{branch id: output}`.
    */
-  async #parallel(node: Node<'parallel'>, signal: AbortSignal): Promise<JsonValue> {
+  async #parallel(node: NodeOf<'parallel'>, signal: AbortSignal): Promise<JsonValue> {
     const settled = await Promise.allSettled(node.branches.map((branch) => this.execute(branch, signal)));
     const failure = settled.find(
       (each): each is PromiseRejectedResult =>
@@ -263,13 +233,13 @@ export class Scheduler {
     return output;
   }
 
-  #join(node: Node<'join'>): JsonValue {
+  #join(node: NodeOf<'join'>): JsonValue {
     const outputs = node.from.map((id) => this.#state.nodes[id]?.output ?? null);
     if (node.mode === 'concat') return outputs.map(outputText).join('\n\n');
     return Object.fromEntries(node.from.map((id, index) => [id, outputs[index]!]));
   }
 
-  async #condition(node: Node<'condition'>, state: NodeState, signal: AbortSignal): Promise<JsonValue> {
+  async #condition(node: NodeOf<'condition'>, state: NodeState, signal: AbortSignal): Promise<JsonValue> {
     // Decided once and saved, so a resumed or retried run takes the same branch.
     state.branch ??= evaluate(node.if, this.#state) ? 'then' : 'else';
     const chosen = state.branch === 'then' ? node.then : node.else;
@@ -279,7 +249,7 @@ export class Scheduler {
   }
 
   /** Tries each child in order until one succeeds. */
-  async #fallback(node: Node<'fallback'>, state: NodeState, signal: AbortSignal): Promise<JsonValue> {
+  async #fallback(node: NodeOf<'fallback'>, state: NodeState, signal: AbortSignal): Promise<JsonValue> {
     let last: unknown;
     for (let index = typeof state.branch === 'number' ? state.branch : 0; index < node.try.length; index++) {
       state.branch = index;
@@ -292,27 +262,4 @@ export class Scheduler {
     }
     throw last;
   }
-}
-
-/** Whether a node may be tried again (or its fallback tried): not when the run itself is stopping. */
-function isRetryable(error: unknown, signal: AbortSignal): boolean {
-  if (error instanceof SuspendRun || signal.aborted) return false;
-  if (!KeelError.is(error)) return true;
-  return !['CANCELLED', 'CIRCUIT_BREAKER', 'BUDGET_EXCEEDED'].includes(error.code);
-}
-
-function backoff(baseMs: number, attempt: number, signal: AbortSignal): Promise<void> {
-  const ms = baseMs * 2 ** (attempt - 1);
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(new CancelledError());
-      },
-      { once: true },
-    );
-  });
 }

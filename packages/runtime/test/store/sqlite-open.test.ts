@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { isBusy, retryWhileBusy } from '../../src/store/sqlite.ts';
+import { isBusy, retryWhileBusy } from '../../src/store/sqlite/database.ts';
 
 const run = promisify(execFile);
 const worker = join(import.meta.dirname, 'open-worker.ts');

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { KeelError } from '../../src/errors/index.ts';
-import { migrations, openSqlite } from '../../src/store/sqlite.ts';
-import { openSqliteRunStore, SqliteRunStore } from '../../src/store/sqlite-run-store.ts';
+import { openSqlite } from '../../src/store/sqlite/database.ts';
+import { migrations } from '../../src/store/sqlite/migrations.ts';
+import { openSqliteRunStore, SqliteRunStore } from '../../src/store/sqlite/sqlite-run-store.ts';
 import { describeStoreContract } from './contract-suite.ts';
 
 // A short poll keeps the subscribe tests quick; the default (100 ms) is for real use.

@@ -1,0 +1,42 @@
+import type { ErrorObject } from '../../errors/index.ts';
+import type { JsonObject, JsonValue } from './json.ts';
+
+// Steps of a run and the checkpoints taken after them.
+
+export type StepKind = 'model_turn' | 'tool_batch' | 'tool' | 'approval' | 'gate' | 'node';
+export type StepStatus = 'running' | 'succeeded' | 'failed' | 'cancelled' | 'waiting' | 'abandoned';
+
+/** A step: a model turn, a tool batch, an approval, a gate or a non-agent node execution. */
+export interface Step {
+  id: string;
+  run_id: string;
+  /** The workflow node it belongs to. */
+  node_id: string;
+  kind: StepKind;
+  status: StepStatus;
+  attempt: number;
+  detail: JsonObject;
+  error: ErrorObject | null;
+  started_at: string;
+  ended_at: string | null;
+}
+
+export interface NewStep {
+  run_id: string;
+  node_id: string;
+  kind: StepKind;
+  /** Default: the run's current attempt. */
+  attempt?: number;
+  detail?: JsonObject;
+}
+
+export interface Checkpoint {
+  id: string;
+  run_id: string;
+  step_id: string | null;
+  /** The run's event cursor when the checkpoint was taken: history up to here belongs to it. */
+  seq: number;
+  /** The scheduler's serialised state: enough to resume the run in any process. */
+  state: JsonValue;
+  created_at: string;
+}

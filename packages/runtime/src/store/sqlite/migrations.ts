@@ -1,0 +1,147 @@
+// The runtime's own SQLite schema.
+// Each entry moves the schema one version up; PRAGMA user_version records where a database stands.
+// Append only: a released entry never changes (exported for the migration tests).
+export const migrations: string[] = [
+  `CREATE TABLE sessions (
+     id TEXT PRIMARY KEY,
+     title TEXT NOT NULL,
+     model TEXT NOT NULL DEFAULT '',
+     workdir TEXT NOT NULL DEFAULT '',
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX sessions_updated ON sessions (updated_at DESC);
+   CREATE TABLE session_messages (
+     session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+     seq INTEGER NOT NULL,
+     role TEXT NOT NULL,
+     data TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (session_id, seq)
+   );`,
+  `CREATE TABLE runs (
+     id TEXT PRIMARY KEY,
+     status TEXT NOT NULL,
+     session_id TEXT,
+     workdir TEXT NOT NULL,
+     prompt TEXT NOT NULL,
+     error TEXT,
+     result TEXT,
+     last_seq INTEGER NOT NULL DEFAULT 0,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     ended_at TEXT,
+     heartbeat_at TEXT
+   );
+   CREATE INDEX runs_created ON runs (created_at DESC);
+   CREATE TABLE run_events (
+     id TEXT PRIMARY KEY,
+     run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+     seq INTEGER NOT NULL,
+     type TEXT NOT NULL,
+     data TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     UNIQUE (run_id, seq)
+   );
+   CREATE TABLE run_controls (
+     id TEXT PRIMARY KEY,
+     run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+     kind TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     handled_at TEXT
+   );
+   CREATE INDEX run_controls_pending ON run_controls (run_id) WHERE handled_at IS NULL;`,
+  // The durable store contract (contract.ts): the full Run record, steps, checkpoints, approvals,
+  // artifacts and the audit log. JSON fields are TEXT; runs made before it read as attempt 1, no usage.
+  `ALTER TABLE runs ADD COLUMN workflow TEXT NOT NULL DEFAULT 'null';
+   ALTER TABLE runs ADD COLUMN input TEXT NOT NULL DEFAULT '{}';
+   ALTER TABLE runs ADD COLUMN attempt INTEGER NOT NULL DEFAULT 1;
+   ALTER TABLE runs ADD COLUMN forked_from TEXT;
+   ALTER TABLE runs ADD COLUMN lease_owner TEXT;
+   ALTER TABLE runs ADD COLUMN lease_expires_at TEXT;
+   ALTER TABLE runs ADD COLUMN input_tokens INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE runs ADD COLUMN output_tokens INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE runs ADD COLUMN total_tokens INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE runs ADD COLUMN cost_usd REAL NOT NULL DEFAULT 0;
+   ALTER TABLE runs ADD COLUMN started_at TEXT;
+   UPDATE runs SET started_at = created_at;
+   CREATE INDEX runs_status ON runs (status, id);
+   CREATE TABLE run_steps (
+     id TEXT PRIMARY KEY,
+     run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+     node_id TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     status TEXT NOT NULL,
+     attempt INTEGER NOT NULL,
+     detail TEXT NOT NULL,
+     error TEXT,
+     started_at TEXT NOT NULL,
+     ended_at TEXT
+   );
+   CREATE INDEX run_steps_run ON run_steps (run_id, id);
+   CREATE TABLE run_checkpoints (
+     id TEXT PRIMARY KEY,
+     run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+     step_id TEXT,
+     seq INTEGER NOT NULL,
+     state TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX run_checkpoints_run ON run_checkpoints (run_id, id);
+   CREATE TABLE run_approvals (
+     id TEXT PRIMARY KEY,
+     run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+     step_id TEXT,
+     node_id TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     prompt TEXT NOT NULL,
+     options TEXT NOT NULL,
+     detail TEXT NOT NULL,
+     status TEXT NOT NULL,
+     answer TEXT,
+     decided_by TEXT,
+     created_at TEXT NOT NULL,
+     decided_at TEXT
+   );
+   CREATE INDEX run_approvals_run ON run_approvals (run_id, id);
+   CREATE INDEX run_approvals_status ON run_approvals (status, id);
+   CREATE TABLE run_artifacts (
+     id TEXT PRIMARY KEY,
+     run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+     step_id TEXT,
+     node_id TEXT,
+     name TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     media_type TEXT NOT NULL,
+     size INTEGER NOT NULL,
+     sha256 TEXT NOT NULL,
+     uri TEXT NOT NULL,
+     metadata TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX run_artifacts_run ON run_artifacts (run_id, id);
+   CREATE TABLE audit_log (
+     id TEXT PRIMARY KEY,
+     timestamp TEXT NOT NULL,
+     event TEXT NOT NULL,
+     tool_name TEXT,
+     args_summary TEXT NOT NULL,
+     result_summary TEXT NOT NULL,
+     session_id TEXT,
+     run_id TEXT,
+     workdir TEXT NOT NULL,
+     success INTEGER NOT NULL
+   );
+   CREATE INDEX audit_log_event ON audit_log (event, id);
+   CREATE INDEX audit_log_run ON audit_log (run_id, id);
+   CREATE INDEX audit_log_timestamp ON audit_log (timestamp);`,
+  // Messages users send to running runs (WebSocket `user_input`, `keel runs input`).
+  `CREATE TABLE run_inputs (
+     id TEXT PRIMARY KEY,
+     run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+     content TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     consumed_at TEXT
+   );
+   CREATE INDEX run_inputs_pending ON run_inputs (run_id, id) WHERE consumed_at IS NULL;`,
+];

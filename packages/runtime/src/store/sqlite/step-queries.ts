@@ -1,0 +1,94 @@
+import type { ErrorObject } from '../../errors/index.ts';
+import {
+  InvalidParamsError,
+  InvalidStateError,
+  RecordNotFoundError,
+  RunNotFoundError,
+} from '../../errors/index.ts';
+import type { Checkpoint, JsonObject, JsonValue, NewStep, Step, StepStatus } from '../contract.ts';
+import { immediate, type SqliteContext, stamp } from './context.ts';
+import { type Row, toCheckpoint, toJson, toJsonOrNull, toStep } from './rows.ts';
+
+// A run's steps and checkpoints. Inserts select from `runs`, so the run's existence is checked by the
+// statement that writes.
+
+export function startStep(ctx: SqliteContext, input: NewStep): Step {
+  const { now, id } = stamp(ctx, 'stp');
+  const row = ctx.sql.insertStep.get({
+    id,
+    run_id: input.run_id,
+    node_id: input.node_id,
+    kind: input.kind,
+    attempt: input.attempt ?? null,
+    detail: toJson(input.detail ?? {}),
+    now,
+  }) as Row | undefined;
+  if (!row) throw new RunNotFoundError(input.run_id);
+  return toStep(row);
+}
+
+export function finishStep(
+  ctx: SqliteContext,
+  id: string,
+  outcome: { status: Exclude<StepStatus, 'running'>; error?: ErrorObject | null; detail?: JsonObject },
+): Step {
+  return immediate(ctx, () => {
+    const found = ctx.sql.getStep.get({ id }) as Row | undefined;
+    // The spec has no STEP_NOT_FOUND code; a step id only comes from the caller's own startStep.
+    if (!found) throw new InvalidParamsError(`Step '${id}' does not exist.`, { step_id: id });
+    const step = toStep(found);
+    if (step.status !== 'running' && step.status !== 'waiting') {
+      throw new InvalidStateError(
+        `Step '${id}' is ${step.status}; only a running or waiting step can be finished.`,
+        {
+          step_id: id,
+          status: step.status,
+          allowed: ['running', 'waiting'],
+        },
+      );
+    }
+    const row = ctx.sql.finishStep.get({
+      id,
+      status: outcome.status,
+      error: toJsonOrNull(outcome.error),
+      detail: toJson({ ...step.detail, ...outcome.detail }),
+      now: ctx.now().toISOString(),
+    }) as Row;
+    return toStep(row);
+  });
+}
+
+export function listSteps(ctx: SqliteContext, runId: string): Step[] {
+  return (ctx.sql.listSteps.all({ run_id: runId }) as Row[]).map(toStep);
+}
+
+export function saveCheckpoint(
+  ctx: SqliteContext,
+  input: { run_id: string; step_id: string | null; state: JsonValue },
+): Checkpoint {
+  const { now, id } = stamp(ctx, 'chk');
+  const row = ctx.sql.insertCheckpoint.get({
+    id,
+    run_id: input.run_id,
+    step_id: input.step_id,
+    state: toJson(input.state),
+    now,
+  }) as Row | undefined;
+  if (!row) throw new RunNotFoundError(input.run_id);
+  return toCheckpoint(row);
+}
+
+export function getCheckpoint(ctx: SqliteContext, id: string): Checkpoint {
+  const row = ctx.sql.getCheckpoint.get({ id }) as Row | undefined;
+  if (!row) throw new RecordNotFoundError('CHECKPOINT_NOT_FOUND', 'Checkpoint', id);
+  return toCheckpoint(row);
+}
+
+export function latestCheckpoint(ctx: SqliteContext, runId: string): Checkpoint | null {
+  const row = ctx.sql.latestCheckpoint.get({ run_id: runId }) as Row | undefined;
+  return row ? toCheckpoint(row) : null;
+}
+
+export function listCheckpoints(ctx: SqliteContext, runId: string): Checkpoint[] {
+  return (ctx.sql.listCheckpoints.all({ run_id: runId }) as Row[]).map(toCheckpoint);
+}

@@ -1,0 +1,90 @@
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { CancelledError, TimeoutError, ToolError } from '../../errors/index.ts';
+import { displayPath } from '../display-path.ts';
+import { defineTool } from '../tool.ts';
+import { assertConfined } from './command-confinement.ts';
+import { commandEnvironment } from './command-env.ts';
+import { CommandPolicy } from './command-policy.ts';
+import { type CommandOutcome, runCommand } from './command-runner.ts';
+
+/** Default time limit of one command. */
+export const defaultCommandTimeoutMs = 120_000;
+/** Longest time limit a call may ask for. */
+export const maxCommandTimeoutMs = 600_000;
+/** Output beyond this many characters is cut from the middle (head and tail kept). */
+export const maxCommandOutputChars = 30_000;
+
+// Models write bash (`[[ ]]`, `set -o pipefail`, brace expansion); plain sh where there is no bash.
+const shell = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+// Used when a context carries no policy of its own: the default allow-list and the built-in block list.
+const defaultPolicy = new CommandPolicy();
+
+const schema = z.object({
+  command: z
+    .string()
+    .describe('The command line to run with bash, e.g. "npm test" or "git status && git diff --stat".'),
+  timeout_ms: z
+    .number()
+    .int()
+    .min(1000)
+    .max(maxCommandTimeoutMs)
+    .optional()
+    .describe(`Stop the command after this many milliseconds (default ${defaultCommandTimeoutMs}).`),
+  cwd: z
+    .string()
+    .optional()
+    .describe('Directory to run in, relative to the working directory (default the working directory).'),
+});
+
+export const execCommandTool = defineTool({
+  name: 'exec_command',
+  description:
+    'Runs a shell command (bash) and returns its output (stdout and stderr together) and exit code. ' +
+    'Only allowed commands run: by default tests, builds, linters, read-only git and file inspection; ' +
+    'each part of a pipeline or chain is checked. There is no terminal and stdin is empty, so commands ' +
+    'must not wait for input. Long output is cut in the middle. To read or search files prefer ' +
+    'read_file, grep and glob.',
+  schema,
+  async execute(ctx, args) {
+    (ctx.commands ?? defaultPolicy).assertAllowed(args.command);
+    const cwd = args.cwd === undefined ? ctx.workdir : await ctx.guard.resolve(args.cwd, 'write');
+    await assertConfined(args.command, ctx.guard, cwd);
+    const info = await stat(cwd).catch(() => undefined);
+    if (!info?.isDirectory()) {
+      throw new ToolError(`cwd ${displayPath(ctx.guard, cwd)} is not an existing directory.`, {
+        cwd: args.cwd,
+      });
+    }
+    if (ctx.signal.aborted) throw new CancelledError();
+    const argv = [shell, '-c', args.command];
+    const timeoutMs = args.timeout_ms ?? defaultCommandTimeoutMs;
+    const outcome = await runCommand({
+      argv: ctx.sandbox ? await ctx.sandbox.wrap({ argv, cwd, writableRoots: ctx.guard.roots }) : argv,
+      cwd,
+      env: commandEnvironment(),
+      timeoutMs,
+      signal: ctx.signal,
+      maxOutputChars: maxCommandOutputChars,
+    });
+    if (outcome.cancelled) throw new CancelledError('The command was stopped because the run was cancelled.');
+    if (outcome.timedOut) {
+      throw new TimeoutError(
+        `The command timed out after ${timeoutMs / 1000} s and was stopped with everything it started. ` +
+          `Give a larger timeout_ms (up to ${maxCommandTimeoutMs}) or a quicker command. Output so far:\n` +
+          (outcome.output === '' ? '(no output)' : outcome.output),
+        { timeout_ms: timeoutMs },
+      );
+    }
+    return formatOutcome(outcome);
+  },
+});
+
+/** What the model sees: the output, then how the command ended. */
+function formatOutcome(outcome: CommandOutcome): string {
+  const output = outcome.output === '' ? '(no output)' : outcome.output.replace(/\n$/, '');
+  const end =
+    outcome.exitCode !== null ? `Exit code: ${outcome.exitCode}` : `Killed by signal ${outcome.exitSignal}`;
+  return `${output}\n\n${end}`;
+}

@@ -1,0 +1,154 @@
+import { open } from 'node:fs/promises';
+import { basename, matchesGlob } from 'node:path';
+import { z } from 'zod';
+import { InvalidParamsError } from '../../errors/index.ts';
+import { describeLocation, displayPath } from '../display-path.ts';
+import { maxReadBytes } from '../files/read-file.ts';
+import { cutLine, isBinary, splitLines } from '../files/text-file.ts';
+import { defineTool } from '../tool.ts';
+import { loadIgnoreRules } from './ignore-rules.ts';
+import { resolveSearchRoot } from './search-root.ts';
+import { walkFiles } from './walk.ts';
+
+/** Matching lines shown at most. */
+export const maxGrepMatches = 200;
+/** Matching lines are cut to this many characters. */
+export const maxGrepLineLength = 300;
+/** Larger files are skipped while walking a directory (a file named directly may be up to 10 MB). */
+export const maxGrepFileBytes = 1024 * 1024;
+
+const schema = z.object({
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      'JavaScript regular expression to search for, e.g. "function\\s+\\w+". Start with (?i) to ignore case.',
+    ),
+  path: z
+    .string()
+    .default('.')
+    .describe(
+      'File or directory to search, relative to the working directory (default: the working directory).',
+    ),
+  include: z
+    .string()
+    .optional()
+    .describe('Only search files whose name matches this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}".'),
+});
+
+export const grepTool = defineTool({
+  name: 'grep',
+  description:
+    'Searches file contents with a regular expression and returns matching lines as path:line: text. ' +
+    'Skips binary files, files over 1 MB, .git, node_modules and what the root .gitignore lists. ' +
+    `Shows at most ${maxGrepMatches} matches.`,
+  schema,
+  async execute(ctx, args) {
+    const regex = compilePattern(args.pattern);
+    const root = await resolveSearchRoot(ctx, args.path);
+    const files = root.isFile
+      ? single(root.path)
+      : walkFiles({
+          root: root.path,
+          guard: ctx.guard,
+          ignore: await loadIgnoreRules(ctx.guard.workdir),
+          signal: ctx.signal,
+        });
+    const include = args.include;
+    const results: string[] = [];
+    let truncated = false;
+    let skippedLarge = 0;
+    const wanted = filterFiles(files, (file) => include === undefined || matchesInclude(file.rel, include));
+    const maxBytes = root.isFile ? maxReadBytes : maxGrepFileBytes;
+    // One test of the whole text (multiline, so ^ and $ still work) rules most files out cheaply.
+    const anywhere = new RegExp(regex.source, `${regex.flags}m`);
+    search: for await (const { file, text } of readAhead(wanted, maxBytes)) {
+      if (text === tooLarge) skippedLarge++;
+      if (typeof text !== 'string' || !anywhere.test(text)) continue;
+      const lines = splitLines(text);
+      for (let index = 0; index < lines.length; index++) {
+        const line = lines[index]!;
+        if (!regex.test(line)) continue;
+        if (results.length === maxGrepMatches) {
+          truncated = true;
+          break search;
+        }
+        results.push(
+          `${displayPath(ctx.guard, file.path)}:${index + 1}: ${cutLine(line, maxGrepLineLength)}`,
+        );
+      }
+    }
+    const notes: string[] = [];
+    if (truncated)
+      notes.push(
+        `(Stopped at ${maxGrepMatches} matches. Narrow the pattern, path or include to see the rest.)`,
+      );
+    if (skippedLarge === 1) notes.push('(1 file over 1 MB was not searched.)');
+    if (skippedLarge > 1) notes.push(`(${skippedLarge} files over 1 MB were not searched.)`);
+    if (results.length === 0) {
+      const place = describeLocation(root.shown);
+      const where = include === undefined ? place : `${place} (files matching ${include})`;
+      return [`No matches for /${args.pattern}/ in ${where}.`, ...notes].join('\n');
+    }
+    return [...results, ...(notes.length > 0 ? ['', ...notes] : [])].join('\n');
+  },
+});
+
+/** Compiles the pattern; a leading `(?i)` (common in other tools) becomes the `i` flag. */
+function compilePattern(pattern: string): RegExp {
+  const ignoreCase = pattern.startsWith('(?i)');
+  const source = ignoreCase ? pattern.slice(4) : pattern;
+  try {
+    return new RegExp(source, ignoreCase ? 'i' : '');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new InvalidParamsError(
+      `Invalid regular expression: ${reason}. The pattern is a JavaScript regular expression; ` +
+        'escape special characters such as ( [ { . * + ? with a backslash to match them literally.',
+      { pattern },
+    );
+  }
+}
+
+// A glob without `/` matches the file name at any depth; with `/`, the path relative to the search root.
+function matchesInclude(rel: string, include: string): boolean {
+  return include.includes('/') ? matchesGlob(rel, include) : matchesGlob(basename(rel), include);
+}
+
+async function* filterFiles<T>(files: AsyncIterable<T>, keep: (file: T) => boolean): AsyncGenerator<T> {
+  for await (const file of files) if (keep(file)) yield file;
+}
+
+// Files read at once: enough to hide disk and syscall latency, few enough to bound memory (16 MB worst case).
+const readAheadWindow = 16;
+
+type FoundFile = { path: string; rel: string };
+type ReadFile = { file: FoundFile; text: Awaited<ReturnType<typeof readSearchable>> };
+
+/** Reads files a few at a time ahead of the consumer, yielding them in walk order. */
+async function* readAhead(files: AsyncIterable<FoundFile>, maxBytes: number): AsyncGenerator<ReadFile> {
+  const pending: Promise<ReadFile>[] = [];
+  for await (const file of files) {
+    pending.push(readSearchable(file.path, maxBytes).then((text) => ({ file, text })));
+    if (pending.length >= readAheadWindow) yield await pending.shift()!;
+  }
+  while (pending.length > 0) yield await pending.shift()!;
+}
+
+async function* single(path: string): AsyncGenerator<{ path: string; rel: string }> {
+  yield { path, rel: basename(path) };
+}
+
+const tooLarge = Symbol('too-large');
+
+/** The file's text, `tooLarge`, or undefined for binary or unreadable files. */
+async function readSearchable(path: string, maxBytes: number): Promise<string | typeof tooLarge | undefined> {
+  try {
+    await using handle = await open(path, 'r');
+    if ((await handle.stat()).size > maxBytes) return tooLarge;
+    const content = await handle.readFile();
+    return isBinary(content) ? undefined : content.toString('utf8');
+  } catch {
+    return undefined; // vanished or unreadable: skipped like a binary file
+  }
+}

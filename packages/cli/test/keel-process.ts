@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '@keel/testkit';
 
 const keelBin = fileURLToPath(new URL('../bin/keel.js', import.meta.url));
 
@@ -28,18 +29,12 @@ export function keel(args: string[], env: Record<string, string> = {}, cwd?: str
   return startKeel(args, env, cwd).done;
 }
 
-/** Polls `check` until it returns a value, or fails after `timeoutMs`. */
-export async function waitFor<T>(
-  check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`waitFor: nothing after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/**
+ * `eventually` from @keel/testkit with this suite's pace: polls `check` every 100 ms until it answers a
+ * truthy value (15 s at most); each try may spawn a `keel` process.
+ */
+export function waitFor<T>(check: () => Promise<T> | T, timeoutMs = 15_000) {
+  return eventually(check, { timeoutMs, intervalMs: 100 });
 }
 
 /** Parses JSON-lines output (`--json` event streams). */

@@ -1,26 +1,11 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTempGitRepo, type ScriptedReply, startMockModel } from '@keel/testkit';
+import { createTempGitRepo, eventually, type ScriptedReply, startMockModel } from '@keel/testkit';
 import { createServer, type ServerOptions } from '../src/index.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by the assertions, not by types
 type Body = any;
-
-/** Polls `check` until it answers something truthy (5 s at most): for effects that land after a response. */
-export async function eventually<T>(
-  check: () => Promise<T | false | null | undefined>,
-  what: string,
-  timeoutMs = 5_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /**
  * A real keel-web server on a free port, over a scripted model, a temp runtime home (with an optional
@@ -94,13 +79,14 @@ export async function startServer(
 
   /** Polls the run's detail until `done` says so (10 s at most). */
   async function until(runId: string, done: (run: Body) => boolean): Promise<Body> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const { body } = await api('GET', `/runtime/runs/${runId}`);
-      if (done(body)) return body;
-      if (Date.now() > deadline) throw new Error(`run ${runId} stayed ${body.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    let last: Body;
+    return eventually(
+      async () => {
+        last = (await api('GET', `/runtime/runs/${runId}`)).body;
+        return done(last) && last;
+      },
+      { timeoutMs: 10_000, intervalMs: 50, what: () => `run ${runId} to change; it stayed ${last?.status}` },
+    );
   }
 
   return {

@@ -1,9 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { createServer } from '../src/index.ts';
-import { eventually, startServer } from './harness.ts';
+import { startServer } from './harness.ts';
 
 const enabled = { rate_limit: { enabled: true } };
 
@@ -34,10 +35,13 @@ describe('rate limit (rate_limit.enabled)', () => {
     }
 
     // About a second later the first requests have left the window (refused polls do not count).
-    const again = await eventually(async () => {
-      const answer = await s.exchange('GET', '/runtime/runs');
-      return answer.status === 200 && answer;
-    }, 'the window to slide');
+    const again = await eventually(
+      async () => {
+        const answer = await s.exchange('GET', '/runtime/runs');
+        return answer.status === 200 && answer;
+      },
+      { what: 'the window to slide' },
+    );
     expect(again.headers.get('retry-after')).toBeNull();
   });
 

@@ -1,6 +1,7 @@
 import { createRuntime } from '@keel/runtime';
+import { eventually } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
-import { eventually, startServer } from './harness.ts';
+import { startServer } from './harness.ts';
 
 interface Entry {
   event: string;
@@ -21,10 +22,13 @@ describe('request audit', () => {
     expect((await s.api('GET', '/runtime/runs/run_missing')).status).toBe(404);
     expect((await s.api('GET', '/health')).status).toBe(200);
 
-    const entries = await eventually(async () => {
-      const { body } = await s.api<{ entries: Entry[] }>('GET', '/audit?event=api_request&limit=100');
-      return body.entries.length >= 3 && body.entries;
-    }, 'api_request entries');
+    const entries = await eventually(
+      async () => {
+        const { body } = await s.api<{ entries: Entry[] }>('GET', '/audit?event=api_request&limit=100');
+        return body.entries.length >= 3 && body.entries;
+      },
+      { what: 'api_request entries' },
+    );
     const byPath = (summary: string) => entries.find((entry) => entry.args_summary === summary);
     expect(byPath('GET /runtime/runs')).toEqual(
       expect.objectContaining({
@@ -56,10 +60,18 @@ describe('request audit', () => {
     ).toBe(401);
 
     const auth = { authorization: 'Bearer right-key' };
-    const entries = await eventually(async () => {
-      const { body } = await s.api<{ entries: Entry[] }>('GET', '/audit?event=auth_failure', undefined, auth);
-      return body.entries.length >= 2 && body.entries;
-    }, 'auth_failure entries');
+    const entries = await eventually(
+      async () => {
+        const { body } = await s.api<{ entries: Entry[] }>(
+          'GET',
+          '/audit?event=auth_failure',
+          undefined,
+          auth,
+        );
+        return body.entries.length >= 2 && body.entries;
+      },
+      { what: 'auth_failure entries' },
+    );
     expect(
       entries.map(({ args_summary, result_summary, success }) => ({ args_summary, result_summary, success })),
     ).toEqual([
@@ -70,10 +82,18 @@ describe('request audit', () => {
 
     // Refused requests never reach the request audit (authentication comes first): once the later,
     // authenticated request is recorded, there is still no api_request entry with a 401.
-    const requests = await eventually(async () => {
-      const { body } = await s.api<{ entries: Entry[] }>('GET', '/audit?event=api_request', undefined, auth);
-      return body.entries.length > 0 && body.entries;
-    }, 'the authenticated request to be recorded');
+    const requests = await eventually(
+      async () => {
+        const { body } = await s.api<{ entries: Entry[] }>(
+          'GET',
+          '/audit?event=api_request',
+          undefined,
+          auth,
+        );
+        return body.entries.length > 0 && body.entries;
+      },
+      { what: 'the authenticated request to be recorded' },
+    );
     expect(requests[0]).toMatchObject({ args_summary: 'GET /audit', result_summary: '200' });
     expect(requests.filter((entry) => entry.result_summary === '401')).toEqual([]);
   });
@@ -89,10 +109,13 @@ describe('request audit', () => {
     // Read through the SDK: the server would refuse this client now.
     const sdk = createRuntime({ env: s.env, workdir: s.repo.path });
     try {
-      const entries = await eventually(async () => {
-        const { entries } = await sdk.audit.list({ event: 'api_request' });
-        return entries.length >= 2 && entries;
-      }, 'api_request entries');
+      const entries = await eventually(
+        async () => {
+          const { entries } = await sdk.audit.list({ event: 'api_request' });
+          return entries.length >= 2 && entries;
+        },
+        { what: 'api_request entries' },
+      );
       // Give a stray third write the same chance to land before asserting it never does.
       await new Promise((resolve) => setTimeout(resolve, 100));
       const { entries: after } = await sdk.audit.list({ event: 'api_request' });

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { eventually } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { startServer } from './harness.ts';
 
@@ -89,13 +90,13 @@ describe('POST /run, /run/stream and /tool', () => {
     const reader = response.body!.getReader();
     await reader.read();
     controller.abort();
-    const deadline = Date.now() + 10_000;
-    let status = '';
-    while (Date.now() < deadline) {
-      status = (await s.api('GET', '/runtime/runs')).body.runs[0]?.status;
-      if (status === 'cancelled') break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const status = await eventually(
+      async () => {
+        const { status } = (await s.api('GET', '/runtime/runs')).body.runs[0] ?? {};
+        return status === 'cancelled' && status;
+      },
+      { timeoutMs: 10_000, intervalMs: 50, what: 'the run to be cancelled' },
+    );
     expect(status).toBe('cancelled');
   });
 

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRuntime } from '@keel/runtime';
-import { waitForFileCommand } from '@keel/testkit';
+import { eventually, waitForFileCommand } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { startServer } from './harness.ts';
 
@@ -26,14 +26,12 @@ async function connect(base: string, query = '') {
     closed,
     send: (message: unknown) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)),
     /** Waits for the first message that matches, from `from` on. */
-    async next(match: (message: Message) => boolean, from = 0): Promise<Message> {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const found = messages.slice(from).find(match);
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no such message; got ${JSON.stringify(messages)}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+    next(match: (message: Message) => boolean, from = 0): Promise<Message> {
+      return eventually(() => messages.slice(from).find(match), {
+        timeoutMs: 10_000,
+        intervalMs: 20,
+        what: () => `a matching message; got ${JSON.stringify(messages)}`,
+      });
     },
   };
 }
@@ -75,9 +73,11 @@ describe('WS /ws', () => {
     const sdk = createRuntime({ env: s.env, workdir: s.repo.path });
     try {
       const store = await sdk.store();
-      for (let i = 0; i < 500 && (await store.pendingUserInputs(String(start.run_id))).length === 0; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await eventually(async () => (await store.pendingUserInputs(String(start.run_id))).length > 0, {
+        timeoutMs: 10_000,
+        intervalMs: 20,
+        what: 'the message to be stored',
+      });
     } finally {
       await sdk.close();
     }

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRuntime, type RunStore, type Runtime } from '@keel/runtime';
-import { createTempGitRepo, type ScriptedReply, startMockModel } from '@keel/testkit';
+import { createTempGitRepo, eventually, type ScriptedReply, startMockModel } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { reviewScript, reviewWorkflow } from '../../runtime/test/fixtures/review-workflow.ts';
 import { openTestStore, pgUrl } from './pg-test-store.ts';
@@ -118,13 +118,13 @@ describe.skipIf(!pgUrl)('the runtime on PostgreSQL', () => {
         );
       }
       const working = workers.map((worker) => worker.work({ signal: stop.signal, idleMs: 20 }));
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const runs = await producer.runs.list({ limit: 100 });
-        if (runs.filter((run) => run.status === 'succeeded').length === count) break;
-        if (Date.now() > deadline) throw new Error('workers did not finish the runs');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await eventually(
+        async () => {
+          const runs = await producer.runs.list({ limit: 100 });
+          return runs.filter((run) => run.status === 'succeeded').length === count;
+        },
+        { timeoutMs: 30_000, intervalMs: 50, what: 'the workers to finish the runs' },
+      );
       stop.abort();
       await Promise.all(working);
       const owners = new Set<string>();

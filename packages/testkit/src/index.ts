@@ -1,5 +1,7 @@
 export type { TestkitErrorCode } from './errors.ts';
 export { isTestkitError, TestkitError } from './errors.ts';
+export type { EventuallyOptions, Truthy } from './eventually.ts';
+export { eventually } from './eventually.ts';
 export { waitForFileCommand } from './gate.ts';
 export type {
   ChatRequestBody,

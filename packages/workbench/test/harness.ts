@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ScriptedReply, startMockModel } from '@keel/testkit';
+import { eventually as poll, type ScriptedReply, startMockModel } from '@keel/testkit';
 import { afterAll } from 'vitest';
 import { createWorkbench, type WorkbenchOptions } from '../src/index.ts';
 import { createRunnerRegistry } from '../src/runners/index.ts';
@@ -12,19 +12,12 @@ import { createRunnerRegistry } from '../src/runners/index.ts';
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by the assertions, not by types
 export type Body = any;
 
-/** Polls `check` until it answers something truthy: for effects that land after a 202. */
-export async function eventually<T>(
-  check: () => Promise<T | false | null | undefined> | T | false | null | undefined,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+/**
+ * `eventually` from @keel/testkit with this suite's 15 s default: polls `check` until it answers something
+ * truthy, for effects that land after a 202.
+ */
+export function eventually<T>(check: () => Promise<T> | T, what: string, timeoutMs = 15_000) {
+  return poll(check, { what, timeoutMs });
 }
 
 const tempDirs: string[] = [];

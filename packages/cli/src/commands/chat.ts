@@ -5,31 +5,24 @@ import type { Command } from 'commander';
 import { keelArgsOf, workdirOf } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
 import { createEventPrinter } from '../render/event-printer.ts';
+import { addRunRequestOptions, type RunRequestFlags, runRequestFromFlags } from '../run-request-flags.ts';
 import { describe } from './descriptions.ts';
 
-interface ChatFlags {
-  workdir?: string;
-  model?: string;
-  modelBaseUrl?: string;
+/** A chat sends only the model to its runs; the session is the conversation's own. */
+interface ChatFlags extends Pick<RunRequestFlags, 'workdir' | 'model' | 'modelBaseUrl' | 'session'> {
   continue?: boolean;
-  session?: string;
   verbose?: boolean;
 }
 
 /** `keel chat`: a line-by-line conversation; every line is one run of the same session. */
 export function registerChat(program: Command, io: CliIo): void {
-  program
-    .command('chat')
-    .description(describe('chat'))
-    .option('-w, --workdir <dir>', 'directory the agent works in (default: current directory)')
-    .option('-m, --model <name>', 'model name (default: configured model)')
-    .option('--model-base-url <url>', 'chat-completions-compatible API address')
-    .option('-c, --continue', 'continue the most recent session of this directory')
-    .option('-s, --session <id>', 'continue this session')
-    .option('-v, --verbose', 'show thinking and full tool results')
-    .action(async (flags: ChatFlags) => {
-      io.exitCode = await chat(flags, io);
-    });
+  const command = program.command('chat').description(describe('chat'));
+  addRunRequestOptions(command, ['workdir', 'model', 'modelBaseUrl']);
+  command.option('-c, --continue', 'continue the most recent session of this directory');
+  addRunRequestOptions(command, ['session'], { session: 'continue this session' });
+  command.option('-v, --verbose', 'show thinking and full tool results').action(async (flags: ChatFlags) => {
+    io.exitCode = await chat(flags, io);
+  });
 }
 
 async function chat(flags: ChatFlags, io: CliIo): Promise<number> {
@@ -92,13 +85,11 @@ async function turn(
   let errorShown = false;
   try {
     const result = await runtime.run(
-      {
-        prompt: turn.prompt,
-        workdir: turn.workdir,
-        ...(turn.sessionId ? { session_id: turn.sessionId } : {}),
-        ...(flags.model ? { model: flags.model } : {}),
-        ...(flags.modelBaseUrl ? { model_base_url: flags.modelBaseUrl } : {}),
-      },
+      runRequestFromFlags(turn.prompt, turn.workdir, {
+        model: flags.model,
+        modelBaseUrl: flags.modelBaseUrl,
+        session: turn.sessionId,
+      }),
       {
         signal: cancel.signal,
         onEvent: (event) => {

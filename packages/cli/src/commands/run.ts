@@ -1,52 +1,45 @@
-import { createRuntime, KeelError, type RunRequest, type RuntimeEvent, toErrorObject } from '@keel/runtime';
+import { createRuntime, KeelError, type RuntimeEvent, toErrorObject } from '@keel/runtime';
 import type { Command } from 'commander';
 import { keelArgsOf, workdirOf } from '../cli-runtime.ts';
-import { loadImage } from '../images.ts';
 import { interruptSignal } from '../interrupt.ts';
 import type { CliIo } from '../io.ts';
-import { collect, commaList, nonNegativeInt, nonNegativeNumber, positiveInt } from '../option-parsers.ts';
 import { approvalHint } from '../render/approval-hint.ts';
 import { createEventPrinter } from '../render/event-printer.ts';
+import {
+  addRunRequestOptions,
+  loadFlagImages,
+  type RunRequestFlags,
+  runRequestFromFlags,
+} from '../run-request-flags.ts';
 import { loadWorkflow } from '../workflow-file.ts';
 import { describe } from './descriptions.ts';
 
-interface RunFlags {
-  workdir?: string;
-  model?: string;
-  modelBaseUrl?: string;
+interface RunFlags extends RunRequestFlags {
   verbose?: boolean;
-  image?: string[];
-  thinking?: boolean;
-  thinkingBudget?: number;
-  maxTokens?: number;
-  maxCost?: number;
-  maxSteps?: number;
-  includeTools?: string[];
-  excludeTools?: string[];
-  session?: string;
   workflow?: string;
   json?: boolean;
 }
 
 /** `keel run "<prompt>"`: one agent run, streamed to the terminal. */
 export function registerRun(program: Command, io: CliIo): void {
-  program
+  const command = program
     .command('run')
     .description(describe('run'))
-    .argument('<prompt>', 'what the agent should do')
-    .option('-w, --workdir <dir>', 'directory the agent works in (default: current directory)')
-    .option('-m, --model <name>', 'model name (default: configured model)')
-    .option('--model-base-url <url>', 'chat-completions-compatible API address')
-    .option('-v, --verbose', 'show thinking and full tool results')
-    .option('-i, --image <path>', 'attach an image (repeatable)', collect, [])
-    .option('--thinking', 'enable thinking mode (needs model support)')
-    .option('--thinking-budget <tokens>', 'maximum thinking tokens', positiveInt)
-    .option('--max-tokens <tokens>', 'circuit breaker: maximum total tokens for this run', nonNegativeInt)
-    .option('--max-cost <usd>', 'circuit breaker: maximum cost in USD for this run', nonNegativeNumber)
-    .option('--max-steps <steps>', 'circuit breaker: maximum tool-call steps for this run', nonNegativeInt)
-    .option('--include-tools <names>', 'offer only these tools (comma separated)', commaList)
-    .option('--exclude-tools <names>', 'do not offer these tools (comma separated)', commaList)
-    .option('-s, --session <id>', 'continue an existing session')
+    .argument('<prompt>', 'what the agent should do');
+  addRunRequestOptions(command, ['workdir', 'model', 'modelBaseUrl']);
+  command.option('-v, --verbose', 'show thinking and full tool results');
+  addRunRequestOptions(command, [
+    'image',
+    'thinking',
+    'thinkingBudget',
+    'maxTokens',
+    'maxCost',
+    'maxSteps',
+    'includeTools',
+    'excludeTools',
+    'session',
+  ]);
+  command
     .option('--workflow <file>', 'run this workflow (JSON) instead of the plain agent')
     .option('--json', 'print events as JSON lines instead of text')
     .action(async (prompt: string, flags: RunFlags) => {
@@ -77,23 +70,9 @@ async function runCommand(prompt: string, flags: RunFlags, io: CliIo): Promise<n
   const workdir = workdirOf(io, flags);
   const runtime = createRuntime({ env: io.env, workdir });
   try {
-    const images = await Promise.all((flags.image ?? []).map((path) => loadImage(path)));
+    const images = await loadFlagImages(flags);
     const workflow = flags.workflow ? await loadWorkflow(flags.workflow, io.cwd) : undefined;
-    const request: RunRequest = {
-      prompt,
-      workdir,
-      ...(flags.model ? { model: flags.model } : {}),
-      ...(flags.modelBaseUrl ? { model_base_url: flags.modelBaseUrl } : {}),
-      ...(flags.thinking ? { enable_thinking: true } : {}),
-      ...(flags.thinkingBudget !== undefined ? { thinking_budget: flags.thinkingBudget } : {}),
-      ...(flags.maxTokens !== undefined ? { max_tokens: flags.maxTokens } : {}),
-      ...(flags.maxCost !== undefined ? { max_cost_usd: flags.maxCost } : {}),
-      ...(flags.maxSteps !== undefined ? { max_steps: flags.maxSteps } : {}),
-      ...(flags.includeTools ? { include_tools: flags.includeTools } : {}),
-      ...(flags.excludeTools ? { exclude_tools: flags.excludeTools } : {}),
-      ...(flags.session ? { session_id: flags.session } : {}),
-      ...(images.length ? { images } : {}),
-    };
+    const request = runRequestFromFlags(prompt, workdir, flags, images);
     await runtime.run(request, {
       signal: interrupt.signal,
       onEvent: print,

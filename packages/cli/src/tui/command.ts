@@ -3,31 +3,27 @@ import type { Command } from 'commander';
 import { printError, workdirOf } from '../cli-runtime.ts';
 import { describe } from '../commands/descriptions.ts';
 import type { CliIo } from '../io.ts';
-import { positiveInt } from '../option-parsers.ts';
+import { addRunRequestOptions, type RunRequestFlags } from '../run-request-flags.ts';
 
-interface TuiFlags {
-  workdir?: string;
-  model?: string;
-  modelBaseUrl?: string;
-  thinking?: boolean;
-  thinkingBudget?: number;
-  session?: string;
-}
+type TuiFlags = Pick<
+  RunRequestFlags,
+  'workdir' | 'model' | 'modelBaseUrl' | 'thinking' | 'thinkingBudget' | 'session'
+>;
 
 /** `keel tui`: the full-screen terminal chat over the same runtime as `keel run`. */
 export function registerTui(program: Command, io: CliIo): void {
-  program
-    .command('tui')
-    .description(describe('tui'))
-    .option('-w, --workdir <dir>', 'directory the agent works in (default: current directory)')
-    .option('-m, --model <name>', 'model name (default: configured model)')
-    .option('--model-base-url <url>', 'chat-completions-compatible API address')
-    .option('--thinking', 'enable thinking mode and show the model’s thinking (needs model support)')
-    .option('--thinking-budget <tokens>', 'maximum thinking tokens', positiveInt)
-    .option('-s, --session <id>', 'open an existing session and continue it')
-    .action(async (flags: TuiFlags) => {
-      io.exitCode = await tuiCommand(flags, io);
-    });
+  const command = program.command('tui').description(describe('tui'));
+  addRunRequestOptions(
+    command,
+    ['workdir', 'model', 'modelBaseUrl', 'thinking', 'thinkingBudget', 'session'],
+    {
+      thinking: 'enable thinking mode and show the model’s thinking (needs model support)',
+      session: 'open an existing session and continue it',
+    },
+  );
+  command.action(async (flags: TuiFlags) => {
+    io.exitCode = await tuiCommand(flags, io);
+  });
 }
 
 async function tuiCommand(flags: TuiFlags, io: CliIo): Promise<number> {

@@ -1,12 +1,7 @@
 import { resolve } from 'node:path';
-import {
-  type RunRequest,
-  type RuntimeEvent,
-  type Session,
-  type SkillList,
-  toErrorObject,
-} from '@keel/runtime';
+import { type RuntimeEvent, type Session, type SkillList, toErrorObject } from '@keel/runtime';
 import { loadImage } from '../images.ts';
+import { runRequestFromFlags } from '../run-request-flags.ts';
 import type { KeyAction } from './key-bindings.ts';
 import { edit, submitted } from './line-editor.ts';
 import { streamRun, type TuiRuntime } from './run-driver.ts';
@@ -219,16 +214,13 @@ export class TuiController implements SlashContext {
     const { flags, workdir, runtime } = this.#options;
     const state = this.#state();
     const imageNames = this.attachedImages();
-    const request: RunRequest = {
+    // The session and images are the TUI's own state; the model choices come from the command line.
+    const request = runRequestFromFlags(
       prompt,
       workdir,
-      ...(flags.model ? { model: flags.model } : {}),
-      ...(flags.modelBaseUrl ? { model_base_url: flags.modelBaseUrl } : {}),
-      ...(flags.thinking ? { enable_thinking: true } : {}),
-      ...(flags.thinkingBudget !== undefined ? { thinking_budget: flags.thinkingBudget } : {}),
-      ...(state.sessionId ? { session_id: state.sessionId } : {}),
-      ...(state.images.length ? { images: state.images } : {}),
-    };
+      { ...flags, session: state.sessionId ?? undefined },
+      state.images,
+    );
     this.#update((current) => ({
       ...current,
       entries: withPrompt(current.entries, prompt, imageNames),

@@ -1,12 +1,8 @@
 import { type BreakerLimits, defaultBreakerLimits, loadConfig, readEnv } from '@keel/runtime';
+import type { RunRequestFlags } from '../run-request-flags.ts';
 
 /** The model choices given on the command line; they win over config files and environment. */
-export interface ModelFlags {
-  model?: string | undefined;
-  modelBaseUrl?: string | undefined;
-  thinking?: boolean | undefined;
-  thinkingBudget?: number | undefined;
-}
+export type ModelFlags = Pick<RunRequestFlags, 'model' | 'modelBaseUrl' | 'thinking' | 'thinkingBudget'>;
 
 export interface EffectiveSettings {
   model: string | null;

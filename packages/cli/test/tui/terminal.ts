@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { eventually } from '@keel/testkit';
 
 const exec = promisify(execFile);
 const keelBin = fileURLToPath(new URL('../../bin/keel.js', import.meta.url));
@@ -92,15 +93,15 @@ export async function startTui(
 
   const screen = async () => (await tmux('capture-pane', '-p', '-t', 'keel')).stdout;
   const waitFor = async (check: (text: string) => boolean, what: string, timeoutMs = 15_000) => {
-    const deadline = Date.now() + timeoutMs;
     let last = '';
-    for (;;) {
-      last = await screen();
-      if (check(last)) return last;
-      if (Date.now() > deadline)
-        throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}. Screen:\n${last}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const { text } = await eventually(
+      async () => {
+        last = await screen();
+        return check(last) && { text: last };
+      },
+      { timeoutMs, intervalMs: 100, what: () => `${what}. Screen:\n${last}` },
+    );
+    return text;
   };
   const terminal: Terminal = {
     async type(text) {

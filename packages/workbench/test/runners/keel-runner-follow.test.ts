@@ -1,6 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRuntime } from '@keel/runtime';
+import { eventually } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { shapeOf, startKeelHarness } from './keel-harness.ts';
 
@@ -18,14 +19,14 @@ describe('KeelRunner follows its run through the store', () => {
 
     const other = createRuntime({ runtimeDir: h.home.path, env: {} });
     try {
-      const deadline = Date.now() + 10_000;
-      let pending = await other.approvals.list({ status: 'pending' });
-      while (pending.length === 0) {
-        if (Date.now() > deadline) throw new Error('no approval was asked for');
-        await new Promise((resolve) => setTimeout(resolve, 25));
-        pending = await other.approvals.list({ status: 'pending' });
-      }
-      await other.approvals.approve(pending[0]?.id as string, { reason: 'fine' });
+      const [approval] = await eventually(
+        async () => {
+          const pending = await other.approvals.list({ status: 'pending' });
+          return pending.length > 0 && pending;
+        },
+        { timeoutMs: 10_000, what: 'an approval to be asked for' },
+      );
+      await other.approvals.approve(approval?.id as string, { reason: 'fine' });
     } finally {
       await other.close();
     }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createTempDir } from '@keel/testkit';
+import { createTempDir, eventually } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import type { McpServerSetting } from '../../src/runners/index.ts';
 import { startKeelHarness } from './keel-harness.ts';
@@ -30,11 +30,11 @@ function processesWith(marker: string): number {
 }
 
 async function expectGone(marker: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (processesWith(marker) > 0) {
-    if (Date.now() > deadline) throw new Error(`an MCP server with ${marker} is still running`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await eventually(() => processesWith(marker) === 0, {
+    timeoutMs: 5_000,
+    intervalMs: 50,
+    what: `the MCP server with ${marker} to stop`,
+  });
 }
 
 function toolsOffered(request: { tools?: Array<{ function?: { name?: string } }> } | undefined): string[] {

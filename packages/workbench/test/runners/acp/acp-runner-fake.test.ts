@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createTempDir } from '@keel/testkit';
+import { createTempDir, eventually } from '@keel/testkit';
 import { describe, expect, it } from 'vitest';
 import { secretKey, startAcpHarness } from './acp-harness.ts';
 
@@ -223,10 +223,12 @@ function processesWith(marker: string): number[] {
 
 /** Polls until no process holds `marker` (a killed process takes a moment to be reaped). */
 async function expectNoProcessWith(marker: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (processesWith(marker).length > 0) {
-    if (Date.now() > deadline)
-      throw new Error(`still running with ${marker}: ${processesWith(marker).join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  let pids: number[] = [];
+  await eventually(
+    () => {
+      pids = processesWith(marker);
+      return pids.length === 0;
+    },
+    { timeoutMs, intervalMs: 50, what: () => `no process with ${marker}; still running: ${pids.join(', ')}` },
+  );
 }

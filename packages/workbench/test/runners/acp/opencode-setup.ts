@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { access, mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { createTempDir, type MockModel } from '@keel/testkit';
+import { agentsCacheDir } from '../cli/ensure-agents.ts';
 
 export const opencodeVersion = '1.18.33';
 
@@ -10,10 +10,7 @@ export const opencodeVersion = '1.18.33';
  * Where the real opencode is installed for these tests: its own folder of the shared agent cache, so
  * another test installing other agents into the cache at the same time cannot clash with it.
  */
-export const opencodeDir = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../../../../node_modules/.cache/keel-agents/opencode-acp',
-);
+export const opencodeDir = join(agentsCacheDir, 'opencode-acp');
 
 /** Installs opencode-ai from npm unless it is already there; throws with npm's output when it fails. */
 export async function installOpencode(): Promise<{ binary: string; installMs: number }> {

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { access, constants, mkdir, rename, rm } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -14,8 +15,17 @@ export const agentPackages = {
 } as const;
 export type AgentName = keyof typeof agentPackages;
 
-/** Shared between runs and test files: installed once, reused while the pinned version stays. */
-export const agentsCacheDir = join(import.meta.dirname, '../../../../../node_modules/.cache/keel-agents');
+/**
+ * Shared between runs, test files and clones of the repository: installed once, reused while the pinned
+ * version stays. In the user's cache directory, never under the temp folder: Codex's sandbox cannot write
+ * files when its own program lives under /tmp (apply_patch fails with "Failed to write file"), and a clone
+ * of this repository may well be there.
+ */
+export const agentsCacheDir = join(
+  process.env.XDG_CACHE_HOME || join(homedir(), '.cache'),
+  'keel',
+  'test-agents',
+);
 
 /**
  * The install prefix of one pinned agent (its program at `<prefix>/node_modules/.bin/<bin>`), installing it

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { eventually } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import type { RunEventRecord, Runtime, Workflow } from '../src/index.ts';
 import { startHarness } from './harness.ts';
@@ -15,11 +16,11 @@ function expectGapless(records: RunEventRecord[]): void {
 }
 
 async function waitForStatus(runtime: Runtime, runId: string, status: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while ((await runtime.runs.get(runId)).status !== status) {
-    if (Date.now() > deadline) throw new Error(`run ${runId} never became ${status}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await eventually(async () => (await runtime.runs.get(runId)).status === status, {
+    timeoutMs: 10_000,
+    intervalMs: 20,
+    what: `run ${runId} to become ${status}`,
+  });
 }
 
 describe('approvals that free the worker', () => {

@@ -1,3 +1,4 @@
+import { eventually } from '@keel/testkit';
 // The run controls under `runtime.runs` (beside get and list), and the old `runtime.*Run` names the CLI and
 // the server call, which must stay the same operations.
 import { describe, expect, test } from 'vitest';
@@ -5,11 +6,11 @@ import type { Runtime } from '../../src/index.ts';
 import { startHarness } from '../harness.ts';
 
 async function waitForStatus(runtime: Runtime, runId: string, status: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while ((await runtime.runs.get(runId)).status !== status) {
-    if (Date.now() > deadline) throw new Error(`run ${runId} never became ${status}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await eventually(async () => (await runtime.runs.get(runId)).status === status, {
+    timeoutMs: 10_000,
+    intervalMs: 10,
+    what: `run ${runId} to become ${status}`,
+  });
 }
 
 describe('runtime.runs controls', () => {

@@ -1,5 +1,6 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { eventually } from '@keel/testkit';
 import { describe, expect, it } from 'vitest';
 import {
   createCommandPolicy,
@@ -21,14 +22,6 @@ async function setup(signal?: AbortSignal) {
 }
 
 /** Polls until `check` passes or the time is up: no fixed sleeps. */
-async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 async function isGone(pid: number): Promise<boolean> {
   try {
     // A zombie no one has reaped yet is dead too.

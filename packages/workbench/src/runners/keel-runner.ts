@@ -1,5 +1,5 @@
 import { createRuntime, type Run, type Runtime, toErrorObject } from '@keel/runtime';
-import { WorkbenchError } from '../errors.ts';
+import { assertRunnerRequest } from './check-request.ts';
 import type {
   Runner,
   RunnerAvailability,
@@ -38,7 +38,7 @@ export class KeelRunner implements Runner {
   }
 
   async run(request: RunnerRequest, emit: (event: RunnerEvent) => Promise<void>): Promise<RunnerOutcome> {
-    checkRequest(request);
+    assertRunnerRequest(request, 'keel');
     const send = (event: RunnerEvent) => emit(withoutSecret(event, request.model.apiKey));
     if (request.signal.aborted) return { status: 'cancelled', output: '' };
     let runtime: Runtime | undefined;
@@ -75,21 +75,6 @@ export class KeelRunner implements Runner {
       // Stops the MCP servers this run started and closes the store.
       await runtime.close().catch(() => undefined);
     }
-  }
-}
-
-/** A request the caller built wrongly: a bug, so it throws (agent failures never do). */
-function checkRequest(request: RunnerRequest): void {
-  const problems = [
-    typeof request.prompt === 'string' ? undefined : 'prompt must be a string',
-    typeof request.workdir === 'string' && request.workdir ? undefined : 'workdir must be a non-empty string',
-    request.signal instanceof AbortSignal ? undefined : 'signal must be an AbortSignal',
-    request.config?.kind === 'keel' ? undefined : `config.kind must be 'keel', not '${request.config?.kind}'`,
-  ].filter((problem): problem is string => problem !== undefined);
-  if (problems.length > 0) {
-    throw new WorkbenchError('INVALID_PARAMS', 400, `Invalid runner request: ${problems.join('; ')}.`, {
-      problems,
-    });
   }
 }
 

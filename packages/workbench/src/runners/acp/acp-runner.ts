@@ -1,6 +1,6 @@
 import { Readable, Writable } from 'node:stream';
 import { type ClientConnection, ndJsonStream, type PromptResponse } from '@agentclientprotocol/sdk';
-import { WorkbenchError } from '../../errors.ts';
+import { assertRunnerRequest } from '../check-request.ts';
 import type {
   Runner,
   RunnerAvailability,
@@ -58,7 +58,7 @@ export class AcpRunner implements Runner {
   }
 
   async run(request: RunnerRequest, emit: (event: RunnerEvent) => Promise<void>): Promise<RunnerOutcome> {
-    checkRequest(request);
+    assertRunnerRequest(request, 'acp');
     const secret = request.model.apiKey;
     const send = (event: RunnerEvent) => emit(withoutSecret(event, secret));
     if (request.signal.aborted) return { status: 'cancelled', output: '' };
@@ -244,19 +244,4 @@ function withStderr(error: RunnerErrorObject, stderr: string): RunnerErrorObject
 function notFound(config: RunnerConfig, agentsDir: string | undefined): string {
   const where = agentsDir ? `on PATH or in ${agentsDir}/node_modules/.bin` : 'on PATH';
   return `The ACP agent '${agentNameOf(config)}' was not found ${where}.`;
-}
-
-/** A request the caller built wrongly: a bug, so it throws (agent failures never do). */
-function checkRequest(request: RunnerRequest): void {
-  const problems = [
-    typeof request.prompt === 'string' ? undefined : 'prompt must be a string',
-    typeof request.workdir === 'string' && request.workdir ? undefined : 'workdir must be a non-empty string',
-    request.signal instanceof AbortSignal ? undefined : 'signal must be an AbortSignal',
-    request.config?.kind === 'acp' ? undefined : `config.kind must be 'acp', not '${request.config?.kind}'`,
-  ].filter((problem): problem is string => problem !== undefined);
-  if (problems.length > 0) {
-    throw new WorkbenchError('INVALID_PARAMS', 400, `Invalid runner request: ${problems.join('; ')}.`, {
-      problems,
-    });
-  }
 }

@@ -1,5 +1,5 @@
 import { realpath } from 'node:fs/promises';
-import { WorkbenchError } from '../../errors.ts';
+import { assertRunnerRequest } from '../check-request.ts';
 import type {
   Runner,
   RunnerAvailability,
@@ -57,7 +57,7 @@ export class CliRunner implements Runner {
   }
 
   async run(request: RunnerRequest, emit: (event: RunnerEvent) => Promise<void>): Promise<RunnerOutcome> {
-    this.#checkRequest(request);
+    assertRunnerRequest(request, this.kind);
     const secret = request.model.apiKey;
     const sentErrors = new Set<string>();
     const send = async (event: RunnerEvent) => {
@@ -214,25 +214,6 @@ export class CliRunner implements Runner {
       env,
       ...(this.#options.agentsDir ? { agentsDir: this.#options.agentsDir } : {}),
     });
-  }
-
-  /** A request the caller built wrongly: a bug, so it throws (agent failures never do). */
-  #checkRequest(request: RunnerRequest): void {
-    const problems = [
-      typeof request.prompt === 'string' ? undefined : 'prompt must be a string',
-      typeof request.workdir === 'string' && request.workdir
-        ? undefined
-        : 'workdir must be a non-empty string',
-      request.signal instanceof AbortSignal ? undefined : 'signal must be an AbortSignal',
-      request.config?.kind === this.kind
-        ? undefined
-        : `config.kind must be '${this.kind}', not '${request.config?.kind}'`,
-    ].filter((problem): problem is string => problem !== undefined);
-    if (problems.length > 0) {
-      throw new WorkbenchError('INVALID_PARAMS', 400, `Invalid runner request: ${problems.join('; ')}.`, {
-        problems,
-      });
-    }
   }
 }
 

@@ -8,11 +8,14 @@ import { SlidingWindowLimiter } from './sliding-window.ts';
 export interface RateLimitOverrides {
   windowMs?: number;
   max?: number;
+  /** The clock the window slides by (default Date.now); tests move it instead of waiting. */
+  now?: () => number;
 }
 
 export interface RateLimitSettings {
   windowMs: number;
   max: number;
+  now?: () => number;
 }
 
 /** Paths never limited: a load balancer's health probe must not be refused. */
@@ -43,6 +46,7 @@ export function rateLimitSettings(
   return {
     windowMs: overrides.windowMs ?? parsed.data.window_seconds * 1000,
     max: overrides.max ?? parsed.data.max_requests,
+    ...(overrides.now ? { now: overrides.now } : {}),
   };
 }
 

@@ -26,6 +26,7 @@ import {
 import { isProtocolError, openSession } from './acp-session.ts';
 import { AgentProcess, agentCommandOf, agentNameOf, versionOf } from './agent-process.ts';
 import { Confinement } from './confine.ts';
+import { agentStateKey, FirstStarts } from './first-start.ts';
 import { RunGuard, RunStop } from './run-guard.ts';
 
 /**
@@ -42,6 +43,7 @@ export class AcpRunner implements Runner {
   readonly #options: AcpRunnerOptions;
   /** What each session of this process was about, to brief a new session when an old one cannot load. */
   readonly #memories = new Map<string, SessionMemory>();
+  readonly #firstStarts = new FirstStarts();
 
   constructor(options: AcpRunnerOptions = {}) {
     this.#options = options;
@@ -74,12 +76,10 @@ export class AcpRunner implements Runner {
     }
     const confinement = await Confinement.of([request.workdir, ...(request.allowedRoots ?? [])]);
     const mcpServers = await mcpServersOf(request, env);
+    const agentEnv = agentEnvOf(this.#options, request, command.binary);
+    const opened = await this.#firstStarts.enter(agentStateKey(command.binary, agentEnv));
     // From here on the agent runs: every way out goes through the finally below, which kills it.
-    const agent = new AgentProcess(
-      command,
-      request.workdir,
-      agentEnvOf(this.#options, request, command.binary),
-    );
+    const agent = new AgentProcess(command, request.workdir, agentEnv);
     // A write to an agent that died is reported by its exit, not as an unhandled EPIPE.
     agent.child.stdin?.on('error', () => undefined);
     const guard = new RunGuard(agent, timeoutOf(this.#options, request), request.signal);
@@ -109,31 +109,33 @@ export class AcpRunner implements Runner {
     );
     let sessionId: string | undefined;
     try {
-      const opened = await guard.race(
-        openSession(connection.agent, request, mcpServers, (value) => {
-          loading = value;
-        }),
-      );
-      sessionId = opened.sessionId;
+      const session = await guard
+        .race(
+          openSession(connection.agent, request, mcpServers, (value) => {
+            loading = value;
+          }),
+        )
+        .finally(opened);
+      sessionId = session.sessionId;
       await send({ type: 'runner_started', runner: 'acp', runner_session_id: sessionId });
-      const earlier = opened.notLoaded
-        ? { sessionId: opened.notLoaded, memory: this.#memories.get(opened.notLoaded) }
+      const earlier = session.notLoaded
+        ? { sessionId: session.notLoaded, memory: this.#memories.get(session.notLoaded) }
         : undefined;
-      const prompt = promptBlocksOf(request, opened.capabilities.promptCapabilities, earlier);
+      const prompt = promptBlocksOf(request, session.capabilities.promptCapabilities, earlier);
       guard.onAbort = () => {
         void connection.agent
-          .notify('session/cancel', { sessionId: opened.sessionId })
+          .notify('session/cancel', { sessionId: session.sessionId })
           .catch(() => undefined);
         return true;
       };
       const response = await guard.race(
-        connection.agent.request('session/prompt', { sessionId: opened.sessionId, prompt }),
+        connection.agent.request('session/prompt', { sessionId: session.sessionId, prompt }),
       );
       finished = true;
       queue(mapper.flush());
       await emitted;
-      this.#remember(opened.sessionId, memoryOf(request, mapper.text));
-      return await outcomeOf(response, mapper.text, opened.sessionId, send, secret);
+      this.#remember(session.sessionId, memoryOf(request, mapper.text));
+      return await outcomeOf(response, mapper.text, session.sessionId, send, secret);
     } catch (thrown) {
       finished = true;
       queue(mapper.flush());
@@ -145,6 +147,7 @@ export class AcpRunner implements Runner {
       await send({ type: 'error', error });
       return { status: 'failed', output: mapper.text, ...ids, error: withoutSecret(error, secret) };
     } finally {
+      opened();
       guard.dispose();
       connection.close();
       await agent.kill();

@@ -27,6 +27,18 @@ describe('AcpRunner with a fake ACP agent', () => {
     expect(outcome.output).toBe(text);
   });
 
+  it('other starts of the same agent on the same data wait until the first has opened its session', async () => {
+    await using h = await startAcpHarness();
+    const log = join(h.bin.path, 'starts.log');
+    const env = { FAKE_SCENARIO: 'echo', FAKE_LOG: log };
+    const outcomes = await Promise.all([h.run({}, env), h.run({}, env), h.run({}, env)]);
+    expect(outcomes.map(({ outcome }) => outcome.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    const lines = (await readFile(log, 'utf8')).trim().split('\n');
+    // The first agent opened its session before the other two started; those two then ran together.
+    expect(lines.slice(0, 2)).toEqual(['start', 'opened']);
+    expect(lines.filter((line) => line === 'start')).toHaveLength(3);
+  });
+
   it('read-only: rejects the edit and the command, refuses the write', async () => {
     await using h = await startAcpHarness();
     const target = join(h.repo.path, 'a.txt');

@@ -13,6 +13,11 @@ const sdkUrl = pathToFileURL(createRequire(import.meta.url).resolve('@agentclien
 const agentSource = `#!${process.execPath}
 import { agent, ndJsonStream, PROTOCOL_VERSION } from '${sdkUrl}';
 import { Readable, Writable } from 'node:stream';
+import { appendFileSync } from 'node:fs';
+
+// FAKE_LOG: a file where the agent notes when it starts and when it has opened a session.
+const note = (what) => process.env.FAKE_LOG && appendFileSync(process.env.FAKE_LOG, what + '\\n');
+note('start');
 
 const scenario = process.env.FAKE_SCENARIO ?? 'edit';
 const target = process.env.FAKE_TARGET ?? '';
@@ -28,7 +33,10 @@ const app = agent({ name: 'fake' })
     agentCapabilities: { loadSession: scenario === 'load', promptCapabilities: { image: true } },
     agentInfo: { name: 'fake-agent', version: '9.9.9' },
   }))
-  .onRequest('session/new', ({ params }) => {
+  .onRequest('session/new', async ({ params }) => {
+    // Slow to set up, as a first start that creates its own database is.
+    if (process.env.FAKE_LOG) await new Promise((resolve) => setTimeout(resolve, 300));
+    note('opened');
     process.stderr.write('new session in ' + params.cwd + ' with ' + JSON.stringify(params.mcpServers) + '\\n');
     return { sessionId: 'fake-session-1' };
   })

@@ -53,4 +53,7 @@ export function installErrorHandling(app: FastifyInstance): void {
  * path parameters reach the handlers (which answer 404 or 400 in the error shape), and a request Node
  * cannot parse (headers too large, a broken request line) gets the error shape too, not Fastify's own body.
  */
-export const frameworkOptions = { maxParamLength: 1024, clientErrorHandler: answerClientError };
+export const frameworkOptions = {
+  routerOptions: { maxParamLength: 1024 },
+  clientErrorHandler: answerClientError,
+};

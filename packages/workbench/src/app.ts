@@ -62,7 +62,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
     bodyLimit: options.bodyLimit ?? 40 * 1024 * 1024,
     // Long path parameters reach the handlers (404 or 400 in the error shape); a request Node's HTTP
     // parser refuses (headers too large, not HTTP) gets the error shape too, not Fastify's own body.
-    maxParamLength: 1024,
+    routerOptions: { maxParamLength: 1024 },
     clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -68,7 +68,7 @@ describe.skipIf(!hasChromium)('a live session in the browser', () => {
 
   /** The transcript's text, and how often each numbered word of `tag` appears in it. */
   async function counts(tag: string): Promise<number[]> {
-    // innerText: the rendered text, blocks on their own lines (textContent would run words into labels).
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the rendered text with blocks on their own lines; textContent would run the words into the labels.
     const text = await page.getByTestId('session-view').innerText();
     return Array.from({ length: 40 }, (_, i) => text.split(new RegExp(`\\b${tag}${i + 1}\\b`)).length - 1);
   }

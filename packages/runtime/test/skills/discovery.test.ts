@@ -52,7 +52,7 @@ describe('skill discovery', () => {
         'release',
         'testing',
       ]);
-      expect(byName['python']).toEqual({
+      expect(byName.python).toEqual({
         name: 'python',
         description: 'The user review.',
         enabled: true,

@@ -188,6 +188,7 @@ export async function startWorkbench(
   return {
     base,
     home,
+    runtimeHome,
     model,
     workbench,
     api,

@@ -15,6 +15,7 @@ import {
 } from './settings/drafts.ts';
 import { McpServersFieldset } from './settings/mcp-servers.tsx';
 import { RunnerFieldset } from './settings/runner-configs.tsx';
+import { SecretField } from './settings/secret-field.tsx';
 
 export default function SettingsPage() {
   const settings = useQuery<Settings, ApiError>({ queryKey: ['settings'], queryFn: api.settings.get });
@@ -131,40 +132,20 @@ function SettingsForm({ settings }: { settings: Settings }) {
             <ErrorNote error={about('base_url')} />
           </label>
         </div>
-        <div className="field">
-          <label htmlFor={`${ids}-api-key`}>
-            API key{' '}
-            <span
-              className={`secret-state ${settings.api_key_set ? 'is-set' : ''}`}
-              data-testid="api-key-state"
-            >
-              {settings.api_key_set ? 'set' : 'not set'}
-            </span>
-          </label>
-          <div className="row">
-            <input
-              id={`${ids}-api-key`}
-              name="api_key"
-              type="password"
-              value={apiKey}
-              disabled={clearApiKey}
-              onChange={(event) => setApiKey(event.target.value)}
-              placeholder={settings.api_key_set ? 'Stored — type a new key to replace it' : 'Paste the key'}
-              autoComplete="new-password"
-            />
-            {settings.api_key_set ? (
-              <label className="inline">
-                <input
-                  type="checkbox"
-                  checked={clearApiKey}
-                  onChange={(event) => setClearApiKey(event.target.checked)}
-                />{' '}
-                Remove
-              </label>
-            ) : null}
-          </div>
-          <ErrorNote error={about('api_key')} />
-        </div>
+        <SecretField
+          id={`${ids}-api-key`}
+          name="api_key"
+          label="API key"
+          isSet={settings.api_key_set}
+          value={apiKey}
+          onValue={setApiKey}
+          clear={clearApiKey}
+          onClear={setClearApiKey}
+          placeholderSet="Stored — type a new key to replace it"
+          placeholderUnset="Paste the key"
+          stateTestId="api-key-state"
+          error={about('api_key')}
+        />
       </fieldset>
 
       <RunnerFieldset
@@ -181,41 +162,19 @@ function SettingsForm({ settings }: { settings: Settings }) {
       <fieldset>
         <legend>GitHub</legend>
         <div className="grid-2">
-          <div className="field">
-            <label htmlFor={`${ids}-gh-token`}>
-              Token{' '}
-              <span
-                className={`secret-state ${settings.github_token_set ? 'is-set' : ''}`}
-                data-testid="github-token-state"
-              >
-                {settings.github_token_set ? 'set' : 'not set'}
-              </span>
-            </label>
-            <div className="row">
-              <input
-                id={`${ids}-gh-token`}
-                name="github_token"
-                type="password"
-                value={githubToken}
-                disabled={clearGithubToken}
-                onChange={(event) => setGithubToken(event.target.value)}
-                placeholder={
-                  settings.github_token_set ? 'Stored — type to replace' : 'For opening pull requests'
-                }
-                autoComplete="new-password"
-              />
-              {settings.github_token_set ? (
-                <label className="inline">
-                  <input
-                    type="checkbox"
-                    checked={clearGithubToken}
-                    onChange={(event) => setClearGithubToken(event.target.checked)}
-                  />{' '}
-                  Remove
-                </label>
-              ) : null}
-            </div>
-          </div>
+          <SecretField
+            id={`${ids}-gh-token`}
+            name="github_token"
+            label="Token"
+            isSet={settings.github_token_set}
+            value={githubToken}
+            onValue={setGithubToken}
+            clear={clearGithubToken}
+            onClear={setClearGithubToken}
+            placeholderSet="Stored — type to replace"
+            placeholderUnset="For opening pull requests"
+            stateTestId="github-token-state"
+          />
           <label className="field">
             <span>API URL</span>
             <input

@@ -5,6 +5,7 @@
 // `--package <name>` builds one.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'rolldown';
 
@@ -29,8 +30,28 @@ const bundles: Record<string, { entry: string; inline: string[]; assets: [string
   },
 };
 
-/** Browser apps: built by Vite into their `dist/` (the workbench serves the SPA's at `/`). */
-const webApps = ['workbench-web'];
+/**
+ * Packages a package's sources use but it may not depend on (the runtime keeps exactly three dependencies):
+ * each is imported through one local module, whose compiled file in `dist/` is replaced here by a bundle of
+ * the package with its licence notice, so the published package carries its own copy. The npm package is a
+ * devDependency, which the sources and tests use as it is (docs/decisions/2026-11-23-ignore-rules.md).
+ */
+const vendored: Record<string, { module: string; licence: string }[]> = {
+  runtime: [{ module: 'tools/search/vendor/ignore.js', licence: 'ignore/LICENSE-MIT' }],
+};
+
+/**
+ * Browser apps, built by Vite into their `dist/`: the workbench SPA (which the workbench serves at `/`),
+ * then keel-web's console into `dist/console/` (served at `/console`); each reports its first-load size.
+ */
+const webApps: Record<string, (readonly [string, string[]])[]> = {
+  'workbench-web': [
+    ['vite', ['build', '--logLevel', 'warn']],
+    ['vite', ['build', '--config', 'vite.console.config.ts', '--logLevel', 'warn']],
+    [process.execPath, ['scripts/first-load.ts']],
+    [process.execPath, ['scripts/first-load.ts', 'console/index.html']],
+  ],
+};
 
 const root = join(import.meta.dirname, '..');
 const only = process.argv.includes('--package')
@@ -51,19 +72,17 @@ for (const name of packages) {
     cpSync(join(dir, 'src', asset), join(dir, 'dist', asset), { recursive: true });
   }
   rewriteDeclarationImports(join(dir, 'dist'));
+  for (const entry of vendored[name] ?? []) await vendorModule(dir, entry);
   const bundle = bundles[name];
   if (bundle) await bundleProgram(dir, bundle);
 }
 
-for (const name of webApps) {
+for (const [name, steps] of Object.entries(webApps)) {
   if (only && only !== name) continue;
   const dir = join(root, 'packages', name);
   // Production React, whatever NODE_ENV the caller (a test runner, say) has set.
   const env = { ...process.env, NODE_ENV: 'production' };
-  for (const [command, args] of [
-    ['vite', ['build', '--logLevel', 'warn']],
-    [process.execPath, ['scripts/first-load.ts']],
-  ] as const) {
+  for (const [command, args] of steps) {
     const step = spawnSync(command, args, { stdio: 'inherit', cwd: dir, env });
     if (step.status !== 0) {
       console.error(`build: @keel/${name} did not build`);
@@ -84,6 +103,27 @@ async function bundleProgram(dir: string, bundle: (typeof bundles)[string]): Pro
     logLevel: 'warn',
   });
   for (const [from, to] of bundle.assets) cpSync(join(dir, from), join(dir, to), { recursive: true });
+}
+
+/** Replaces a compiled module that re-exports a package with a self-contained bundle of it (see `vendored`). */
+async function vendorModule(dir: string, entry: (typeof vendored)[string][number]): Promise<void> {
+  const file = join(dir, 'dist', entry.module);
+  const { output } = await build({
+    input: file,
+    platform: 'node',
+    write: false,
+    output: { format: 'esm' },
+    logLevel: 'warn',
+  });
+  const [chunk] = output;
+  const licencePath = createRequire(join(dir, 'package.json')).resolve(entry.licence);
+  const notice = readFileSync(licencePath, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => ` * ${line}`.trimEnd());
+  const [packageName] = entry.licence.split('/');
+  const header = `/*!\n * Bundled from the npm package ${packageName}; its licence:\n *\n${notice.join('\n')}\n */\n`;
+  writeFileSync(file, header + chunk.code);
 }
 
 /**

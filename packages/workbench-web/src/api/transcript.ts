@@ -1,3 +1,4 @@
+import { type ToolEdit, toolEditOf } from './tool-edit.ts';
 import type { ErrorObject, LogEntry, ToolKind, Usage } from './types.ts';
 
 /** One block of a rendered session transcript. */
@@ -13,6 +14,8 @@ export type TranscriptItem =
       kind: ToolKind;
       args: Record<string, unknown>;
       path?: string;
+      /** A file edit the call makes, shown as a diff. */
+      edit?: ToolEdit;
       result?: { ok: boolean; text: string };
     }
   | { type: 'step'; seq: number; step: string; status: string; detail?: string; error?: ErrorObject }
@@ -70,6 +73,8 @@ export function foldTranscript(entries: readonly LogEntry[]): TranscriptItem[] {
           args: event.args,
           ...(event.path ? { path: event.path } : {}),
         };
+        const edit = event.kind === 'file_edit' ? toolEditOf(event.tool_name, event.args) : undefined;
+        if (edit) item.edit = edit;
         tools.set(event.tool_call_id, item);
         items.push(item);
         break;
@@ -137,11 +142,11 @@ export function foldTranscript(entries: readonly LogEntry[]): TranscriptItem[] {
  * Adds entries to a seq-ordered list, dropping any seq already there: the REST replay and the WebSocket may
  * overlap at their seam, and neither may show twice. Answers the same array when nothing was new.
  */
-export function mergeEntries(current: readonly LogEntry[], incoming: readonly LogEntry[]): LogEntry[] {
+export function mergeEntries<T extends { seq: number }>(current: readonly T[], incoming: readonly T[]): T[] {
   const lastSeq = current.at(-1)?.seq ?? 0;
   const fresh = incoming.filter((entry) => entry.seq > lastSeq);
-  if (fresh.length === 0) return current as LogEntry[];
-  const bySeq = new Map<number, LogEntry>();
+  if (fresh.length === 0) return current as T[];
+  const bySeq = new Map<number, T>();
   for (const entry of [...current, ...fresh]) if (!bySeq.has(entry.seq)) bySeq.set(entry.seq, entry);
   return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
 }

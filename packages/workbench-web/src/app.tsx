@@ -1,8 +1,10 @@
 import { lazy, Suspense } from 'react';
 import { NavLink, Route, Routes } from 'react-router';
+import { api } from './api/client.ts';
 import { CheckBanner } from './components/check-banner.tsx';
 import { KeyPrompt } from './components/key-prompt.tsx';
 import { Loading } from './components/status.tsx';
+import { ThemeToggle } from './components/theme-toggle.tsx';
 
 // Every page is its own chunk: the first load carries the shell only.
 const SettingsPage = lazy(() => import('./pages/settings-page.tsx'));
@@ -36,8 +38,18 @@ export function App() {
         <a className="nav-docs" href="/docs" target="_blank" rel="noreferrer">
           API docs ↗
         </a>
+        <ThemeToggle />
       </header>
-      <KeyPrompt />
+      <KeyPrompt
+        label="Workbench API key"
+        title="This workbench needs its API key"
+        hint={
+          <>
+            The service runs with <code>WORKBENCH_AUTH_API_KEY</code>. The key stays in this browser.
+          </>
+        }
+        check={api.settings.check}
+      />
       <CheckBanner compact />
       <main className="main">
         <Suspense fallback={<Loading what="page" />}>

@@ -1,8 +1,9 @@
 // What the browser tests share: building dist/ when stale, git in a temp repo, the workbench's environment,
 // and a headless Debian Chromium whose page errors fail the test that caused them.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { TempDir } from '@keel/testkit';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -24,17 +25,55 @@ function newest(dir: string): number {
   return latest;
 }
 
-/** Builds dist/ when it is missing or older than the sources (a build takes a few seconds). */
+/** Whether either app's built page is missing or older than the sources and build configs. */
+function stale(): boolean {
+  const pages = [join(dist, 'index.html'), join(dist, 'console', 'index.html')];
+  const sources = Math.max(
+    newest(join(packageDir, 'src')),
+    ...['index.html', 'vite.config.ts', 'vite.console.config.ts'].map(
+      (name) => statSync(join(packageDir, name)).mtimeMs,
+    ),
+  );
+  return !pages.every((page) => existsSync(page) && statSync(page).mtimeMs >= sources);
+}
+
+// Test files in other processes (the workbench's and keel-web's browser tests) may want a build at once.
+const buildLock = join(tmpdir(), 'keel-workbench-web-build.lock');
+
+/**
+ * Builds dist/ (the workbench SPA, then keel-web's console into dist/console/) when either is missing or
+ * older than the sources; a build takes a few seconds. Both at once: the SPA's build empties dist/. One
+ * process builds at a time (a lock directory); the others wait for it, then find dist/ fresh.
+ */
 export async function ensureBuilt(): Promise<void> {
-  const built = join(dist, 'index.html');
-  const sources = Math.max(newest(join(packageDir, 'src')), statSync(join(packageDir, 'index.html')).mtimeMs);
-  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
-  // In its own process: inside vitest NODE_ENV is 'test', and Vite would bundle React's development build.
-  execFileSync(process.execPath, [viteBin, 'build', '--logLevel', 'warn'], {
-    cwd: packageDir,
-    env: { ...process.env, NODE_ENV: 'production' },
-    stdio: 'inherit',
-  });
+  if (!stale()) return;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      mkdirSync(buildLock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // A lock older than any build is a crashed builder's.
+      const held = statSync(buildLock, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > 120_000) rmSync(buildLock, { force: true, recursive: true });
+      if (Date.now() > deadline) throw new Error(`ensureBuilt: ${buildLock} stayed locked for 2 minutes`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  try {
+    if (!stale()) return;
+    // In its own process: inside vitest NODE_ENV is 'test', and Vite would bundle React's development build.
+    for (const config of ['vite.config.ts', 'vite.console.config.ts']) {
+      execFileSync(process.execPath, [viteBin, 'build', '--config', config, '--logLevel', 'warn'], {
+        cwd: packageDir,
+        env: { ...process.env, NODE_ENV: 'production' },
+        stdio: 'inherit',
+      });
+    }
+  } finally {
+    rmSync(buildLock, { force: true, recursive: true });
+  }
 }
 
 export function git(cwd: string, ...args: string[]): string {

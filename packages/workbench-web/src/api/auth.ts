@@ -1,5 +1,7 @@
-// The workbench's own API key (WORKBENCH_AUTH_API_KEY on the service), when it has one: kept in this
-// browser's localStorage, sent as `Authorization: Bearer` and as the WebSocket's `?token=`.
+// The service's API key, when it has one (WORKBENCH_AUTH_API_KEY on the workbench, RUNTIME_AUTH_API_KEY on
+// keel-web): kept in this browser's localStorage, sent as `Authorization: Bearer` and as a WebSocket's
+// `?token=`. Each app keeps its key under its own name: both services default to port 8000, and one origin's
+// key must not be offered to the other service.
 
 interface KeyStorage {
   getItem(name: string): string | null;
@@ -7,10 +9,15 @@ interface KeyStorage {
   removeItem(name: string): void;
 }
 
-const storageName = 'keel-workbench-api-key';
+let storageName = 'keel-workbench-api-key';
 // Typed by hand: this file is also type-checked by the repository's Node-only configuration.
 const storage = (globalThis as unknown as { localStorage?: KeyStorage }).localStorage;
 const listeners = new Set<() => void>();
+
+/** Which localStorage entry holds the key; an app sets it once, before its first request. */
+export function setKeyStorageName(name: string): void {
+  storageName = name;
+}
 
 export function apiKey(): string | null {
   try {

@@ -1,5 +1,3 @@
-import { apiKey, reportUnauthorized } from './auth.ts';
-import { asApiError, errorFromResponse } from './errors.ts';
 import type {
   Conversation,
   ConversationCreate,
@@ -9,6 +7,7 @@ import type {
   SkillUpdate,
   SkillWithContent,
 } from './library-types.ts';
+import { request } from './request.ts';
 import type {
   DirectoryListing,
   Knowledge,
@@ -25,26 +24,6 @@ import type {
   Todo,
   TodoDiff,
 } from './types.ts';
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-/** One typed call: JSON in, JSON out, and an ApiError for anything but 2xx. */
-export async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> =
-    body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json' };
-  const key = apiKey();
-  if (key) headers.authorization = `Bearer ${key}`;
-  let response: Response;
-  try {
-    response = await fetch(path, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
-  } catch (error) {
-    throw asApiError(error);
-  }
-  if (response.status === 401) reportUnauthorized();
-  if (!response.ok) throw await errorFromResponse(response);
-  if (response.status === 204) return undefined as T;
-  return (await response.json()) as T;
-}
 
 const id = encodeURIComponent;
 

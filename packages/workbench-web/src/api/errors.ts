@@ -19,15 +19,16 @@ export class ApiError extends Error {
 
   /**
    * The input fields this error is about, without the `body.` prefix of validation issues: e.g.
-   * `repositories.1.path` for NOT_A_GIT_REPOSITORY, or every issue's field for INVALID_PARAMS.
+   * `repositories.1.path` for NOT_A_GIT_REPOSITORY, or every issue's (or problem's) field for INVALID_PARAMS.
    */
   fields(): string[] {
     const found: string[] = [];
     const field = this.details.field;
     if (typeof field === 'string') found.push(field);
-    const issues = this.details.issues;
-    if (Array.isArray(issues)) {
-      for (const issue of issues) {
+    // `issues` of a request the service's validation refused; `problems` of a run request the runtime refused.
+    for (const list of [this.details.issues, this.details.problems]) {
+      if (!Array.isArray(list)) continue;
+      for (const issue of list) {
         if (issue && typeof issue === 'object' && typeof (issue as { field?: unknown }).field === 'string') {
           found.push((issue as { field: string }).field);
         }
@@ -66,6 +67,6 @@ export function asApiError(error: unknown): ApiError {
   const message = error instanceof Error ? error.message : String(error);
   return new ApiError(0, {
     code: 'NETWORK_ERROR',
-    message: `The workbench service cannot be reached (${message}).`,
+    message: `The service cannot be reached (${message}).`,
   });
 }

@@ -8,12 +8,15 @@ export function ConfirmButton({
   label,
   question,
   confirm = label,
+  dismiss = 'Cancel',
   pending = false,
   onConfirm,
 }: {
   label: string;
   question: string;
   confirm?: string;
+  /** The button that backs out (default "Cancel"). */
+  dismiss?: string;
   pending?: boolean;
   onConfirm: () => void;
 }) {
@@ -49,7 +52,7 @@ export function ConfirmButton({
         {confirm}
       </button>
       <button type="button" className="button-quiet" ref={cancel} onClick={() => setAsking(false)}>
-        Cancel
+        {dismiss}
       </button>
     </fieldset>
   );

@@ -1,21 +1,36 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { onUnauthorized, setApiKey } from '../api/auth.ts';
-import { api } from '../api/client.ts';
 import { type ApiError, asApiError } from '../api/errors.ts';
-import { ErrorNote } from './status.tsx';
+import { ErrorNote, invalidBy } from './status.tsx';
 
 /**
- * Asks for the workbench's API key when the service answers 401 (it runs with WORKBENCH_AUTH_API_KEY),
- * checks it, keeps it in this browser and reloads every query with it.
+ * Asks for the service's API key when it answers 401 (it runs with an auth key), checks it with `check`
+ * (any call that needs the key), keeps it in this browser and reloads every query with it.
  */
-export function KeyPrompt() {
+export function KeyPrompt({
+  label,
+  title,
+  hint,
+  check,
+}: {
+  /** The form's accessible name. */
+  label: string;
+  title: string;
+  hint: ReactNode;
+  check: () => Promise<unknown>;
+}) {
   const queryClient = useQueryClient();
   const [needed, setNeeded] = useState(false);
   const [key, setKey] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const [checking, setChecking] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const noteId = `${useId()}-error`;
   useEffect(() => onUnauthorized(() => setNeeded(true)), []);
+  useEffect(() => {
+    if (needed) input.current?.focus();
+  }, [needed]);
   if (!needed) return null;
 
   async function submit(event: FormEvent) {
@@ -24,7 +39,7 @@ export function KeyPrompt() {
     setError(null);
     setApiKey(key.trim());
     try {
-      await api.settings.check();
+      await check();
       setNeeded(false);
       setKey('');
       await queryClient.invalidateQueries();
@@ -38,27 +53,27 @@ export function KeyPrompt() {
 
   return (
     <div className="overlay">
-      <form className="card form key-prompt" onSubmit={submit} aria-label="Workbench API key">
-        <h2>This workbench needs its API key</h2>
-        <p className="hint">
-          The service runs with <code>WORKBENCH_AUTH_API_KEY</code>. The key stays in this browser.
-        </p>
+      <form className="card form key-prompt" onSubmit={submit} aria-label={label}>
+        <h2>{title}</h2>
+        <p className="hint">{hint}</p>
         <label className="field">
           <span>API key</span>
           <input
-            name="workbench_key"
+            ref={input}
+            name="api_key"
             type="password"
             value={key}
             required
             autoComplete="current-password"
             onChange={(event) => setKey(event.target.value)}
+            {...invalidBy(error, noteId)}
           />
+          <ErrorNote error={error} id={noteId} />
         </label>
         <div className="form-actions">
           <button type="submit" className="button-primary" disabled={checking || !key.trim()}>
             {checking ? 'Checking…' : 'Continue'}
           </button>
-          <ErrorNote error={error} />
         </div>
       </form>
     </div>

@@ -1,10 +1,12 @@
 import { lazy, Suspense } from 'react';
+import type { ToolEdit } from '../api/tool-edit.ts';
 import type { RepositoryDiff } from '../api/types.ts';
 import { Loading } from './status.tsx';
 
 // The Markdown renderer and the diff viewer are the heaviest parts; they load when first shown.
 const MarkdownImpl = lazy(() => import('./markdown.tsx'));
 const DiffImpl = lazy(() => import('./diff-view.tsx'));
+const EditDiffImpl = lazy(() => import('./diff-view.tsx').then((module) => ({ default: module.EditDiff })));
 
 export function Markdown({ children }: { children: string }) {
   return (
@@ -18,6 +20,15 @@ export function DiffViewer({ diffs }: { diffs: RepositoryDiff[] }) {
   return (
     <Suspense fallback={<Loading what="diff viewer" />}>
       <DiffImpl diffs={diffs} />
+    </Suspense>
+  );
+}
+
+/** A tool call's file edit as a diff (edit_file, write_file, patch). */
+export function EditDiffViewer({ edit }: { edit: ToolEdit }) {
+  return (
+    <Suspense fallback={<Loading what="diff" />}>
+      <EditDiffImpl edit={edit} />
     </Suspense>
   );
 }

@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api/client.ts';
 import { type ApiError, asApiError } from '../api/errors.ts';
-import { foldTranscript, mergeEntries, type TranscriptItem } from '../api/transcript.ts';
+import { foldTranscript, mergeEntries } from '../api/transcript.ts';
 import type { LogEntry, Session } from '../api/types.ts';
 import { socket } from '../socket.ts';
-import { Markdown } from './lazy.tsx';
 import { Badge, ErrorNote, Loading } from './status.tsx';
+import { TranscriptBlock } from './transcript-block.tsx';
 
 /**
  * A session's log: replayed from `GET /api/sessions/{id}/logs` (every page), then followed over the
@@ -116,84 +116,4 @@ export function SessionView({
       </div>
     </section>
   );
-}
-
-function TranscriptBlock({ item }: { item: TranscriptItem }) {
-  switch (item.type) {
-    case 'user':
-      return (
-        <div className="t-user">
-          <div className="t-label">You</div>
-          <div className="t-body pre">{item.content}</div>
-        </div>
-      );
-    case 'assistant':
-      return (
-        <div className={`t-assistant ${item.streaming ? 'streaming' : ''}`}>
-          <div className="t-label">Assistant</div>
-          {item.streaming ? (
-            <div className="t-body pre">{item.content}</div>
-          ) : (
-            <div className="t-body">
-              <Markdown>{item.content}</Markdown>
-            </div>
-          )}
-        </div>
-      );
-    case 'thinking':
-      return (
-        <details className="t-thinking">
-          <summary>Thinking</summary>
-          <div className="pre">{item.content}</div>
-        </details>
-      );
-    case 'tool':
-      return (
-        <details className={`t-tool ${item.result && !item.result.ok ? 'failed' : ''}`}>
-          <summary>
-            <span className="tool-kind">{item.kind.replace('_', ' ')}</span> <code>{item.name}</code>
-            {item.path ? <code className="hint"> {item.path}</code> : null}{' '}
-            {item.result ? (
-              <span className={item.result.ok ? 'ok' : 'bad'}>{item.result.ok ? '✓' : '✗ failed'}</span>
-            ) : (
-              <span className="hint">running…</span>
-            )}
-          </summary>
-          <pre className="tool-args">{JSON.stringify(item.args, null, 2)}</pre>
-          {item.result ? <pre className="tool-result">{item.result.text}</pre> : null}
-        </details>
-      );
-    case 'step':
-      return (
-        <div className={`t-step step-${item.status}`}>
-          <Badge value={item.status} /> <code>{item.step}</code>
-          {item.detail ? <span className="hint"> {item.detail}</span> : null}
-          {item.error ? (
-            <div className="t-error">
-              <strong>{item.error.code}</strong> {item.error.message}
-            </div>
-          ) : null}
-        </div>
-      );
-    case 'error':
-      return (
-        <div className="t-error" role="alert">
-          <strong>{item.error.code}</strong> {item.error.message}
-        </div>
-      );
-    case 'retry':
-      return (
-        <div className="t-meta">
-          Retry {item.attempt}/{item.max}: {item.error}
-        </div>
-      );
-    case 'usage':
-      return (
-        <div className="t-meta">
-          {item.usage.input_tokens.toLocaleString()} in · {item.usage.output_tokens.toLocaleString()} out
-        </div>
-      );
-    case 'meta':
-      return <div className="t-meta">{item.text}</div>;
-  }
 }

@@ -23,6 +23,14 @@ export function ErrorNote({ error, id }: { error: ApiError | null | undefined; i
   );
 }
 
+/**
+ * The field's half of an error shown next to it: marked invalid and described by the note, which is an
+ * ErrorNote with the same id. Nothing while the field has no error.
+ */
+export function invalidBy(error: ApiError | null | undefined, noteId: string) {
+  return error ? { 'aria-invalid': true as const, 'aria-describedby': noteId } : {};
+}
+
 const tones: Record<string, string> = {
   done: 'ok',
   succeeded: 'ok',
@@ -41,6 +49,12 @@ const tones: Record<string, string> = {
   pending: 'idle',
   idle: 'idle',
   CREATED: 'idle',
+  // The runtime's run and approval states (keel-web's console).
+  waiting: 'warn',
+  paused: 'idle',
+  approved: 'ok',
+  answered: 'ok',
+  rejected: 'bad',
 };
 
 /** A state or status as a small coloured label. */

@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../api/client.ts';
 import type { ApiError } from '../api/errors.ts';
 import type { Conversation, ConversationCreate } from '../api/library-types.ts';
 import type { Project } from '../api/types.ts';
 import { ConfirmButton } from '../components/confirm-button.tsx';
-import { Empty, ErrorNote, Loading } from '../components/status.tsx';
+import { Empty, ErrorNote, invalidBy, Loading } from '../components/status.tsx';
 
 /** Free conversations with the AI, about a project (its knowledge as context) or about nothing in particular. */
 export default function ConversationsPage() {
@@ -82,6 +82,7 @@ function ConversationCard({ conversation, project }: { conversation: Conversatio
 function CreateConversationForm({ projects }: { projects: Project[] }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const ids = useId();
   const [title, setTitle] = useState('');
   const [projectId, setProjectId] = useState('');
   const create = useMutation<Conversation, ApiError, ConversationCreate>({
@@ -108,17 +109,17 @@ function CreateConversationForm({ projects }: { projects: Project[] }) {
           required
           maxLength={200}
           placeholder="How does the login flow work?"
-          aria-invalid={about('title') ? true : undefined}
+          {...invalidBy(about('title'), `${ids}-title-error`)}
           onChange={(event) => setTitle(event.target.value)}
         />
-        <ErrorNote error={about('title')} />
+        <ErrorNote error={about('title')} id={`${ids}-title-error`} />
       </label>
       <label className="field">
         <span>Project (optional)</span>
         <select
           name="project_id"
           value={projectId}
-          aria-invalid={about('project_id') ? true : undefined}
+          {...invalidBy(about('project_id'), `${ids}-project-error`)}
           onChange={(event) => setProjectId(event.target.value)}
         >
           <option value="">No project</option>
@@ -131,7 +132,7 @@ function CreateConversationForm({ projects }: { projects: Project[] }) {
         <span className="hint">
           With a project, the AI reads its knowledge and works in its repositories.
         </span>
-        <ErrorNote error={about('project_id')} />
+        <ErrorNote error={about('project_id')} id={`${ids}-project-error`} />
       </label>
       <div className="form-actions">
         <button type="submit" className="button-primary" disabled={create.isPending}>

@@ -11,7 +11,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../api/client.ts';
 import type { ApiError } from '../api/errors.ts';
 import type { Project, Settings, Task, TaskCreate, TaskImageInput } from '../api/types.ts';
-import { ErrorNote, Loading } from '../components/status.tsx';
+import { ErrorNote, invalidBy, Loading } from '../components/status.tsx';
 
 const maxImages = 8;
 const maxImageBytes = Math.floor((5 * 1024 * 1024 * 3) / 4);
@@ -128,6 +128,9 @@ export default function NewTaskPage() {
 
   const error = create.error;
   const about = (field: string) => (error?.isAbout(field) ? error : null);
+  // The field's invalid state and the id of the note beside it.
+  const invalid = (field: string) => invalidBy(about(field), `${ids}-${field}-error`);
+  const note = (field: string) => <ErrorNote error={about(field)} id={`${ids}-${field}-error`} />;
   const placed = ['project_id', 'description', 'prd_links', 'images', 'runner', 'branch'];
   const general = error && !placed.some((field) => error.isAbout(field)) ? error : null;
   const runners = settings.data
@@ -166,6 +169,7 @@ export default function NewTaskPage() {
             name="project_id"
             value={chosenProject}
             onChange={(event) => setProjectId(event.target.value)}
+            {...invalid('project_id')}
           >
             {projects.data?.map((each) => (
               <option key={each.id} value={each.id}>
@@ -179,7 +183,7 @@ export default function NewTaskPage() {
               READY.
             </span>
           ) : null}
-          <ErrorNote error={about('project_id')} />
+          {note('project_id')}
         </label>
         <label className="field">
           <span>What should be built?</span>
@@ -191,8 +195,9 @@ export default function NewTaskPage() {
             onKeyDown={onKeyDown}
             onChange={(event) => setDescription(event.target.value)}
             placeholder="Describe the requirement. Paste screenshots anywhere on this page. Ctrl+Enter creates the task."
+            {...invalid('description')}
           />
-          <ErrorNote error={about('description')} />
+          {note('description')}
         </label>
         <label className="field">
           <span>PRD links (one per line, optional)</span>
@@ -202,8 +207,9 @@ export default function NewTaskPage() {
             value={links}
             onChange={(event) => setLinks(event.target.value)}
             placeholder="https://…"
+            {...invalid('prd_links')}
           />
-          <ErrorNote error={about('prd_links')} />
+          {note('prd_links')}
         </label>
         <div className="field">
           <label htmlFor={`${ids}-images`}>Images (optional, up to {maxImages})</label>
@@ -222,6 +228,7 @@ export default function NewTaskPage() {
               type="file"
               accept="image/*"
               multiple
+              {...invalid('images')}
               onChange={(event) => {
                 if (event.target.files) void addFiles(event.target.files);
                 event.target.value = '';
@@ -247,12 +254,17 @@ export default function NewTaskPage() {
             </ul>
           ) : null}
           {imageProblem ? <div className="error-text">{imageProblem}</div> : null}
-          <ErrorNote error={about('images')} />
+          {note('images')}
         </div>
         <div className="grid-2">
           <label className="field">
             <span>Runner</span>
-            <select name="runner" value={runner} onChange={(event) => setRunner(event.target.value)}>
+            <select
+              name="runner"
+              value={runner}
+              onChange={(event) => setRunner(event.target.value)}
+              {...invalid('runner')}
+            >
               <option value="">Default (project, then settings)</option>
               {runners.map((each) => (
                 <option key={each.id} value={each.id}>
@@ -260,7 +272,7 @@ export default function NewTaskPage() {
                 </option>
               ))}
             </select>
-            <ErrorNote error={about('runner')} />
+            {note('runner')}
           </label>
           <label className="field">
             <span>Branch (optional)</span>
@@ -269,8 +281,9 @@ export default function NewTaskPage() {
               value={branch}
               onChange={(event) => setBranch(event.target.value)}
               placeholder="keel/<slug>-<id>"
+              {...invalid('branch')}
             />
-            <ErrorNote error={about('branch')} />
+            {note('branch')}
           </label>
         </div>
         <div className="form-actions">

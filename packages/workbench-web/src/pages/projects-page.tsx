@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../api/client.ts';
 import type { ApiError } from '../api/errors.ts';
 import { type Project, type ProjectCreate, type RepositoryType, repositoryTypes } from '../api/types.ts';
 import { DirectoryPicker } from '../components/directory-picker.tsx';
-import { Badge, Empty, ErrorNote, Loading } from '../components/status.tsx';
+import { Badge, Empty, ErrorNote, invalidBy, Loading } from '../components/status.tsx';
 
 export default function ProjectsPage() {
   const projects = useQuery<Project[], ApiError>({ queryKey: ['projects'], queryFn: api.projects.list });
@@ -60,6 +60,7 @@ let nextKey = 1;
 function CreateProjectForm() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const ids = useId();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [repositories, setRepositories] = useState<RepositoryDraft[]>([
@@ -100,8 +101,14 @@ function CreateProjectForm() {
     <form className="card form" onSubmit={submit} aria-label="New project">
       <label className="field">
         <span>Name</span>
-        <input name="name" value={name} required onChange={(event) => setName(event.target.value)} />
-        <ErrorNote error={about('name')} />
+        <input
+          name="name"
+          value={name}
+          required
+          onChange={(event) => setName(event.target.value)}
+          {...invalidBy(about('name'), `${ids}-name-error`)}
+        />
+        <ErrorNote error={about('name')} id={`${ids}-name-error`} />
       </label>
       <label className="field">
         <span>Description</span>
@@ -111,8 +118,9 @@ function CreateProjectForm() {
           value={description}
           onChange={(event) => setDescription(event.target.value)}
           placeholder="What the product does; it grounds the knowledge and every plan."
+          {...invalidBy(about('description'), `${ids}-description-error`)}
         />
-        <ErrorNote error={about('description')} />
+        <ErrorNote error={about('description')} id={`${ids}-description-error`} />
       </label>
       <fieldset>
         <legend>Repositories</legend>
@@ -127,7 +135,7 @@ function CreateProjectForm() {
                   value={repository.path}
                   required
                   placeholder="/home/me/code/my-service"
-                  aria-invalid={pathError ? true : undefined}
+                  {...invalidBy(pathError, `${ids}-${index}-path-error`)}
                   onChange={(event) => update(repository.key, { path: event.target.value })}
                 />
               </label>
@@ -174,7 +182,7 @@ function CreateProjectForm() {
               </button>
               {pathError ? (
                 <div className="repo-error">
-                  <ErrorNote error={pathError} />
+                  <ErrorNote error={pathError} id={`${ids}-${index}-path-error`} />
                 </div>
               ) : null}
             </div>

@@ -4,7 +4,7 @@ import { api } from '../api/client.ts';
 import type { ApiError } from '../api/errors.ts';
 import type { Settings, SettingsUpdate } from '../api/types.ts';
 import { CheckBanner } from '../components/check-banner.tsx';
-import { ErrorNote, Loading } from '../components/status.tsx';
+import { ErrorNote, invalidBy, Loading } from '../components/status.tsx';
 import {
   type McpDraft,
   mcpFromDraft,
@@ -101,6 +101,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
     'runner_configs',
     'mcp_servers',
     'github_api_url',
+    'github_token',
   ];
   const general = error && !shownElsewhere.some((field) => error.isAbout(field)) ? error : null;
 
@@ -117,8 +118,9 @@ function SettingsForm({ settings }: { settings: Settings }) {
               onChange={(event) => setModel(event.target.value)}
               placeholder="e.g. gpt-4.1 or qwen2.5-coder"
               autoComplete="off"
+              {...invalidBy(about('model'), `${ids}-model-error`)}
             />
-            <ErrorNote error={about('model')} />
+            <ErrorNote error={about('model')} id={`${ids}-model-error`} />
           </label>
           <label className="field">
             <span>Base URL</span>
@@ -128,8 +130,9 @@ function SettingsForm({ settings }: { settings: Settings }) {
               value={baseUrl}
               onChange={(event) => setBaseUrl(event.target.value)}
               placeholder="https://api.openai.com/v1"
+              {...invalidBy(about('base_url'), `${ids}-base-url-error`)}
             />
-            <ErrorNote error={about('base_url')} />
+            <ErrorNote error={about('base_url')} id={`${ids}-base-url-error`} />
           </label>
         </div>
         <SecretField
@@ -174,6 +177,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
             placeholderSet="Stored — type to replace"
             placeholderUnset="For opening pull requests"
             stateTestId="github-token-state"
+            error={about('github_token')}
           />
           <label className="field">
             <span>API URL</span>
@@ -182,8 +186,9 @@ function SettingsForm({ settings }: { settings: Settings }) {
               type="url"
               value={githubApiUrl}
               onChange={(event) => setGithubApiUrl(event.target.value)}
+              {...invalidBy(about('github_api_url'), `${ids}-gh-url-error`)}
             />
-            <ErrorNote error={about('github_api_url')} />
+            <ErrorNote error={about('github_api_url')} id={`${ids}-gh-url-error`} />
           </label>
         </div>
       </fieldset>

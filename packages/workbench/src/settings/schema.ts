@@ -23,15 +23,19 @@ export const mcpServerSchema = z.strictObject({
   enabled: z.boolean().default(true),
 });
 
+// A key or token is one word: a space or line break is a paste gone wrong, refused here rather than failing
+// every later call to the model or GitHub with an unclear 401.
+const secret = z.string().regex(/^\S+$/, 'must be one word: no spaces or line breaks');
+
 /** `PUT /api/settings`: every field optional; the secrets are write-only (null clears them). */
 export const settingsUpdateSchema = z.strictObject({
   model: z.string().trim().min(1).max(200).nullable().optional(),
   base_url: z.url().nullable().optional(),
-  api_key: z.string().min(1).nullable().optional(),
+  api_key: secret.nullable().optional(),
   default_runner: z.string().min(1).optional(),
   runner_configs: z.array(runnerConfigSchema).optional(),
   mcp_servers: z.array(mcpServerSchema).optional(),
-  github_token: z.string().min(1).nullable().optional(),
+  github_token: secret.nullable().optional(),
   github_api_url: z.url().optional(),
 });
 export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export interface Secrets {
@@ -33,8 +33,14 @@ export class SecretsFile {
   write(secrets: Secrets): void {
     mkdirSync(dirname(this.#path), { recursive: true });
     const temp = `${this.#path}.tmp`;
-    writeFileSync(temp, JSON.stringify(secrets), { mode: 0o600 });
-    chmodSync(temp, 0o600);
-    renameSync(temp, this.#path);
+    try {
+      writeFileSync(temp, JSON.stringify(secrets), { mode: 0o600 });
+      chmodSync(temp, 0o600);
+      renameSync(temp, this.#path);
+    } catch (error) {
+      // A full disk leaves no half-written copy of a secret behind; the old file is untouched.
+      rmSync(temp, { force: true });
+      throw error;
+    }
   }
 }

@@ -61,22 +61,39 @@ export class SettingsService {
       });
     }
     this.#configById(next.default_runner, this.#allConfigs(next), 'default_runner');
-    this.#db
-      .prepare(
-        'INSERT INTO settings (id, data, updated_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at',
-      )
-      .run(JSON.stringify(next), nowIso());
-    if (patch.api_key !== undefined || patch.github_token !== undefined) {
-      const secrets = this.#secrets.read();
-      if (patch.api_key !== undefined) {
-        if (patch.api_key === null) delete secrets.api_key;
-        else secrets.api_key = patch.api_key;
+    // The row and the secrets file change together or not at all (a full disk, a read-only database): the
+    // secrets are written inside the transaction, and put back if the commit then fails.
+    const before = this.#secrets.read();
+    let secretsWritten = false;
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      this.#db
+        .prepare(
+          'INSERT INTO settings (id, data, updated_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at',
+        )
+        .run(JSON.stringify(next), nowIso());
+      if (patch.api_key !== undefined || patch.github_token !== undefined) {
+        const secrets = { ...before };
+        if (patch.api_key !== undefined) {
+          if (patch.api_key === null) delete secrets.api_key;
+          else secrets.api_key = patch.api_key;
+        }
+        if (patch.github_token !== undefined) {
+          if (patch.github_token === null) delete secrets.github_token;
+          else secrets.github_token = patch.github_token;
+        }
+        this.#secrets.write(secrets);
+        secretsWritten = true;
       }
-      if (patch.github_token !== undefined) {
-        if (patch.github_token === null) delete secrets.github_token;
-        else secrets.github_token = patch.github_token;
+      this.#db.exec('COMMIT');
+    } catch (error) {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      if (secretsWritten) {
+        try {
+          this.#secrets.write(before);
+        } catch {}
       }
-      this.#secrets.write(secrets);
+      throw error;
     }
     return this.view();
   }

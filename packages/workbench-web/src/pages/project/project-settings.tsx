@@ -6,7 +6,7 @@ import type { ApiError } from '../../api/errors.ts';
 import { type ProjectUpdate, type Provider, providers } from '../../api/library-types.ts';
 import type { Project, Settings } from '../../api/types.ts';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
-import { ErrorNote } from '../../components/status.tsx';
+import { ErrorNote, invalidBy } from '../../components/status.tsx';
 
 /**
  * The project's own settings: its default runner, each repository's merge-request provider, and deleting
@@ -97,7 +97,7 @@ export function ProjectSettings({ project }: { project: Project }) {
             <select
               name="default_runner"
               value={runner}
-              aria-invalid={about('default_runner') ? true : undefined}
+              {...invalidBy(about('default_runner'), `${ids}-runner-error`)}
               onChange={(event) => setRunner(event.target.value)}
             >
               <option value="">The global default ({settings.data?.default_runner ?? '…'})</option>
@@ -111,7 +111,7 @@ export function ProjectSettings({ project }: { project: Project }) {
               ))}
             </select>
             <span className="hint">Tasks of this project use it unless they name their own.</span>
-            <ErrorNote error={about('default_runner') ?? settings.error} />
+            <ErrorNote error={about('default_runner') ?? settings.error} id={`${ids}-runner-error`} />
           </label>
           <div className="field">
             <span>Merge-request provider</span>
@@ -122,6 +122,7 @@ export function ProjectSettings({ project }: { project: Project }) {
                   name={`repositories.${index}.provider`}
                   value={chosen[repository.name] ?? ''}
                   disabled={project.status === 'INITIALIZING'}
+                  {...invalidBy(about(`repositories.${index}`), `${ids}-${index}-provider-error`)}
                   onChange={(event) =>
                     setChosen((current) => ({
                       ...current,
@@ -136,7 +137,7 @@ export function ProjectSettings({ project }: { project: Project }) {
                     </option>
                   ))}
                 </select>
-                <ErrorNote error={about(`repositories.${index}`)} />
+                <ErrorNote error={about(`repositories.${index}`)} id={`${ids}-${index}-provider-error`} />
               </label>
             ))}
             {providerChanged ? (

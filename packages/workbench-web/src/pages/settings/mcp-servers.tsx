@@ -1,8 +1,12 @@
+import { useId } from 'react';
 import type { ApiError } from '../../api/errors.ts';
-import { ErrorNote } from '../../components/status.tsx';
+import { ErrorNote, invalidBy } from '../../components/status.tsx';
 import { type McpDraft, newKey } from './drafts.ts';
 
-/** The MCP servers fieldset: one row per server, errors of `mcp_servers.{i}` under their row. */
+/**
+ * The MCP servers fieldset: one row per server; an error of `mcp_servers.{i}.<field>` shows under that field,
+ * one about the row as a whole under the row.
+ */
 export function McpServersFieldset({
   servers,
   onChange,
@@ -12,7 +16,22 @@ export function McpServersFieldset({
   onChange: (next: McpDraft[]) => void;
   error: ApiError | null;
 }) {
+  const ids = useId();
   const about = (field: string) => (error?.isAbout(field) ? error : null);
+  const fields = ['name', 'command', 'args', 'env', 'enabled'];
+  /** The input's props and the note under it, for field `name` of row `index`. */
+  const field = (index: number, name: string) => {
+    const fieldError = about(`mcp_servers.${index}.${name}`);
+    const noteId = `${ids}-${index}-${name}-error`;
+    return {
+      input: { name: `mcp_servers.${index}.${name}`, ...invalidBy(fieldError, noteId) },
+      note: <ErrorNote error={fieldError} id={noteId} />,
+    };
+  };
+  const rowError = (index: number) =>
+    about(`mcp_servers.${index}`) && !fields.some((name) => about(`mcp_servers.${index}.${name}`))
+      ? error
+      : null;
   function update(key: number, change: Partial<McpDraft>) {
     onChange(servers.map((server) => (server.key === key ? { ...server, ...change } : server)));
   }
@@ -30,7 +49,9 @@ export function McpServersFieldset({
               value={server.name}
               required
               onChange={(event) => update(server.key, { name: event.target.value })}
+              {...field(index, 'name').input}
             />
+            {field(index, 'name').note}
           </label>
           <label className="field">
             <span>Command</span>
@@ -39,7 +60,9 @@ export function McpServersFieldset({
               required
               onChange={(event) => update(server.key, { command: event.target.value })}
               placeholder="npx"
+              {...field(index, 'command').input}
             />
+            {field(index, 'command').note}
           </label>
           <label className="field">
             <span>Args (one per line)</span>
@@ -47,7 +70,9 @@ export function McpServersFieldset({
               rows={2}
               value={server.args}
               onChange={(event) => update(server.key, { args: event.target.value })}
+              {...field(index, 'args').input}
             />
+            {field(index, 'args').note}
           </label>
           <label className="field">
             <span>Env (KEY=value per line)</span>
@@ -55,7 +80,9 @@ export function McpServersFieldset({
               rows={2}
               value={server.env}
               onChange={(event) => update(server.key, { env: event.target.value })}
+              {...field(index, 'env').input}
             />
+            {field(index, 'env').note}
           </label>
           <div className="mcp-actions">
             <label className="inline">
@@ -75,7 +102,7 @@ export function McpServersFieldset({
               Remove
             </button>
           </div>
-          <ErrorNote error={about(`mcp_servers.${index}`)} />
+          <ErrorNote error={rowError(index)} />
         </div>
       ))}
       <button

@@ -1,6 +1,7 @@
+import { useId } from 'react';
 import type { ApiError } from '../../api/errors.ts';
 import { type RunnerConfig, type RunnerKind, runnerKinds } from '../../api/types.ts';
-import { ErrorNote } from '../../components/status.tsx';
+import { ErrorNote, invalidBy } from '../../components/status.tsx';
 import { emptyRunner, type RunnerDraft } from './drafts.ts';
 
 /**
@@ -22,6 +23,7 @@ export function RunnerFieldset({
   onDefaultRunner: (id: string) => void;
   error: ApiError | null;
 }) {
+  const ids = useId();
   const about = (field: string) => (error?.isAbout(field) ? error : null);
   const named = drafts.filter((draft) => draft.id.trim());
   const choices = [
@@ -53,7 +55,7 @@ export function RunnerFieldset({
         <select
           name="default_runner"
           value={defaultRunner}
-          aria-invalid={about('default_runner') ? true : undefined}
+          {...invalidBy(about('default_runner'), `${ids}-default-runner-error`)}
           onChange={(event) => onDefaultRunner(event.target.value)}
         >
           {choices.some((choice) => choice.id === defaultRunner) ? null : (
@@ -66,7 +68,7 @@ export function RunnerFieldset({
           ))}
         </select>
         <span className="hint">A task's runner wins over its project's, which wins over this one.</span>
-        <ErrorNote error={about('default_runner')} />
+        <ErrorNote error={about('default_runner')} id={`${ids}-default-runner-error`} />
       </label>
       <h3 className="subhead">Runner configs</h3>
       {drafts.length === 0 ? (
@@ -116,6 +118,8 @@ function RunnerRow({
   rowError: ApiError | null;
 }) {
   const field = (name: string) => about(`runner_configs.${index}.${name}`);
+  const ids = useId();
+  const noteId = (name: string) => `${ids}-${name}-error`;
   const label = draft.name || draft.id || `${index + 1}`;
   return (
     <div className="runner-row" data-testid="runner-config">
@@ -127,11 +131,11 @@ function RunnerRow({
           required
           placeholder="e.g. claude-fast"
           autoComplete="off"
-          aria-invalid={field('id') ? true : undefined}
+          {...invalidBy(field('id'), noteId('id'))}
           onChange={(event) => onChange({ id: event.target.value })}
         />
         <span className="hint">lowercase letters, digits, dots, hyphens, underscores</span>
-        <ErrorNote error={field('id')} />
+        <ErrorNote error={field('id')} id={noteId('id')} />
       </label>
       <label className="field">
         <span>Name</span>
@@ -139,10 +143,10 @@ function RunnerRow({
           name={`runner_configs.${index}.name`}
           value={draft.name}
           required
-          aria-invalid={field('name') ? true : undefined}
+          {...invalidBy(field('name'), noteId('name'))}
           onChange={(event) => onChange({ name: event.target.value })}
         />
-        <ErrorNote error={field('name')} />
+        <ErrorNote error={field('name')} id={noteId('name')} />
       </label>
       <label className="field">
         <span>Kind</span>
@@ -157,7 +161,7 @@ function RunnerRow({
             </option>
           ))}
         </select>
-        <ErrorNote error={field('kind')} />
+        <ErrorNote error={field('kind')} id={noteId('kind')} />
       </label>
       <label className="field">
         <span>Binary path</span>
@@ -165,10 +169,10 @@ function RunnerRow({
           name={`runner_configs.${index}.binary_path`}
           value={draft.binaryPath}
           placeholder={draft.kind === 'keel' ? 'not used (in process)' : `${draft.kind} on PATH`}
-          aria-invalid={field('binary_path') ? true : undefined}
+          {...invalidBy(field('binary_path'), noteId('binary_path'))}
           onChange={(event) => onChange({ binaryPath: event.target.value })}
         />
-        <ErrorNote error={field('binary_path')} />
+        <ErrorNote error={field('binary_path')} id={noteId('binary_path')} />
       </label>
       <label className="field">
         <span>Model</span>
@@ -176,10 +180,10 @@ function RunnerRow({
           name={`runner_configs.${index}.model`}
           value={draft.model}
           placeholder="the settings' model"
-          aria-invalid={field('model') ? true : undefined}
+          {...invalidBy(field('model'), noteId('model'))}
           onChange={(event) => onChange({ model: event.target.value })}
         />
-        <ErrorNote error={field('model')} />
+        <ErrorNote error={field('model')} id={noteId('model')} />
       </label>
       <label className="field">
         <span>Extra args (one per line)</span>
@@ -189,7 +193,7 @@ function RunnerRow({
           value={draft.extraArgs}
           onChange={(event) => onChange({ extraArgs: event.target.value })}
         />
-        <ErrorNote error={field('extra_args')} />
+        <ErrorNote error={field('extra_args')} id={noteId('extra_args')} />
       </label>
       <label className="field">
         <span>Env (KEY=value per line)</span>
@@ -199,7 +203,7 @@ function RunnerRow({
           value={draft.env}
           onChange={(event) => onChange({ env: event.target.value })}
         />
-        <ErrorNote error={field('env')} />
+        <ErrorNote error={field('env')} id={noteId('env')} />
       </label>
       <div className="runner-actions">
         <button

@@ -1,5 +1,5 @@
 import type { ApiError } from '../../api/errors.ts';
-import { ErrorNote } from '../../components/status.tsx';
+import { ErrorNote, invalidBy } from '../../components/status.tsx';
 
 /**
  * A write-only secret (the model key, the GitHub token): the service only says whether it is set, so the
@@ -37,6 +37,7 @@ export function SecretField(props: {
           onChange={(event) => props.onValue(event.target.value)}
           placeholder={props.isSet ? props.placeholderSet : props.placeholderUnset}
           autoComplete="new-password"
+          {...invalidBy(props.error, `${props.id}-error`)}
         />
         {props.isSet ? (
           <label className="inline">
@@ -49,7 +50,7 @@ export function SecretField(props: {
           </label>
         ) : null}
       </div>
-      {props.error ? <ErrorNote error={props.error} /> : null}
+      <ErrorNote error={props.error} id={`${props.id}-error`} />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import type { ApiError } from '../../api/errors.ts';
 import { type SkillWithContent, skillNameRule } from '../../api/library-types.ts';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { Markdown } from '../../components/lazy.tsx';
-import { ErrorNote, Loading } from '../../components/status.tsx';
+import { ErrorNote, invalidBy, Loading } from '../../components/status.tsx';
 import { SkillLinks } from './skill-links.tsx';
 
 /** Creates a skill (skillId null) or edits one: name (fixed once created), description, Markdown content. */
@@ -115,13 +115,13 @@ function SkillForm({
             autoComplete="off"
             placeholder="code-review"
             aria-describedby={`${ids}-name-hint`}
-            aria-invalid={about('name') ? true : undefined}
+            {...invalidBy(about('name'), `${ids}-name-error`)}
             onChange={(event) => setName(event.target.value)}
           />
           <span className="hint" id={`${ids}-name-hint`}>
             {skill ? 'The name is the skill’s folder; it cannot change.' : `Use ${skillNameRule}.`}
           </span>
-          <ErrorNote error={about('name')} />
+          <ErrorNote error={about('name')} id={`${ids}-name-error`} />
         </div>
         <label className="field">
           <span>Description</span>
@@ -131,10 +131,10 @@ function SkillForm({
             required
             maxLength={1024}
             placeholder="When to use it, in one line: the AI picks skills by it."
-            aria-invalid={about('description') ? true : undefined}
+            {...invalidBy(about('description'), `${ids}-description-error`)}
             onChange={(event) => setDescription(event.target.value)}
           />
-          <ErrorNote error={about('description')} />
+          <ErrorNote error={about('description')} id={`${ids}-description-error`} />
         </label>
         <div className="field">
           <div className="tabs" role="tablist" aria-label="Content">
@@ -174,7 +174,7 @@ function SkillForm({
               className="mono"
               value={content}
               placeholder={'# Code review\n\n- Check the tests first.\n- …'}
-              aria-invalid={about('content') ? true : undefined}
+              {...invalidBy(about('content'), `${ids}-content-error`)}
               onChange={(event) => setContent(event.target.value)}
               onKeyDown={(event) => {
                 // Ctrl/Cmd+Enter saves from the content box, where Enter is a new line.
@@ -182,7 +182,7 @@ function SkillForm({
               }}
             />
           )}
-          <ErrorNote error={about('content')} />
+          <ErrorNote error={about('content')} id={`${ids}-content-error`} />
         </div>
         <div className="form-actions">
           <button type="submit" className="button-primary" disabled={save.isPending}>

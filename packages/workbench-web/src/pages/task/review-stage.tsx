@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { api } from '../../api/client.ts';
 import type { ApiError } from '../../api/errors.ts';
 import type { Task, TaskDiff } from '../../api/types.ts';
 import { DiffViewer } from '../../components/lazy.tsx';
 import { MessageBox } from '../../components/message-box.tsx';
 import { SessionView } from '../../components/session-view.tsx';
-import { Empty, ErrorNote, Loading } from '../../components/status.tsx';
+import { Empty, ErrorNote, invalidBy, Loading } from '../../components/status.tsx';
 import { useRefreshOnFinish, useTaskAction } from './task-actions.ts';
 
 export function ReviewStage({ task }: { task: Task }) {
@@ -19,6 +19,8 @@ export function ReviewStage({ task }: { task: Task }) {
   const submit = useTaskAction<{ title?: string }>(task, (input) => api.tasks.submitMr(task.id, input));
   const refresh = useRefreshOnFinish(task);
   const [title, setTitle] = useState('');
+  const ids = useId();
+  const titleError = submit.error?.isAbout('title') ? submit.error : null;
   return (
     <section className="card stage" aria-labelledby="stage-title">
       <h2 id="stage-title">05 · Code review</h2>
@@ -61,10 +63,13 @@ export function ReviewStage({ task }: { task: Task }) {
               <label className="field">
                 <span>Merge request title (default: the commit subject)</span>
                 <input
+                  name="title"
                   value={title}
                   onChange={(event) => setTitle(event.target.value)}
                   disabled={!can('submit_mr')}
+                  {...invalidBy(titleError, `${ids}-title-error`)}
                 />
+                <ErrorNote error={titleError} id={`${ids}-title-error`} />
               </label>
               <button
                 type="submit"
@@ -73,7 +78,7 @@ export function ReviewStage({ task }: { task: Task }) {
               >
                 {submit.isPending ? 'Pushing…' : 'Commit, push and open MR'}
               </button>
-              <ErrorNote error={submit.error} />
+              <ErrorNote error={titleError ? null : submit.error} />
             </form>
           )}
           {task.results ? (

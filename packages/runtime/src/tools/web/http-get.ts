@@ -1,0 +1,221 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import {
+  CancelledError,
+  InvalidParamsError,
+  KeelError,
+  TimeoutError,
+  ToolError,
+} from '../../errors/index.ts';
+import { formatBytes } from '../files/text-file.ts';
+import type { HostPolicy } from './host-policy.ts';
+import { type FetchLimits, maxRedirects } from './web-settings.ts';
+
+export interface HttpGetOptions extends FetchLimits {
+  /** The run's cancellation. */
+  signal: AbortSignal;
+  headers?: Record<string, string>;
+  /** Checks the first URL and every redirect's; without one, any host is reached. */
+  policy?: HostPolicy | undefined;
+}
+
+export interface HttpGetResponse {
+  /** The URL that answered, after redirects. */
+  url: URL;
+  status: number;
+  statusText: string;
+  /** The Content-Type header, as sent. */
+  contentType: string | undefined;
+  /** The body, decompressed. */
+  body: Buffer;
+}
+
+const redirects = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * GET `url` within bounds: http and https only, at most 5 redirects (each new location checked by the
+ * policy again), `timeoutMs` for everything, at most `maxBytes` of (decompressed) body, stopped at once by
+ * the run's cancellation. Connections are never reused, so each one is made through the policy's checks.
+ */
+export async function httpGet(url: URL, options: HttpGetOptions): Promise<HttpGetResponse> {
+  const where = shown(url);
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+  const signal = AbortSignal.any([options.signal, deadline.signal]);
+  try {
+    let current = url;
+    for (let hop = 0; ; hop++) {
+      const lookup = options.policy?.check(current);
+      const response = await requestOnce(current, signal, options.headers ?? {}, lookup);
+      const location = response.headers.location;
+      if (redirects.has(response.statusCode ?? 0) && location) {
+        response.destroy();
+        if (hop === maxRedirects) {
+          throw new ToolError(`Too many redirects: ${where} redirected more than ${maxRedirects} times.`, {
+            url: where,
+            max_redirects: maxRedirects,
+          });
+        }
+        current = redirectTarget(location, current);
+        continue;
+      }
+      return {
+        url: current,
+        status: response.statusCode ?? 0,
+        statusText: response.statusMessage ?? '',
+        contentType: response.headers['content-type'],
+        body: await readBody(response, current, options.maxBytes),
+      };
+    }
+  } catch (error) {
+    if (options.signal.aborted)
+      throw new CancelledError(`The fetch of ${where} was stopped: the run was cancelled.`);
+    if (deadline.signal.aborted) {
+      throw new TimeoutError(
+        `Fetching ${where} took longer than ${options.timeoutMs / 1000} s (web.timeout_ms) and was stopped.`,
+        { url: where, timeout_ms: options.timeoutMs },
+      );
+    }
+    if (KeelError.is(error)) throw error;
+    throw new ToolError(
+      `Fetching ${where} failed: ${networkReason(error)}`,
+      { url: where },
+      { cause: error },
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A URL webfetch may try: parses `text` and refuses other schemes. */
+export function parseWebUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new InvalidParamsError(
+      `Not a valid URL: "${text}". Give an absolute http:// or https:// URL, e.g. https://example.com/page.`,
+      { url: text },
+    );
+  }
+  assertWebUrl(url);
+  return url;
+}
+
+function assertWebUrl(url: URL): void {
+  if (url.protocol === 'http:' || url.protocol === 'https:') return;
+  throw new InvalidParamsError(
+    `Only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, '')}: (${url.href}).`,
+    { url: url.href, scheme: url.protocol.replace(/:$/, '') },
+  );
+}
+
+function redirectTarget(location: string, from: URL): URL {
+  let target: URL;
+  try {
+    target = new URL(location, from);
+  } catch {
+    throw new ToolError(`${shown(from)} redirected to an invalid location: "${location}".`, {
+      url: shown(from),
+      location,
+    });
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw new ToolError(
+      `${shown(from)} redirected to ${shown(target)}; only http and https locations are followed.`,
+      { url: shown(from), location: shown(target) },
+    );
+  }
+  return target;
+}
+
+function requestOnce(
+  url: URL,
+  signal: AbortSignal,
+  headers: Record<string, string>,
+  lookup: LookupFunction | undefined,
+): Promise<IncomingMessage> {
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const request = send(url, {
+      method: 'GET',
+      agent: false,
+      signal,
+      headers: { 'accept-encoding': 'gzip, deflate, br', 'user-agent': 'Keel-webfetch', ...headers },
+      ...(lookup ? { lookup } : {}),
+    });
+    request.once('response', resolve);
+    request.once('error', reject);
+    request.end();
+  });
+}
+
+/** The body, decompressed, refused as soon as it passes `maxBytes`. */
+async function readBody(response: IncomingMessage, url: URL, maxBytes: number): Promise<Buffer> {
+  const tooLarge = (size: string) =>
+    new ToolError(
+      `The response from ${shown(url)} is too large: ${size}, over the limit of ${formatBytes(maxBytes)} ` +
+        '(web.max_response_bytes).',
+      { url: shown(url), max_response_bytes: maxBytes },
+    );
+  const declared = Number(response.headers['content-length']);
+  if (!response.headers['content-encoding'] && declared > maxBytes) {
+    response.destroy();
+    throw tooLarge(formatBytes(declared));
+  }
+  const stream = decoded(response);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) throw tooLarge(`more than ${formatBytes(maxBytes)}`);
+      chunks.push(chunk as Buffer);
+    }
+  } finally {
+    if (size > maxBytes) {
+      response.destroy();
+      stream.destroy();
+    }
+  }
+  return Buffer.concat(chunks);
+}
+
+function decoded(response: IncomingMessage): Readable {
+  const encoding = response.headers['content-encoding']?.trim().toLowerCase();
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
+  if (decoder === undefined) return response;
+  response.on('error', (error) => decoder.destroy(error));
+  return response.pipe(decoder);
+}
+
+function networkReason(error: unknown): string {
+  const { code, message, hostname } = error as NodeJS.ErrnoException & { hostname?: string };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `the host ${hostname ?? ''} could not be resolved.`;
+  if (code === 'ECONNREFUSED') return 'the connection was refused.';
+  if (code === 'ECONNRESET') return 'the connection was reset.';
+  if (code?.startsWith('Z_') || code?.startsWith('ERR__ERROR_FORMAT')) {
+    return 'the response could not be decompressed.';
+  }
+  return message;
+}
+
+/** `url` for messages: without a user name or password it may carry (a configured search address). */
+function shown(url: URL): string {
+  if (!url.username && !url.password) return url.href;
+  const bare = new URL(url.href);
+  bare.username = '';
+  bare.password = '';
+  return bare.href;
+}

@@ -1,0 +1,29 @@
+export { taskPrompt } from './agent-prompt.ts';
+export type { SubAgent, SubAgentStatus } from './agent-record.ts';
+export {
+  finishedAgentStatuses,
+  subAgentStatuses,
+  subAgentStatusOf,
+  toSubAgent,
+  withUtcOffset,
+} from './agent-record.ts';
+export { createAgentTools, toolsForRun, withAgentTools } from './agent-tools.ts';
+export { agentMetaToolNames, promptForType, subAgentTypes, toolsForType } from './agent-types.ts';
+export type { AgentScope, AgentsDeps } from './agents-api.ts';
+export { AgentsApi } from './agents-api.ts';
+export {
+  awaitedAgent,
+  expireOverdueAgents,
+  killAndWait,
+  killRun,
+  killStrayAgents,
+  settleEndedRun,
+  wakeIfWaitingOn,
+} from './run-family.ts';
+export type { ParsedSpawnRequest, SpawnRequest } from './spawn-request.ts';
+export {
+  defaultAgentLimits,
+  maxAgentTimeoutSeconds,
+  parseSpawnRequest,
+  spawnRequestSchema,
+} from './spawn-request.ts';

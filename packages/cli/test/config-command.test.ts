@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +45,24 @@ describe('keel config and keel init', () => {
 
     expect((await keel(['config', 'set', 'model', 'null', '--project', '-w', project], env())).code).toBe(0);
     expect(JSON.parse(await readFile(projectFile(), 'utf8'))).toEqual({});
+  });
+
+  test('show says which sandbox commands run in, and how to turn it off', async () => {
+    const bwrap = spawnSync('bwrap', ['--version']).status === 0;
+    const text = await keel(['config', 'show', '-w', project], env());
+    expect(text.stdout).toMatch(
+      bwrap
+        ? /^# sandbox: Commands run in the bubblewrap sandbox.*sandbox\.enabled to false/m
+        : /^# sandbox: No sandbox/m,
+    );
+    await writeFile(globalFile(), JSON.stringify({ sandbox: { enabled: false } }));
+    const { sandbox } = JSON.parse((await keel(['config', 'show', '--json', '-w', project], env())).stdout);
+    expect(sandbox).toEqual({
+      active: false,
+      backend: null,
+      network: 'none',
+      reason: 'sandbox.enabled is false: commands run unconfined.',
+    });
   });
 
   test('credentials, bad names and invalid values are refused, and the file is left as it was', async () => {

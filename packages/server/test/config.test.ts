@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -198,6 +199,7 @@ describe('GET /config/status', () => {
       missing: [],
       model: 'mock-model',
       model_base_url: s.model.url,
+      sandbox: expect.objectContaining({ active: expect.any(Boolean) }),
     });
   });
 
@@ -208,6 +210,7 @@ describe('GET /config/status', () => {
       missing: ['model'],
       model: null,
       model_base_url: s.model.url,
+      sandbox: expect.objectContaining({ active: expect.any(Boolean) }),
     });
     const run = await s.api('POST', '/runtime/runs', { prompt: 'hi', workdir: s.repo.path });
     expect(run.body.error).toMatchObject({
@@ -232,6 +235,7 @@ describe('GET /config/status', () => {
       missing: ['model', 'model_api_key'],
       model: null,
       model_base_url: null,
+      sandbox: expect.objectContaining({ active: expect.any(Boolean) }),
     });
     await s.api('PUT', '/config', { model: 'gpt-4o' });
     expect((await s.api('GET', '/config/status')).body).toMatchObject({ missing: ['model_api_key'] });
@@ -241,6 +245,7 @@ describe('GET /config/status', () => {
       missing: [],
       model: 'gpt-4o',
       model_base_url: 'http://localhost:11434/v1',
+      sandbox: expect.objectContaining({ active: expect.any(Boolean) }),
     });
   });
 
@@ -249,7 +254,32 @@ describe('GET /config/status', () => {
       env: { RUNTIME_MODEL_BASE_URL: undefined, RUNTIME_MODEL_API_KEY: 'sk-env' },
     });
     const { body } = await s.api('GET', '/config/status');
-    expect(body).toEqual({ ready: true, missing: [], model: 'mock-model', model_base_url: null });
+    expect(body).toMatchObject({ ready: true, missing: [], model: 'mock-model', model_base_url: null });
     expect(JSON.stringify(body)).not.toContain('sk-env');
+  });
+
+  test('says which sandbox exec_command runs in, and why', async () => {
+    await using s = await startServer([]);
+    const bwrap = spawnSync('bwrap', ['--version']).status === 0;
+    expect((await s.api('GET', '/config/status')).body.sandbox).toEqual(
+      bwrap
+        ? {
+            active: true,
+            backend: 'bubblewrap',
+            network: 'none',
+            reason: expect.stringMatching(/sandbox\.enabled to false/),
+          }
+        : {
+            active: false,
+            backend: null,
+            network: 'none',
+            reason: expect.stringMatching(/bwrap is not installed/),
+          },
+    );
+    await using off = await startServer([], { config: { sandbox: { enabled: false } } });
+    expect((await off.api('GET', '/config/status')).body.sandbox).toMatchObject({
+      active: false,
+      backend: null,
+    });
   });
 });

@@ -7,6 +7,7 @@ import {
   loadConfig,
   projectConfigPath,
   readEnv,
+  sandboxStatus,
 } from '@keel/runtime';
 import type { Command } from 'commander';
 import { printJson, type WorkdirFlags, workdirOf, workdirOption } from '../cli-runtime.ts';
@@ -68,12 +69,14 @@ function paths(io: CliIo, flags: ConfigFlags) {
 
 function show(io: CliIo, flags: ConfigFlags): void {
   const where = paths(io, flags);
-  const effective = hideSecrets(loadConfig(where.runtimeDir, where.workdir));
+  const config = loadConfig(where.runtimeDir, where.workdir);
+  const effective = hideSecrets(config);
+  const sandbox = sandboxStatus(config.sandbox);
   if (flags.json) {
-    printJson(io, { config: effective, files: { global: where.global, project: where.project } });
+    printJson(io, { config: effective, files: { global: where.global, project: where.project }, sandbox });
     return;
   }
-  io.out.write(`# global: ${where.global}\n# project: ${where.project}\n`);
+  io.out.write(`# global: ${where.global}\n# project: ${where.project}\n# sandbox: ${sandbox.reason}\n`);
   io.out.write(`${JSON.stringify(effective, null, 2)}\n`);
 }
 

@@ -1,49 +1,139 @@
 import { ConfigError } from '../errors/index.ts';
 import { BubblewrapSandbox } from './bubblewrap.ts';
+import { ContainerSandbox, defaultContainerImage } from './container.ts';
+import { findExecutableSync } from './find-executable.ts';
 import type { Sandbox } from './sandbox.ts';
+import { SeatbeltSandbox } from './seatbelt.ts';
 
 /** Configuration `sandbox` (spec section 2). */
 export interface SandboxSettings {
+  /** Unset: on when this machine has an OS-level backend (bubblewrap, Seatbelt). False: off. */
   enabled?: boolean | undefined;
-  /** `auto` or `bubblewrap` (Linux). Default `auto`. */
+  /** `auto` (default), `bubblewrap`, `seatbelt`, `docker` or `podman`. */
   backend?: string | undefined;
   /** `none` (or `disabled`): no network; `host` (or `enabled`): the machine's network. Default `none`. */
   network_mode?: string | undefined;
+  /** The container backends' image (default `debian:bookworm-slim`). */
+  image?: string | undefined;
+}
+
+/** What the sandbox settings come to on this machine: shown by `keel config show` and `/config/status`. */
+export interface SandboxStatus {
+  active: boolean;
+  /** The backend commands run in, or null when they run unconfined. */
+  backend: string | null;
+  network: 'none' | 'host';
+  /** Why, in a sentence a user can act on. */
+  reason: string;
+}
+
+export interface SandboxEnvironment {
+  platform?: NodeJS.Platform;
+  /** Where backends' programs are looked for (default this process's PATH). */
+  searchPath?: string;
 }
 
 const noNetwork = new Set(['none', 'disabled', 'off']);
 const hostNetwork = new Set(['host', 'enabled', 'on']);
+const backends: Record<string, 'bubblewrap' | 'seatbelt' | 'docker' | 'podman' | 'auto'> = {
+  auto: 'auto',
+  bubblewrap: 'bubblewrap',
+  bwrap: 'bubblewrap',
+  seatbelt: 'seatbelt',
+  'sandbox-exec': 'seatbelt',
+  docker: 'docker',
+  podman: 'podman',
+};
+const turnOff = 'Set sandbox.enabled to false to run commands unconfined.';
 
-/**
- * The sandbox commands run in, or undefined when `sandbox.enabled` is not true. Unknown settings are a
- * ConfigError naming the option; a backend missing on this machine is reported when a command runs.
- */
+/** The sandbox commands run in, or undefined when they run unconfined (see sandboxStatus for why). */
 export function createSandbox(
   settings: SandboxSettings | undefined,
-  options: { platform?: NodeJS.Platform; searchPath?: string } = {},
+  environment: SandboxEnvironment = {},
 ): Sandbox | undefined {
-  if (settings?.enabled !== true) return undefined;
-  const mode = (settings.network_mode ?? 'none').toLowerCase();
+  return resolveSandbox(settings, environment).sandbox;
+}
+
+/**
+ * Which sandbox `settings` give on this machine, and why, for showing (`keel config show`,
+ * `/config/status`): a bad setting is reported in `reason` rather than thrown.
+ */
+export function sandboxStatus(
+  settings: SandboxSettings | undefined,
+  environment: SandboxEnvironment = {},
+): SandboxStatus {
+  try {
+    return resolveSandbox(settings, environment).status;
+  } catch (error) {
+    const network = hostNetwork.has((settings?.network_mode ?? '').toLowerCase()) ? 'host' : 'none';
+    return { active: false, backend: null, network, reason: (error as Error).message };
+  }
+}
+
+function resolveSandbox(
+  settings: SandboxSettings | undefined,
+  environment: SandboxEnvironment,
+): { sandbox: Sandbox | undefined; status: SandboxStatus } {
+  const mode = (settings?.network_mode ?? 'none').toLowerCase();
   if (!noNetwork.has(mode) && !hostNetwork.has(mode)) {
-    throw new ConfigError(`Unknown sandbox.network_mode "${settings.network_mode}": use "none" or "host".`, {
+    throw new ConfigError(`Unknown sandbox.network_mode "${settings?.network_mode}": use "none" or "host".`, {
       option: 'sandbox.network_mode',
     });
   }
-  const backend = (settings.backend ?? 'auto').toLowerCase();
-  if (backend !== 'auto' && backend !== 'bubblewrap' && backend !== 'bwrap') {
-    throw new ConfigError(`Unsupported sandbox.backend "${settings.backend}": use "auto" or "bubblewrap".`, {
-      option: 'sandbox.backend',
-    });
-  }
-  const platform = options.platform ?? process.platform;
-  if (platform !== 'linux') {
+  const network = hostNetwork.has(mode);
+  const networkName: SandboxStatus['network'] = network ? 'host' : 'none';
+  const backend = backends[(settings?.backend ?? 'auto').toLowerCase()];
+  if (backend === undefined) {
     throw new ConfigError(
-      `sandbox.enabled is true, but the only sandbox backend so far (bubblewrap) needs Linux, not ${platform}.`,
+      `Unsupported sandbox.backend "${settings?.backend}": use auto, bubblewrap, seatbelt, docker or podman.`,
       { option: 'sandbox.backend' },
     );
   }
-  return new BubblewrapSandbox({
-    network: hostNetwork.has(mode),
-    ...(options.searchPath !== undefined ? { searchPath: options.searchPath } : {}),
+  const off = (reason: string) => ({
+    sandbox: undefined,
+    status: { active: false, backend: null, network: networkName, reason },
   });
+  if (settings?.enabled === false) return off('sandbox.enabled is false: commands run unconfined.');
+
+  const platform = environment.platform ?? process.platform;
+  const searchPath = environment.searchPath ?? process.env.PATH ?? '';
+  const on = (sandbox: Sandbox, reason: string) => ({
+    sandbox,
+    status: { active: true, backend: sandbox.name, network: networkName, reason },
+  });
+  const writes = `the workdir and allowed_roots writable, ${network ? 'the host network' : 'no network'}`;
+
+  if (backend === 'docker' || backend === 'podman') {
+    const image = settings?.image ?? defaultContainerImage;
+    const sandbox = new ContainerSandbox({ engine: backend, image, network, searchPath });
+    return on(sandbox, `Commands run in ${backend} containers (${image}): ${writes}. ${turnOff}`);
+  }
+  const osBackend = backend === 'auto' ? (platform === 'darwin' ? 'seatbelt' : 'bubblewrap') : backend;
+  const needs = osBackend === 'seatbelt' ? 'darwin' : 'linux';
+  if (platform !== needs) {
+    const message = `sandbox.backend ${osBackend} needs ${needs === 'darwin' ? 'macOS' : 'Linux'}, not ${platform}.`;
+    if (backend !== 'auto') throw new ConfigError(message, { option: 'sandbox.backend' });
+    if (settings?.enabled === true) {
+      throw new ConfigError(`sandbox.enabled is true, but no sandbox backend runs on ${platform}.`, {
+        option: 'sandbox.backend',
+      });
+    }
+    return off(`No sandbox backend runs on ${platform}: commands run unconfined.`);
+  }
+  const program = osBackend === 'seatbelt' ? 'sandbox-exec' : 'bwrap';
+  const found = findExecutableSync(program, osBackend === 'seatbelt' ? `${searchPath}:/usr/bin` : searchPath);
+  // Asked for explicitly: keep it, so each command explains what to install instead of running unconfined.
+  const asked = settings?.enabled === true || backend !== 'auto';
+  if (found === undefined && !asked) {
+    return off(
+      `No sandbox: ${program} is not installed, so commands run unconfined. ` +
+        (program === 'bwrap' ? 'Install bubblewrap (apt-get install bubblewrap) to confine them.' : ''),
+    );
+  }
+  const sandbox =
+    osBackend === 'seatbelt'
+      ? new SeatbeltSandbox({ network, searchPath })
+      : new BubblewrapSandbox({ network, searchPath });
+  const missing = found === undefined ? ` (${program} is not installed: commands will be refused)` : '';
+  return on(sandbox, `Commands run in the ${sandbox.name} sandbox${missing}: ${writes}. ${turnOff}`);
 }

@@ -1,6 +1,10 @@
 export type { BubblewrapOptions } from './bubblewrap.ts';
 export { BubblewrapSandbox } from './bubblewrap.ts';
-export type { SandboxSettings } from './create-sandbox.ts';
-export { createSandbox } from './create-sandbox.ts';
-export { findExecutable } from './find-executable.ts';
+export type { ContainerOptions } from './container.ts';
+export { ContainerSandbox, defaultContainerImage } from './container.ts';
+export type { SandboxEnvironment, SandboxSettings, SandboxStatus } from './create-sandbox.ts';
+export { createSandbox, sandboxStatus } from './create-sandbox.ts';
+export { findExecutable, findExecutableSync } from './find-executable.ts';
 export type { Sandbox, SandboxCommand } from './sandbox.ts';
+export type { SeatbeltOptions } from './seatbelt.ts';
+export { SeatbeltSandbox, seatbeltProfile } from './seatbelt.ts';

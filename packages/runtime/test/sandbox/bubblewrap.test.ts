@@ -72,10 +72,9 @@ describe('sandbox configuration', () => {
     await expect(stat(join(work.path, 'ran.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('is off unless enabled, and names a bad setting', () => {
-    expect(createSandbox(undefined)).toBeUndefined();
+  it('is off when enabled is false, and names a bad setting', () => {
     expect(createSandbox({ enabled: false, backend: 'docker' })).toBeUndefined();
-    expect(() => createSandbox({ enabled: true, backend: 'docker' })).toThrow(
+    expect(() => createSandbox({ enabled: true, backend: 'firejail' })).toThrow(
       expect.objectContaining({ code: 'CONFIG_ERROR', message: expect.stringContaining('sandbox.backend') }),
     );
     expect(() => createSandbox({ enabled: true, network_mode: 'bridge' })).toThrow(
@@ -84,7 +83,7 @@ describe('sandbox configuration', () => {
         message: expect.stringContaining('sandbox.network_mode'),
       }),
     );
-    expect(() => createSandbox({ enabled: true }, { platform: 'darwin' })).toThrow(
+    expect(() => createSandbox({ backend: 'bubblewrap' }, { platform: 'darwin' })).toThrow(
       expect.objectContaining({ code: 'CONFIG_ERROR', message: expect.stringContaining('needs Linux') }),
     );
   });

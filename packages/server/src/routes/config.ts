@@ -5,6 +5,7 @@ import {
   loadConfig,
   type RuntimeOptions,
   readEnv,
+  sandboxStatus,
 } from '@keel/runtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
@@ -39,8 +40,12 @@ export function configRoutes(pool: RuntimePool, options: ConfigRouteOptions): Fa
       return hideSecrets(effective());
     });
 
-    app.get('/config/status', async () =>
-      modelReadiness(effective(), readEnv(options.env), options.runtime ?? {}),
-    );
+    app.get('/config/status', async () => {
+      const config = effective();
+      return {
+        ...modelReadiness(config, readEnv(options.env), options.runtime ?? {}),
+        sandbox: sandboxStatus(config.sandbox),
+      };
+    });
   };
 }

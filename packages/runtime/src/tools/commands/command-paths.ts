@@ -31,7 +31,7 @@ const writesEveryOperand = new Set([
 const writesLastOperand = new Set(['cp', 'mv', 'install', 'ln', 'rsync']);
 /** Options, of any program, whose value is a file or directory it writes. */
 const outputOptions =
-  /^--(?:output|output-file|outfile|out-file|outdir|out-dir|outDir|log-file|target-directory|directory|git-dir|work-tree)$/;
+  /^--(?:output|output-file|outfile|out-file|outdir|out-dir|outDir|output-directory|log-file|index-file|target-directory|directory|git-dir|work-tree|separate-git-dir)$/;
 /** `-o FILE` (and wget's `-O FILE`) for the programs where it means an output file. */
 const shortOutput: Record<string, string> = {
   curl: '-o',
@@ -85,6 +85,16 @@ export function touchedPaths(invocation: Invocation): TouchedPath[] {
   if (name === 'find' && args.some((word) => findActions.test(word.text))) {
     for (const word of findStarts(args)) touched.push({ word, why: `find acts on what it finds under it` });
   }
+  // find's -fprint family writes its output file wherever it is named.
+  if (name === 'find') {
+    for (const [index, word] of args.entries()) {
+      const file = args[index + 1];
+      if (findOutputs.test(word.text) && file)
+        touched.push({ word: file, why: `find ${word.text} writes it` });
+    }
+  }
+  if (name === 'tar') touched.push(...tarArchiveWrites(args));
+  if (name === 'git') touched.push(...gitSubcommandWrites(args));
   if (name === 'cd' || name === 'pushd') {
     for (const word of operands.slice(0, 1)) touched.push({ word, why: `${name} moves the command there` });
   }
@@ -98,6 +108,13 @@ export function touchedPaths(invocation: Invocation): TouchedPath[] {
       });
     } else if (next && (outputOptions.test(word.text) || word.text === shortOutput[name])) {
       touched.push({ word: next, why: `${name} ${word.text} writes there` });
+    } else if (shortOutput[name] && word.text.length > 2 && word.text.startsWith(shortOutput[name])) {
+      // The value attached to the option: curl -o/path, tar -C/dir.
+      const option = shortOutput[name];
+      touched.push({
+        word: { text: word.text.slice(option.length), dynamic: word.dynamic },
+        why: `${name} ${option} writes there`,
+      });
     } else if (name === 'git' && word.text === '-C' && next) {
       touched.push({ word: next, why: 'git -C works there' });
     } else if (
@@ -114,6 +131,69 @@ export function touchedPaths(invocation: Invocation): TouchedPath[] {
 }
 
 const findActions = /^-(?:exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/;
+const findOutputs = /^-(?:fprint|fprint0|fprintf|fls)$/;
+
+/** tar's archive file when tar creates or adds to it (`-cf FILE`, `cf FILE`, `--file=FILE` with `-c`). */
+function tarArchiveWrites(args: ShellWord[]): TouchedPath[] {
+  const clusters = args.filter(
+    (word, index) => /^-[A-Za-z]+$/.test(word.text) || (index === 0 && /^[A-Za-z]+$/.test(word.text)),
+  );
+  const writes =
+    clusters.some((word) => /[cruA]/.test(word.text)) ||
+    args.some((word) => /^--(?:create|append|update|concatenate|catenate)$/.test(word.text));
+  if (!writes) return [];
+  const files: TouchedPath[] = [];
+  for (const [index, word] of args.entries()) {
+    const next = args[index + 1];
+    if (clusters.includes(word) && word.text.includes('f') && next)
+      files.push({ word: next, why: 'tar writes the archive there' });
+    else if (word.text === '--file' && next) files.push({ word: next, why: 'tar writes the archive there' });
+    else if (word.text.startsWith('--file=')) {
+      files.push({
+        word: { text: word.text.slice(7), dynamic: word.dynamic },
+        why: 'tar writes the archive there',
+      });
+    }
+  }
+  return files;
+}
+
+// git's options that take a value before the subcommand: their values are not the subcommand.
+const gitValueOptions = new Set([
+  '-c',
+  '-C',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--super-prefix',
+  '--config-env',
+]);
+
+/** Where git subcommands that make repositories or files elsewhere write: clone, init, worktree add, bundle create. */
+function gitSubcommandWrites(args: ShellWord[]): TouchedPath[] {
+  let at = 0;
+  while (at < args.length && args[at]!.text.startsWith('-'))
+    at += gitValueOptions.has(args[at]!.text) ? 2 : 1;
+  const subcommand = args[at]?.text;
+  const rest = operandsOf(args.slice(at + 1));
+  const why = `git ${subcommand} writes there`;
+  const touched: TouchedPath[] = [];
+  if (subcommand === 'clone' && rest.length >= 2) touched.push({ word: rest[1]!, why });
+  if (subcommand === 'init' && rest[0]) touched.push({ word: rest[0], why });
+  if (subcommand === 'worktree' && rest[0]?.text === 'add' && rest[1])
+    touched.push({ word: rest[1], why: 'git worktree add writes there' });
+  if (subcommand === 'bundle' && rest[0]?.text === 'create' && rest[1])
+    touched.push({ word: rest[1], why: 'git bundle create writes there' });
+  for (const [index, word] of args.slice(at + 1).entries()) {
+    const next = args[at + 2 + index];
+    if ((subcommand === 'archive' || subcommand === 'format-patch') && word.text === '-o' && next)
+      touched.push({ word: next, why });
+    if (/^--separate-git-dir=/.test(word.text)) {
+      touched.push({ word: { text: word.text.split('=').slice(1).join('='), dynamic: word.dynamic }, why });
+    }
+  }
+  return touched;
+}
 
 /** find's start points: the words before its first expression (`-name`, `(`, `!`). */
 function findStarts(args: ShellWord[]): ShellWord[] {
@@ -169,6 +249,14 @@ export function hiddenProgram(invocation: Invocation): string | undefined {
         return `uses ${word.text.split('=')[0]}, which can make git run another program`;
       }
     }
+  }
+  if (name === 'tar') {
+    const runner = args.find((word) =>
+      /^(?:--(?:to-command|checkpoint-action|use-compress-program|rsh-command|info-script|new-volume-script)(?:=|$)|-[IF]$)/.test(
+        word.text,
+      ),
+    );
+    if (runner) return `uses tar's ${runner.text.split('=')[0]}, which makes tar run another program`;
   }
   if (name === 'awk' || name === 'gawk' || name === 'mawk' || name === 'nawk') {
     const script = operandsOf(args)[0]?.text ?? '';

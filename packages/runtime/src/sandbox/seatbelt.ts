@@ -1,0 +1,64 @@
+import { ToolError } from '../errors/index.ts';
+import { findExecutable } from './find-executable.ts';
+import type { Sandbox, SandboxCommand } from './sandbox.ts';
+
+/** Options of `SeatbeltSandbox`. */
+export interface SeatbeltOptions {
+  network: boolean;
+  /** Where to look for `sandbox-exec` (default the PATH of this process, then /usr/bin). */
+  searchPath?: string;
+}
+
+/** A string literal of Seatbelt's profile language (a Scheme dialect). */
+function quoted(path: string): string {
+  return `"${path.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+}
+
+/**
+ * The Seatbelt profile (macOS `sandbox-exec -p`) for one command, from the same boundary as bubblewrap:
+ * everything readable, only `writableRoots` and the temporary directories writable, no network unless
+ * `network`. Denied by default, then allowed piece by piece, as Apple's own profiles are written.
+ */
+export function seatbeltProfile(options: { writableRoots: readonly string[]; network: boolean }): string {
+  // /private/var/folders holds each user's TMPDIR; /private/tmp is /tmp.
+  const writable = [...options.writableRoots, '/private/tmp', '/private/var/folders'];
+  return [
+    '(version 1)',
+    '(deny default)',
+    '(allow process-exec)',
+    '(allow process-fork)',
+    '(allow signal (target same-sandbox))',
+    '(allow sysctl-read)',
+    '(allow mach-lookup)',
+    '(allow ipc-posix-shm)',
+    '(allow file-read*)',
+    `(allow file-write* ${writable.map((root) => `(subpath ${quoted(root)})`).join(' ')})`,
+    '(allow file-write-data (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/fd/"))',
+    ...(options.network ? ['(allow network*)', '(allow system-socket)'] : []),
+  ].join('\n');
+}
+
+/** Runs commands under macOS Seatbelt (`sandbox-exec`) with the profile above. */
+export class SeatbeltSandbox implements Sandbox {
+  readonly name = 'seatbelt';
+  readonly #network: boolean;
+  readonly #searchPath: string;
+
+  constructor(options: SeatbeltOptions) {
+    this.#network = options.network;
+    this.#searchPath = options.searchPath ?? `${process.env.PATH ?? ''}:/usr/bin`;
+  }
+
+  async wrap(command: SandboxCommand): Promise<string[]> {
+    const sandboxExec = await findExecutable('sandbox-exec', this.#searchPath);
+    if (sandboxExec === undefined) {
+      throw new ToolError(
+        'The command was not run: the Seatbelt sandbox needs macOS sandbox-exec, which is not on this ' +
+          'machine. Choose another sandbox.backend or set sandbox.enabled to false.',
+        { sandbox: this.name },
+      );
+    }
+    const profile = seatbeltProfile({ writableRoots: command.writableRoots, network: this.#network });
+    return [sandboxExec, '-p', profile, '--', ...command.argv];
+  }
+}

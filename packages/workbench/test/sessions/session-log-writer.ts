@@ -1,0 +1,21 @@
+// A process appending to one session log until it is killed (session-log-crash.test.ts): what the
+// workbench does while a runner streams. Arguments: the log directory and the session id. It opens the
+// log as a restarted workbench would (repairing a torn tail), prints the seq it starts after, then appends
+// entries whose content is a function of their seq, so a reader can tell a torn or doubled line.
+import { join } from 'node:path';
+import { SessionLog } from '../../src/sessions/session-log.ts';
+import { entryContent } from './session-log-content.ts';
+
+const [dir, sessionId] = process.argv.slice(2) as [string, string];
+const log = new SessionLog((id) => join(dir, `${id}.jsonl`));
+const after = log.lastSeq(sessionId);
+process.stdout.write(`after ${after}\n`);
+// Small batches between turns of the event loop, as a runner's events arrive; the test kills it anywhere.
+const batch = (): void => {
+  for (let i = 0; i < 20; i++) {
+    const seq = log.lastSeq(sessionId) + 1;
+    log.append(sessionId, { type: 'text_delta', content: entryContent(seq) });
+  }
+  setImmediate(batch);
+};
+batch();

@@ -1,5 +1,5 @@
 import { RunNotFoundError } from '../../errors/index.ts';
-import type { ControlKind, JsonObject, RunEventRecord } from '../contract.ts';
+import type { ControlKind, RunEventRecord, RunEventText } from '../contract.ts';
 import { newId } from '../ids.ts';
 import { immediate, type SqliteContext, stamp } from './context.ts';
 import { type Row, toEventRecord } from './rows.ts';
@@ -7,23 +7,50 @@ import { notWhileEnded } from './run-queries.ts';
 
 // A run's events (gapless seq) and the control requests any process may write for it.
 
-export function appendEvent(ctx: SqliteContext, runId: string, event: JsonObject & { type: string }): number {
+/** One event waiting to be written: its run, type and JSON text (serialised once, by the caller). */
+export interface EventToAppend {
+  runId: string;
+  type: string;
+  data: string;
+}
+
+/**
+ * Writes a batch of events in one `BEGIN IMMEDIATE` transaction (a group commit): each run's events get
+ * the run's next sequence numbers in batch order. Returns, per event, its seq, or RunNotFoundError for an
+ * unknown run (the others are still written). A failure of the transaction itself throws, writing nothing.
+ */
+export function appendEvents(
+  ctx: SqliteContext,
+  batch: readonly EventToAppend[],
+): (number | RunNotFoundError)[] {
   const now = ctx.now();
   const timestamp = now.toISOString();
-  const data = JSON.stringify(event);
-  return immediate(ctx, () => {
-    const row = ctx.sql.bumpSeq.get({ id: runId, now: timestamp }) as { last_seq: number } | undefined;
-    if (!row) throw new RunNotFoundError(runId);
-    ctx.sql.insertEvent.run({
-      id: newId('evt', now.getTime()),
-      run_id: runId,
-      seq: row.last_seq,
-      type: event.type,
-      data,
-      now: timestamp,
-    });
-    return row.last_seq;
+  const byRun = new Map<string, number[]>();
+  batch.forEach((event, index) => {
+    const indexes = byRun.get(event.runId);
+    if (indexes) indexes.push(index);
+    else byRun.set(event.runId, [index]);
   });
+  const results: (number | RunNotFoundError)[] = new Array(batch.length);
+  immediate(ctx, () => {
+    for (const [runId, indexes] of byRun) {
+      const row = ctx.sql.bumpSeq.get({ id: runId, count: indexes.length, now: timestamp }) as
+        | { last_seq: number }
+        | undefined;
+      if (!row) {
+        for (const index of indexes) results[index] = new RunNotFoundError(runId);
+        continue;
+      }
+      let seq = row.last_seq - indexes.length;
+      for (const index of indexes) {
+        const event = batch[index]!;
+        seq++;
+        ctx.sql.insertEvent.run(newId('evt', now.getTime()), runId, seq, event.type, event.data, timestamp);
+        results[index] = seq;
+      }
+    }
+  });
+  return results;
 }
 
 export function listEvents(
@@ -39,6 +66,21 @@ export function listEvents(
   // Only an empty page needs the extra look-up that tells "caught up" from "no such run".
   if (rows.length === 0 && !ctx.sql.runExists.get({ id: runId })) throw new RunNotFoundError(runId);
   return rows.map(toEventRecord);
+}
+
+/** `listEvents` without parsing: each event's JSON text as stored (what replays send on as it is). */
+export function listEventTexts(
+  ctx: SqliteContext,
+  runId: string,
+  options: { after?: number; limit?: number },
+): RunEventText[] {
+  const rows = ctx.sql.listEventTexts.all({
+    run_id: runId,
+    after: options.after ?? 0,
+    limit: options.limit ?? 1000,
+  }) as { seq: number; type: string; data: string }[];
+  if (rows.length === 0 && !ctx.sql.runExists.get({ id: runId })) throw new RunNotFoundError(runId);
+  return rows.map((row) => ({ seq: row.seq, type: row.type, json: row.data }));
 }
 
 export function requestControl(ctx: SqliteContext, runId: string, kind: ControlKind): string {

@@ -1,5 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { finishedStatuses } from '../contract.ts';
+import { prepareStatement } from './prepare-statement.ts';
 
 // Every statement the SQLite store runs, prepared once per connection: preparing is a large share of
 // a small statement's cost, and appendEvent is the runtime's hot path.
@@ -13,15 +14,21 @@ const sql = {
   rollback: 'ROLLBACK',
 
   insertRun: `INSERT INTO runs (id, status, session_id, workdir, prompt, workflow, input, forked_from,
-                created_at, updated_at, started_at, ended_at)
+                parent_run_id, agent_id, agent, created_at, updated_at, started_at, ended_at)
               VALUES ($id, $status, $session_id, $workdir, $prompt, $workflow, $input, $forked_from,
-                $now, $now, $started_at, $ended_at)
+                $parent_run_id, $agent_id, $agent, $now, $now, $started_at, $ended_at)
               RETURNING *`,
   getRun: 'SELECT * FROM runs WHERE id = $id',
   runExists: 'SELECT 1 AS found FROM runs WHERE id = $id',
   listRuns: `SELECT * FROM runs
              WHERE ($status IS NULL OR status = $status) AND ($before IS NULL OR id < $before)
+               AND ($parent_run_id IS NULL OR parent_run_id = $parent_run_id)
+               AND ($agent_id IS NULL OR agent_id = $agent_id)
+               AND ($active_agents = 0 OR (agent_id IS NOT NULL AND status NOT IN (${finished})))
              ORDER BY id DESC LIMIT $limit`,
+  // Sub-agent runs not yet ended: what the sub-agent limit counts.
+  countActiveAgents: `SELECT count(*) AS active FROM runs
+                      WHERE agent_id IS NOT NULL AND status NOT IN (${finished})`,
   // $from is a JSON array of statuses; the owner check applies only when an owner is given.
   transition: `UPDATE runs SET
                  status = $to,
@@ -55,10 +62,15 @@ const sql = {
   renewLease: `UPDATE runs SET lease_expires_at = $expires
                WHERE id = $id AND status = 'running' AND lease_owner = $owner`,
 
-  bumpSeq: 'UPDATE runs SET last_seq = last_seq + 1, updated_at = $now WHERE id = $id RETURNING last_seq',
-  insertEvent: `INSERT INTO run_events (id, run_id, seq, type, data, created_at)
-                VALUES ($id, $run_id, $seq, $type, $data, $now)`,
+  // Reserves $count sequence numbers at once: a group commit writes several of a run's events together.
+  bumpSeq:
+    'UPDATE runs SET last_seq = last_seq + $count, updated_at = $now WHERE id = $id RETURNING last_seq',
+  // Positional parameters: binding them costs half what named ones do, once per event.
+  insertEvent: `INSERT INTO run_events (id, run_id, seq, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
   listEvents: `SELECT * FROM run_events WHERE run_id = $run_id AND seq > $after ORDER BY seq LIMIT $limit`,
+  // Replays read only what they send: three columns cost a third of `SELECT *` per row.
+  listEventTexts: `SELECT seq, type, data FROM run_events WHERE run_id = $run_id AND seq > $after
+                   ORDER BY seq LIMIT $limit`,
 
   // Inserting through a SELECT on runs checks the run exists in the same statement: no row, no run.
   insertStep: `INSERT INTO run_steps (id, run_id, node_id, kind, status, attempt, detail, started_at)
@@ -138,6 +150,6 @@ export type Statements = { readonly [K in keyof typeof sql]: StatementSync };
 
 export function prepareStatements(db: DatabaseSync): Statements {
   const prepared: Partial<Record<keyof typeof sql, StatementSync>> = {};
-  for (const key of Object.keys(sql) as (keyof typeof sql)[]) prepared[key] = db.prepare(sql[key]);
+  for (const key of Object.keys(sql) as (keyof typeof sql)[]) prepared[key] = prepareStatement(db, sql[key]);
   return prepared as Statements;
 }

@@ -33,7 +33,7 @@ export const globTool = defineTool({
   description:
     'Finds files whose path (relative to path) matches a glob pattern: * matches within one directory, ' +
     '** across directories, {a,b} alternatives. Results are sorted by modification time, newest first. ' +
-    `Skips .git, node_modules and what the root .gitignore lists. Shows at most ${maxGlobResults} files.`,
+    `Skips .git, node_modules and what .gitignore files list. Shows at most ${maxGlobResults} files.`,
   schema,
   async execute(ctx, args) {
     if (isAbsolute(args.pattern)) {
@@ -50,7 +50,7 @@ export const globTool = defineTool({
     const walk = walkFiles({
       root: root.path,
       guard: ctx.guard,
-      ignore: await loadIgnoreRules(ctx.guard.workdir),
+      ignore: await loadIgnoreRules(ctx.guard.workdir, root.path),
       signal: ctx.signal,
       maxDepth: patternDepth(pattern),
     });

@@ -28,13 +28,13 @@ export const searchFilesTool = defineTool({
   description:
     'Fuzzy file-name search, like an editor\'s "go to file": finds files whose path contains the query\'s ' +
     'characters in order (case-insensitive), best matches first (whole words, file names and short paths ' +
-    `rank higher). Skips .git, node_modules and what the root .gitignore lists. Shows the best ${maxSearchResults}.`,
+    `rank higher). Skips .git, node_modules and what .gitignore files list. Shows the best ${maxSearchResults}.`,
   schema,
   async execute(ctx, args) {
     const root = await resolveSearchRoot(ctx, args.path);
     if (root.isFile)
       throw new ToolError(`${root.shown} is a file; give a directory as path.`, { path: args.path });
-    const ignore = await loadIgnoreRules(ctx.guard.workdir);
+    const ignore = await loadIgnoreRules(ctx.guard.workdir, root.path);
     const scored: { rel: string; path: string; score: number }[] = [];
     for await (const file of walkFiles({ root: root.path, guard: ctx.guard, ignore, signal: ctx.signal })) {
       const score = fuzzyScore(args.query, file.rel);

@@ -48,7 +48,7 @@ describe('IgnoreRules', () => {
   it('matches plain names and globs at any depth', () => {
     expect(ignored('a.log')).toBe(true);
     expect(ignored('deep/x/a.log')).toBe(true);
-    expect(ignored('important.log')).toBe(true); // negations are not supported
+    expect(ignored('important.log')).toBe(false); // re-included by !important.log
     expect(ignored('a.ts')).toBe(false);
   });
 
@@ -63,6 +63,19 @@ describe('IgnoreRules', () => {
     expect(ignored('sub/root-only.txt')).toBe(false);
     expect(ignored('docs/a.tmp')).toBe(true);
     expect(ignored('other/docs/a.tmp')).toBe(false);
+  });
+
+  it('reads a nested .gitignore relative to its own directory, the deeper file winning', () => {
+    const nested = rules.within(join(base, 'pkg'), '!*.log\n/local.txt\ncache/\n');
+    const inPkg = (rel: string, dir = false) => nested.isIgnored(join(base, rel), dir);
+    expect(inPkg('pkg/a.log')).toBe(false);
+    expect(inPkg('pkg/deep/a.log')).toBe(false);
+    expect(inPkg('a.log')).toBe(true);
+    expect(inPkg('pkg/local.txt')).toBe(true);
+    expect(inPkg('pkg/sub/local.txt')).toBe(false);
+    expect(inPkg('pkg/x/cache', true)).toBe(true);
+    expect(inPkg('pkg/build', true)).toBe(true); // the root's rules still apply below pkg
+    expect(rules.within(join(base, 'other'), '# only a comment\n')).toBe(rules);
   });
 
   it('always skips .git and node_modules directories, and applies nothing outside the workdir', () => {

@@ -1,0 +1,154 @@
+// Keel beside two peers on the same task: `npm run bench:peers` (not part of CI or `npm run bench`).
+// Each agent reads N files, one tool call per model turn, against the same local scripted model server
+// (chat completions for Keel and opencode, the Responses API for Codex). Installs @openai/codex and
+// opencode-ai on first use (pinned, cached under ~/.cache/keel/test-agents). Prints wall time, CPU time
+// and peak RSS of each whole process (GNU time), the cost of one extra step, and the ratios to Keel.
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTempGitRepo, type ScriptedReply, startMockModel } from '@keel/testkit';
+import type { AgentAdapter } from '../../packages/workbench/src/runners/cli/agent.ts';
+import { codexAdapter, opencodeAdapter } from '../../packages/workbench/src/runners/cli/index.ts';
+import { type AgentName, ensureAgent } from '../../packages/workbench/test/runners/cli/ensure-agents.ts';
+
+const small = Number(process.env.PEER_STEPS_SMALL ?? 2);
+const large = Number(process.env.PEER_STEPS_LARGE ?? 12);
+const repeats = Number(process.env.PEER_REPEATS ?? 3);
+const keelBin = join(import.meta.dirname, '..', '..', 'packages', 'cli', 'bin', 'keel.js');
+
+interface Measure {
+  wallS: number;
+  cpuS: number;
+  rssMb: number;
+}
+
+type Peer = 'keel' | AgentName;
+
+/** One tool call per turn, each answered by the next once the previous file's content comes back. */
+function script(peer: Peer, steps: number): ScriptedReply[] {
+  const call = (i: number) =>
+    peer === 'codex'
+      ? { name: 'exec_command', arguments: { cmd: `cat f${i}.txt` } }
+      : peer === 'opencode'
+        ? { name: 'read', arguments: { filePath: `f${i}.txt` } }
+        : { name: 'read_file', arguments: { path: `f${i}.txt` } };
+  const replies: ScriptedReply[] = [];
+  for (let i = 1; i <= steps; i++) {
+    const when =
+      i === 1 ? { lastRole: 'user' as const } : { lastMessageIncludes: `content of file ${i - 1}.` };
+    replies.push({ when, toolCalls: [call(i)] });
+  }
+  replies.push({ when: { lastMessageIncludes: `content of file ${steps}.` }, text: 'Read them all.' });
+  return replies;
+}
+
+/** Runs `argv` under GNU time: the figures of the whole process tree's main process. */
+function timed(argv: string[], env: NodeJS.ProcessEnv, cwd: string): Measure {
+  const result = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S %M', ...argv], {
+    env,
+    cwd,
+    encoding: 'utf8',
+  });
+  const line = /TIME (\S+) (\S+) (\S+) (\S+)/.exec(result.stderr ?? '');
+  if (result.status !== 0 || !line) {
+    throw new Error(`${argv[0]} failed (${result.status}): ${(result.stderr ?? '').slice(-600)}`);
+  }
+  const [, wall, user, sys, rssKb] = line.map(Number);
+  return { wallS: wall!, cpuS: user! + sys!, rssMb: rssKb! / 1024 };
+}
+
+async function runOnce(
+  peer: Peer,
+  steps: number,
+  prefixes: Partial<Record<AgentName, string>>,
+): Promise<Measure> {
+  const model = await startMockModel({ script: script(peer, steps) });
+  const files = Object.fromEntries(
+    Array.from({ length: steps }, (_, i) => [`f${i + 1}.txt`, `content of file ${i + 1}.\n`]),
+  );
+  const repo = await createTempGitRepo({ files });
+  const home = await mkdtemp(join(tmpdir(), `peer-${peer}-`));
+  const prompt = `Read the files f1.txt to f${steps}.txt one by one.`;
+  const path = process.env.PATH ?? '';
+  try {
+    if (peer === 'keel') {
+      const env = {
+        PATH: path,
+        HOME: home,
+        RUNTIME_HOME: home,
+        RUNTIME_MODEL: 'mock-model',
+        RUNTIME_MODEL_BASE_URL: model.url,
+      };
+      return timed([process.execPath, keelBin, 'run', prompt, '-w', repo.path], env, repo.path);
+    }
+    const adapter: AgentAdapter = peer === 'codex' ? codexAdapter : opencodeAdapter;
+    const invocation = await adapter.prepare({
+      request: {
+        prompt,
+        workdir: repo.path,
+        model: { model: 'mock-model', baseUrl: model.url, apiKey: 'sk-bench' },
+        mcpServers: [],
+        skillDirs: [],
+        config: { name: peer, kind: peer } as never,
+        signal: new AbortController().signal,
+      },
+      home,
+      model: 'mock-model',
+      env: { PATH: path },
+      workdirs: [repo.path],
+    });
+    const bin = join(
+      prefixes[peer as AgentName]!,
+      'node_modules',
+      '.bin',
+      peer === 'codex' ? 'codex' : 'opencode',
+    );
+    return timed([bin, ...invocation.args, ...invocation.tail], { PATH: path, ...invocation.env }, repo.path);
+  } finally {
+    await model.close();
+    await repo.remove();
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function measure(
+  peer: Peer,
+  steps: number,
+  prefixes: Partial<Record<AgentName, string>>,
+): Promise<Measure> {
+  const runs: Measure[] = [];
+  for (let i = 0; i < repeats; i++) runs.push(await runOnce(peer, steps, prefixes));
+  return {
+    wallS: median(runs.map((run) => run.wallS)),
+    cpuS: median(runs.map((run) => run.cpuS)),
+    rssMb: Math.max(...runs.map((run) => run.rssMb)),
+  };
+}
+
+const prefixes = { codex: await ensureAgent('codex'), opencode: await ensureAgent('opencode') };
+const rows: Record<string, number | string>[] = [];
+for (const peer of ['keel', 'codex', 'opencode'] as const) {
+  const few = await measure(peer, small, prefixes);
+  const many = await measure(peer, large, prefixes);
+  const stepMs = ((many.wallS - few.wallS) / (large - small)) * 1000;
+  rows.push({
+    agent: peer,
+    [`wall_s_${small}_steps`]: few.wallS,
+    [`wall_s_${large}_steps`]: many.wallS,
+    ms_per_extra_step: Math.round(stepMs),
+    cpu_s: many.cpuS,
+    peak_rss_mb: Math.round(many.rssMb),
+  });
+}
+const keel = rows[0]!;
+for (const row of rows) {
+  row.step_vs_keel = (Number(row.ms_per_extra_step) / Math.max(1, Number(keel.ms_per_extra_step))).toFixed(1);
+  row.rss_vs_keel = (Number(row.peak_rss_mb) / Number(keel.peak_rss_mb)).toFixed(1);
+  console.log(JSON.stringify({ bench: 'peers', ...row }));
+}

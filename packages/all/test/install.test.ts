@@ -138,6 +138,11 @@ describe.each([
       const health = await fetch(`${url}/health`);
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({ status: 'ok', version: '0.1.0' });
+      // The browser console comes built, from the installed @keel/workbench-web.
+      const page = await (await fetch(`${url}/console`)).text();
+      expect(page).toContain('<div id="root"></div>');
+      const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(page)?.[1];
+      expect((await fetch(`${url}${script}`)).status).toBe(200);
     } finally {
       web.kill();
     }
@@ -151,6 +156,10 @@ test('the base package has exactly three dependencies, and the others load on de
   expect(Object.keys(manifest.dependencies).sort()).toEqual(['diff', 'openai', 'zod']);
   expect(manifest.peerDependenciesMeta).toEqual({
     '@modelcontextprotocol/sdk': { optional: true },
+    pyright: { optional: true },
+    turndown: { optional: true },
+    'typescript-language-server': { optional: true },
+    'vscode-languageserver-protocol': { optional: true },
     yaml: { optional: true },
   });
 });

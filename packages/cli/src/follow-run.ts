@@ -39,12 +39,24 @@ export async function followRun(
       .catch(() => undefined);
   }, orphanCheckMs);
   try {
-    for await (const record of runtime.runs.watch(runId, { after: options.after, signal })) {
-      const event = record.event as unknown as RuntimeEvent;
-      // A replayed approval request may have been decided since: say so instead of asking again.
-      const decided =
-        event.type === 'interaction_request' ? await decidedStatus(runtime, event.request_id) : undefined;
-      print(event, record.seq, { decided });
+    // A page at a time: a long run replays with one write per page and is never held in memory whole.
+    for await (const page of runtime.runs.watchPages(runId, { after: options.after, signal })) {
+      let lines = '';
+      for (const { seq, type, json } of page) {
+        // With --json, events go out as stored, seq spliced in: nothing to parse or serialise again.
+        if (options.json && type !== 'interaction_request') {
+          lines += `${jsonLine(seq, json)}\n`;
+          continue;
+        }
+        if (lines !== '') io.out.write(lines);
+        lines = '';
+        const event = JSON.parse(json) as RuntimeEvent;
+        // A replayed approval request may have been decided since: say so instead of asking again.
+        const decided =
+          event.type === 'interaction_request' ? await decidedStatus(runtime, event.request_id) : undefined;
+        print(event, seq, { decided });
+      }
+      if (lines !== '') io.out.write(lines);
       if (signal.aborted) break;
     }
   } finally {
@@ -53,6 +65,11 @@ export async function followRun(
   if (options.signal.aborted) return { end: 'interrupted' };
   if (orphaned) return { end: 'orphaned', run: orphaned };
   return { end: 'final', run: await runtime.runs.get(runId) };
+}
+
+/** `{"seq": n, ...event}` from the event's stored JSON, as `--json` prints it. */
+function jsonLine(seq: number, json: string): string {
+  return json.length > 2 ? `{"seq":${seq},${json.slice(1)}` : `{"seq":${seq}}`;
 }
 
 /** Explains an orphaned run and how to continue it. */

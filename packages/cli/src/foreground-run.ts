@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Run, Runtime, RuntimeEvent } from '@keel/runtime';
 import { followRun, orphanMessage } from './follow-run.ts';
 import { interruptSignal } from './interrupt.ts';
@@ -41,6 +42,11 @@ export async function continueInForeground(
       },
     });
     if (outcome?.run.status === 'queued') continue;
+    if (outcome?.run.status === 'waiting' && (await parkedOnSubAgents(runtime, run.id))) {
+      // Its sub-agents run in this process: stay until one it waits for ends and it is queued again.
+      if (!(await untilNotWaiting(runtime, run.id, interrupt.signal))) return exitCodes.interrupted;
+      continue;
+    }
     if (outcome && outcome.run.status !== 'running') return stoppedAt(runtime, outcome.run, options, io);
     // Claimed by another worker (or this one lost its lease to one): show what that worker does.
     io.err.write(`Run ${run.id} is being executed by another worker; following it.\n`);
@@ -85,4 +91,18 @@ async function stoppedAt(
     default:
       return exitCodes.failed;
   }
+}
+
+/** A waiting run with no approval pending waits on its sub-agents (get_agent_status with `wait`). */
+async function parkedOnSubAgents(runtime: Runtime, runId: string): Promise<boolean> {
+  const pending = await runtime.approvals.list({ run_id: runId, status: 'pending', limit: 1 });
+  return pending.length === 0 && (await runtime.agents.list(runId)).length > 0;
+}
+
+/** Polls until the run is no longer waiting; false when interrupted first. */
+async function untilNotWaiting(runtime: Runtime, runId: string, signal: AbortSignal): Promise<boolean> {
+  while (!signal.aborted && (await runtime.runs.get(runId)).status === 'waiting') {
+    await delay(200, undefined, { signal }).catch(() => undefined);
+  }
+  return !signal.aborted;
 }

@@ -8,6 +8,15 @@
  */
 export type { AgentHooks, AgentState, BreakerLimits } from './agent/index.ts';
 export { defaultBreakerLimits, deriveMetadata, executeAgent } from './agent/index.ts';
+export type { AgentScope, SpawnRequest, SubAgent, SubAgentStatus } from './agents/index.ts';
+export {
+  AgentsApi,
+  createAgentTools,
+  maxAgentTimeoutSeconds,
+  spawnRequestSchema,
+  subAgentStatuses,
+  subAgentTypes,
+} from './agents/index.ts';
 export { FsBlobStore } from './artifacts/index.ts';
 export type { ConfigObject, RuntimeConfig, RuntimeEnv } from './config/index.ts';
 export {
@@ -23,6 +32,9 @@ export {
 } from './config/index.ts';
 export type { ErrorCode, ErrorObject } from './errors/index.ts';
 export {
+  AgentError,
+  AgentLimitReachedError,
+  AgentNotFoundError,
   ApprovalRejectedError,
   AuthenticationError,
   answerClientError,
@@ -59,6 +71,26 @@ export type { MemoryEntry } from './memory/index.ts';
 export { maxEntriesPerCategory, memoryCategories, memoryDir, ProjectMemory } from './memory/index.ts';
 export type { ChatMessage, ImagePayload, ModelSettings, RetryPolicy, ToolCall } from './model/index.ts';
 export { ModelClient } from './model/index.ts';
+export type {
+  FieldIssue,
+  NewProjectInput,
+  NewTaskInput,
+  ProjectCallOptions,
+  ProjectChatMessage,
+  ProjectUpdateInput,
+  StartOptions,
+  TaskUpdateInput,
+} from './projects/index.ts';
+export {
+  guideFileName,
+  invalidFields,
+  newProjectSchema,
+  newTaskSchema,
+  ProjectsApi,
+  projectUpdateSchema,
+  TasksApi,
+  taskUpdateSchema,
+} from './projects/index.ts';
 export type { ExecutionOutcome, RunMetrics, Timeline, TimelineEntry, WorkflowResult } from './runs/index.ts';
 export { isOrphaned, RunControls } from './runs/index.ts';
 export type {
@@ -83,8 +115,8 @@ export {
   runRequestSchema,
   SkillsApi,
 } from './runtime/index.ts';
-export type { Sandbox, SandboxCommand, SandboxSettings } from './sandbox/index.ts';
-export { BubblewrapSandbox, createSandbox } from './sandbox/index.ts';
+export type { Sandbox, SandboxCommand, SandboxSettings, SandboxStatus } from './sandbox/index.ts';
+export { BubblewrapSandbox, createSandbox, sandboxStatus } from './sandbox/index.ts';
 export type {
   Skill,
   SkillDetail,
@@ -113,8 +145,12 @@ export type {
   ControlKind,
   JsonObject,
   JsonValue,
+  Project,
+  ProjectQuery,
   Run,
+  RunAgent,
   RunEventRecord,
+  RunEventText,
   RunQuery,
   RunStatus,
   RunStore,
@@ -122,6 +158,8 @@ export type {
   SessionDetail,
   SessionMessage,
   Step,
+  SubAgentType,
+  Task,
   UserInput,
 } from './store/index.ts';
 export {
@@ -139,9 +177,14 @@ export type {
   CommandVerdict,
   FileChange,
   FileHistoryLimits,
+  LspAccess,
+  LspConfig,
+  LspServersOptions,
   Tool,
   ToolAuditRecord,
   ToolContext,
+  ToolWait,
+  WebSettings,
 } from './tools/index.ts';
 export {
   CommandPolicy,
@@ -152,6 +195,7 @@ export {
   defaultCommandTimeoutMs,
   defineTool,
   FileHistory,
+  LspServers,
   maxCommandOutputChars,
   maxCommandTimeoutMs,
   PathGuard,

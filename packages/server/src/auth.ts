@@ -6,9 +6,9 @@ import { errorBody } from './errors.ts';
  * Paths open without a key: the health check and the API docs (spec section 5), and the browser
  * console's page and assets, which then ask for the key (its data comes from the API, which needs it).
  */
-const open = [/^\/health$/, /^\/docs(\/|$)/, /^\/$/, /^\/console(\/console\.(js|css))?$/];
+const open = [/^\/health$/, /^\/docs(\/|$)/, /^\/$/, /^\/console\/?$/, /^\/console\/assets\/[^/]+$/];
 /** WebSocket paths: their handler checks the key (header or `?token=`) and closes with 4001 on failure. */
-const sockets = [/^\/ws$/];
+const sockets = [/^\/ws$/, /^\/ws\/chat\/(task\/)?[^/]+$/];
 
 export interface AuthOptions {
   /** Told of every refused request (for the audit log); `reason` never contains the offered key. */

@@ -1,5 +1,5 @@
 import { answerClientError, type ErrorObject, httpStatusOf, KeelError } from '@keel/runtime';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 /** The one error body of every endpoint (spec section 7): `{"error": {"code", "message", "details"?}}`. */
@@ -35,8 +35,15 @@ export function installErrorHandling(app: FastifyInstance): void {
         .status(error.statusCode)
         .send(errorBody({ code: 'INVALID_PARAMS', message: error.message, details: { reason: error.code } }));
     }
-    request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send(errorBody({ code: 'SERVER_ERROR', message: 'Internal server error.' }));
+    // The request id ties the client's report to the log line with the cause.
+    request.log.error({ err: error, request_id: request.id }, 'request failed');
+    return reply.status(500).send(
+      errorBody({
+        code: 'SERVER_ERROR',
+        message: 'Internal server error.',
+        details: { request_id: request.id },
+      }),
+    );
   });
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send(
@@ -51,9 +58,15 @@ export function installErrorHandling(app: FastifyInstance): void {
 /**
  * Fastify's options for requests its router or Node's HTTP parser refuse before any handler runs: long
  * path parameters reach the handlers (which answer 404 or 400 in the error shape), and a request Node
- * cannot parse (headers too large, a broken request line) gets the error shape too, not Fastify's own body.
+ * cannot parse (headers too large, a broken request line) or a URL it cannot decode gets the error shape
+ * too, not Fastify's own body.
  */
 export const frameworkOptions = {
   routerOptions: { maxParamLength: 1024 },
   clientErrorHandler: answerClientError,
+  // A URL the router cannot decode (`/%ff`) is refused before routing, outside setErrorHandler.
+  frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .status(400)
+      .send(errorBody({ code: 'INVALID_PARAMS', message: error.message, details: { reason: error.code } })),
 };

@@ -15,6 +15,9 @@ const notFound = new Set([
   'CHECKPOINT_NOT_FOUND',
   'APPROVAL_NOT_FOUND',
   'ARTIFACT_NOT_FOUND',
+  'PROJECT_NOT_FOUND',
+  'TASK_NOT_FOUND',
+  'AGENT_NOT_FOUND',
 ]);
 
 /**
@@ -41,7 +44,7 @@ export class RuntimePool {
   /** The runtime on `workdir`'s store; INVALID_PARAMS when it is not a directory. */
   for(workdir?: string): Runtime {
     const dir = workdir === undefined ? this.#defaultWorkdir : resolve(this.#defaultWorkdir, workdir);
-    if (workdir !== undefined && !statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    if (workdir !== undefined && !isDirectory(dir)) {
       throw new InvalidParamsError(`workdir '${workdir}' is not a directory.`, { field: 'workdir' });
     }
     const runtimeDir = this.#options.runtimeDir ?? readEnv(this.#options.env).home;
@@ -76,5 +79,14 @@ export class RuntimePool {
   async close(): Promise<void> {
     await Promise.all([...this.#runtimes.values()].map((runtime) => runtime.close().catch(() => undefined)));
     this.#runtimes.clear();
+  }
+}
+
+/** False for anything that is not a reachable directory, including names the OS refuses (NUL, too long). */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
   }
 }

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
@@ -14,16 +15,21 @@ import { installAuth } from './auth.ts';
 import { frameworkOptions, installErrorHandling } from './errors.ts';
 import { installRateLimit, type RateLimitOverrides, rateLimitSettings } from './rate-limit.ts';
 import { installRequestAudit, recordAuthFailure } from './request-audit.ts';
+import { agentRoutes } from './routes/agents.ts';
+import { registerChatSockets } from './routes/chat-socket.ts';
 import { configRoutes } from './routes/config.ts';
 import { consoleRoutes } from './routes/console.ts';
+import { directoryRoutes } from './routes/directories.ts';
 import { healthRoutes } from './routes/health.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { projectRoutes } from './routes/projects.ts';
 import { runRoutes } from './routes/run.ts';
 import { runtimeEventRoutes, streamIdleMs } from './routes/runtime-events.ts';
 import { runtimeRecordRoutes } from './routes/runtime-records.ts';
 import { runtimeRunRoutes } from './routes/runtime-runs.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { skillRoutes } from './routes/skills.ts';
+import { taskRoutes } from './routes/tasks.ts';
 import { registerWebSocket } from './routes/websocket.ts';
 import { RuntimePool } from './runtime-pool.ts';
 import { apiRevision, version } from './version.ts';
@@ -44,6 +50,8 @@ export interface ServerOptions {
    * `rate_limit.max_requests`; the limit itself is on only with `rate_limit.enabled: true`.
    */
   rateLimit?: RateLimitOverrides;
+  /** The built browser console served at `/console` (default: `dist/console/` of `@keel/workbench-web`). */
+  consoleDir?: string;
 }
 
 /**
@@ -94,11 +102,16 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   await app.register(runRoutes(pool, { idleMs }));
   await app.register(sessionRoutes(pool));
   await app.register(skillRoutes(pool));
+  await app.register(agentRoutes(pool));
   await app.register(metricsRoutes(pool));
   await app.register(configRoutes(pool, { runtimeDir, env, runtime: options.runtime }));
-  await app.register(consoleRoutes(pool));
+  await app.register(consoleRoutes(pool, options.consoleDir ? { dir: options.consoleDir } : {}));
+  await app.register(directoryRoutes({ home: () => env.HOME || homedir() }));
+  await app.register(projectRoutes(pool));
+  await app.register(taskRoutes(pool));
   await app.register(websocket);
   await app.register(async (scope) => registerWebSocket(scope, pool, { authorized: authorizeSocket }));
+  await app.register(async (scope) => registerChatSockets(scope, pool, { authorized: authorizeSocket }));
   app.addHook('onClose', async () => {
     await audit.close();
     await pool.close();

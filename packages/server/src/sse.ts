@@ -9,6 +9,11 @@ export interface EventStream {
   readonly signal: AbortSignal;
   /** Writes one message (`id:` when given, then `data: <json>`), waiting out back-pressure. */
   send(data: unknown, id?: number): Promise<void>;
+  /**
+   * Writes stored events as they are (`id: <seq>`, `data: <json>`), all in one write, waiting out
+   * back-pressure: how a page of a replay goes out without parsing or serialising each event again.
+   */
+  sendJson(events: readonly { seq: number; json: string }[]): Promise<void>;
   end(): void;
 }
 
@@ -34,15 +39,23 @@ export function openEventStream(reply: FastifyReply, idleMs: number): EventStrea
     clearInterval(keepAlive);
   };
   controller.signal.addEventListener('abort', stop, { once: true });
+  const write = async (text: string) => {
+    if (controller.signal.aborted) return;
+    clearTimeout(idle);
+    idle = setTimeout(() => controller.abort(), idleMs);
+    // A slow reader slows the stream (back-pressure) rather than having it buffered in memory.
+    if (!res.write(text)) await once(res, 'drain', { signal: controller.signal }).catch(() => undefined);
+  };
   return {
     signal: controller.signal,
-    async send(data, id) {
-      if (controller.signal.aborted) return;
-      clearTimeout(idle);
-      idle = setTimeout(() => controller.abort(), idleMs);
-      const message = `${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`;
-      // A slow reader slows the stream (back-pressure) rather than having it buffered in memory.
-      if (!res.write(message)) await once(res, 'drain', { signal: controller.signal }).catch(() => undefined);
+    send(data, id) {
+      return write(`${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`);
+    },
+    sendJson(events) {
+      let text = '';
+      // Stored JSON is one line (JSON.stringify never writes a raw newline), as a `data:` line must be.
+      for (const { seq, json } of events) text += `id: ${seq}\ndata: ${json}\n\n`;
+      return write(text);
     },
     end() {
       stop();

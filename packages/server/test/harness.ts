@@ -19,6 +19,8 @@ export async function startServer(
     apiKey?: string;
     streamIdleMs?: number;
     rateLimit?: ServerOptions['rateLimit'];
+    /** The built console to serve (default: the one @keel/workbench-web built). */
+    consoleDir?: string;
     /** Over the default environment; an undefined value removes the variable. */
     env?: Record<string, string | undefined>;
   } = {},
@@ -44,6 +46,7 @@ export async function startServer(
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.streamIdleMs ? { streamIdleMs: options.streamIdleMs } : {}),
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
   });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
 

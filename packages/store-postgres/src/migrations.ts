@@ -155,6 +155,43 @@ const migrations: { version: number; sql: (t: Tables) => string }[] = [
       CREATE INDEX ON ${t.inputs} (run_id, ord) WHERE consumed_at IS NULL;
     `,
   },
+  {
+    // Projects and their development tasks (the web API's /api/projects and /api/tasks).
+    version: 3,
+    sql: (t) => `
+      CREATE TABLE ${t.schema}.projects (
+        ord bigserial NOT NULL UNIQUE,
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        description text NOT NULL,
+        workdir text NOT NULL,
+        code_paths jsonb NOT NULL,
+        session_id text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE ${t.schema}.project_tasks (
+        ord bigserial NOT NULL UNIQUE,
+        id text PRIMARY KEY,
+        project_id text NOT NULL REFERENCES ${t.schema}.projects (id) ON DELETE CASCADE,
+        name text NOT NULL,
+        branch_name text NOT NULL,
+        session_id text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX ON ${t.schema}.project_tasks (project_id, ord);
+    `,
+  },
+  {
+    // Sub-agents are child runs: the run that spawned one, and its agent fields (runtime agents/).
+    version: 4,
+    sql: (t) => `
+      ALTER TABLE ${t.runs} ADD COLUMN parent_run_id text, ADD COLUMN agent_id text, ADD COLUMN agent jsonb;
+      CREATE INDEX ON ${t.runs} (parent_run_id, ord) WHERE parent_run_id IS NOT NULL;
+      CREATE INDEX ON ${t.runs} (agent_id, ord) WHERE agent_id IS NOT NULL;
+    `,
+  },
 ];
 
 // 'keel' in ASCII: the first half of the two-key advisory lock, the schema's hash is the second.

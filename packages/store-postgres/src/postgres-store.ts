@@ -14,8 +14,13 @@ import type {
   NewApproval,
   NewArtifact,
   NewAuditEntry,
+  NewProject,
   NewRun,
   NewStep,
+  NewTask,
+  Project,
+  ProjectChange,
+  ProjectQuery,
   Run,
   RunEventRecord,
   RunQuery,
@@ -25,6 +30,8 @@ import type {
   RunUsage,
   Step,
   StepStatus,
+  Task,
+  TaskChange,
   UserInput,
 } from '@keel/runtime/store/contract';
 import type pg from 'pg';
@@ -34,6 +41,7 @@ import { Database } from './database.ts';
 import * as events from './event-queries.ts';
 import * as inputs from './input-queries.ts';
 import type { NotificationHub } from './notifications.ts';
+import * as projects from './project-queries.ts';
 import * as runs from './run-queries.ts';
 import * as steps from './step-queries.ts';
 
@@ -164,6 +172,37 @@ export class PostgresRunStore implements RunStore {
   }
   listAudit(query?: AuditQuery): Promise<{ entries: AuditEntry[]; total: number }> {
     return artifacts.listAudit(this.#db, query);
+  }
+
+  createProject(input: NewProject): Promise<Project> {
+    return projects.createProject(this.#db, input);
+  }
+  getProject(id: string): Promise<Project> {
+    return projects.getProject(this.#db, id);
+  }
+  listProjects(query?: ProjectQuery): Promise<Project[]> {
+    return projects.listProjects(this.#db, query);
+  }
+  updateProject(id: string, change: ProjectChange): Promise<Project> {
+    return projects.updateProject(this.#db, id, change);
+  }
+  deleteProject(id: string): Promise<void> {
+    return projects.deleteProject(this.#db, id);
+  }
+  createTask(input: NewTask): Promise<Task> {
+    return projects.createTask(this.#db, input);
+  }
+  getTask(id: string): Promise<Task> {
+    return projects.getTask(this.#db, id);
+  }
+  listTasks(projectId: string, query?: ProjectQuery): Promise<Task[]> {
+    return projects.listTasks(this.#db, projectId, query);
+  }
+  updateTask(id: string, change: TaskChange): Promise<Task> {
+    return projects.updateTask(this.#db, id, change);
+  }
+  deleteTask(id: string): Promise<void> {
+    return projects.deleteTask(this.#db, id);
   }
 
   /** LISTEN/NOTIFY on the store's one listening connection, dispatched by run id. */

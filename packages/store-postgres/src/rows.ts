@@ -9,6 +9,7 @@ import type {
   JsonObject,
   JsonValue,
   Run,
+  RunAgent,
   RunEventRecord,
   RunStatus,
   Step,
@@ -37,6 +38,8 @@ export interface RunRow {
   output_tokens: string;
   total_tokens: string;
   cost_usd: number;
+  parent_run_id: string | null;
+  agent: RunAgent | null;
   created_at: Date;
   updated_at: Date;
   started_at: Date | null;
@@ -73,6 +76,8 @@ export function toRun(row: RunRow): Run {
       total_tokens: Number(row.total_tokens),
     },
     cost_usd: row.cost_usd,
+    parent_run_id: row.parent_run_id ?? null,
+    agent: row.agent ?? null,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
     started_at: isoOrNull(row.started_at),

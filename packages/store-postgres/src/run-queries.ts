@@ -1,10 +1,10 @@
-import { RunNotFoundError } from '@keel/runtime/errors';
+import { AgentLimitReachedError, RunNotFoundError } from '@keel/runtime/errors';
 import { newId } from '@keel/runtime/store';
 import type { Claim, NewRun, Run, RunQuery, RunStatus, RunTransition } from '@keel/runtime/store/contract';
 import { finishedStatuses } from '@keel/runtime/store/contract';
 import { limitOf } from './approval-queries.ts';
 import type { Database } from './database.ts';
-import { channel, json } from './database.ts';
+import { channel, json, toStoreError } from './database.ts';
 import type { RunRow } from './rows.ts';
 import { toRun } from './rows.ts';
 import { leaseNotHeld, wrongRunState } from './run-state.ts';
@@ -15,27 +15,58 @@ import { leaseNotHeld, wrongRunState } from './run-state.ts';
 const notified = (update: string) =>
   `WITH changed AS (${update} RETURNING *) SELECT changed.*, pg_notify('${channel}', changed.id) FROM changed`;
 
+const insertRun = (runs: string) => `INSERT INTO ${runs}
+    (id, status, session_id, workdir, prompt, workflow, input, forked_from, parent_run_id, agent_id, agent,
+     started_at, ended_at)
+  VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb, $10, $11, $12::jsonb,
+    CASE WHEN $2 = 'running' THEN now() END, CASE WHEN $2 = ANY($9::text[]) THEN now() END)
+  RETURNING *`;
+
+// The second half of the advisory lock that makes "count the active sub-agents, then insert" one step.
+const agentLimitLock = 0x61676e74; // 'agnt'
+
 export async function createRun(db: Database, input: NewRun): Promise<Run> {
   const status = input.status ?? 'queued';
-  const row = await db.row<RunRow>(
-    `INSERT INTO ${db.t.runs}
-       (id, status, session_id, workdir, prompt, workflow, input, forked_from, started_at, ended_at)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb,
-       CASE WHEN $2 = 'running' THEN now() END, CASE WHEN $2 = ANY($9::text[]) THEN now() END)
-     RETURNING *`,
-    [
-      newId('run'),
-      status,
-      input.session_id,
-      input.workdir,
-      input.prompt,
-      json(input.workflow),
-      json(input.input),
-      input.forked_from ? json(input.forked_from) : null,
-      finishedStatuses,
-    ],
-  );
-  return toRun(row!);
+  const values = [
+    newId('run'),
+    status,
+    input.session_id,
+    input.workdir,
+    input.prompt,
+    json(input.workflow),
+    json(input.input),
+    input.forked_from ? json(input.forked_from) : null,
+    finishedStatuses,
+    input.parent_run_id ?? null,
+    input.agent?.agent_id ?? null,
+    input.agent ? json(input.agent) : null,
+  ];
+  const limit = input.agent_limit;
+  if (limit === undefined || !input.agent)
+    return toRun((await db.row<RunRow>(insertRun(db.t.runs), values))!);
+  // Processes spawning at once take turns (a transaction-scoped lock per schema), so none passes the limit.
+  const client = await db.pool.connect().catch((error: unknown) => {
+    throw toStoreError(error);
+  });
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [agentLimitLock, db.t.schema]);
+    const counted = await client.query<{ active: number }>(
+      `SELECT count(*)::int AS active FROM ${db.t.runs}
+       WHERE agent_id IS NOT NULL AND NOT (status = ANY($1::text[]))`,
+      [finishedStatuses],
+    );
+    const active = counted.rows[0]?.active ?? 0;
+    if (active >= limit) throw new AgentLimitReachedError(limit, active);
+    const inserted = await client.query<RunRow>(insertRun(db.t.runs), values);
+    await client.query('COMMIT');
+    return toRun(inserted.rows[0]!);
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw toStoreError(error);
+  } finally {
+    client.release();
+  }
 }
 
 export async function getRun(db: Database, id: string): Promise<Run> {
@@ -50,8 +81,19 @@ export async function listRuns(db: Database, query: RunQuery = {}): Promise<Run[
     `SELECT r.* FROM ${db.t.runs} r LEFT JOIN ${db.t.runs} b ON b.id = $2
      WHERE ($1::text IS NULL OR r.status = $1)
        AND ($2::text IS NULL OR (b.ord IS NOT NULL AND r.ord < b.ord) OR (b.ord IS NULL AND r.id < $2))
+       AND ($4::text IS NULL OR r.parent_run_id = $4)
+       AND ($5::text IS NULL OR r.agent_id = $5)
+       AND (NOT $6::boolean OR (r.agent_id IS NOT NULL AND NOT (r.status = ANY($7::text[]))))
      ORDER BY r.ord DESC LIMIT $3`,
-    [query.status ?? null, query.before ?? null, limitOf(query.limit, 20)],
+    [
+      query.status ?? null,
+      query.before ?? null,
+      limitOf(query.limit, 20),
+      query.parent_run_id ?? null,
+      query.agent_id ?? null,
+      query.active_agents === true,
+      finishedStatuses,
+    ],
   );
   return rows.map(toRun);
 }

@@ -147,6 +147,56 @@ describe.skipIf(!pgUrl)('the runtime on PostgreSQL', () => {
       await pg.cleanup();
     }
   });
+
+  test('sub-agents on PostgreSQL: the limit holds across two runtimes, a kill and a completion are seen by both', async () => {
+    const pg = await openTestStore(pgUrl!);
+    const slow = (task: string): ScriptedReply => ({
+      when: { lastMessageIncludes: task },
+      delayMs: 60_000,
+      text: 'late',
+    });
+    const env = await setup([
+      slow('slow-1'),
+      slow('slow-2'),
+      slow('slow-3'),
+      slow('slow-4'),
+      slow('slow-5'),
+      { when: { lastMessageIncludes: 'quick' }, text: 'Quick answer.' },
+    ]);
+    const first = env.make({ store: pg.store });
+    const second = env.make({ store: await pg.reopen() });
+    try {
+      const spawned = [];
+      for (const [index, runtime] of [first, second, first, second, first].entries()) {
+        spawned.push(await runtime.agents.spawn({ task: `slow-${index + 1}`, workdir: env.repo.path }));
+      }
+      await expect(second.agents.spawn({ task: 'quick', workdir: env.repo.path })).rejects.toMatchObject({
+        code: 'AGENT_LIMIT_REACHED',
+        details: { limit: 5, active: 5 },
+      });
+      // Killed from the runtime that did not spawn it: its worker stops it.
+      expect(await second.agents.kill(spawned[0]!.agent_id)).toMatchObject({
+        killed: true,
+        status: 'killed',
+      });
+      const quick = await second.agents.spawn({ task: 'quick', workdir: env.repo.path });
+      const done = await eventually(
+        async () => {
+          const agent = await first.agents.get(quick.agent_id);
+          return agent.status === 'completed' && agent;
+        },
+        { timeoutMs: 15_000 },
+      );
+      expect(done.output).toBe('Quick answer.');
+      for (const agent of spawned.slice(1)) await first.agents.kill(agent.agent_id);
+      expect((await pg.store.listRuns({ active_agents: true })).length).toBe(0);
+    } finally {
+      await first.close();
+      await second.close();
+      await env.cleanup();
+      await pg.cleanup();
+    }
+  }, 60_000);
 });
 
 describe.skipIf(!pgUrl)('choosing the store by configuration', () => {

@@ -2,6 +2,8 @@ export type { TestkitErrorCode } from './errors.ts';
 export { isTestkitError, TestkitError } from './errors.ts';
 export type { EventuallyOptions, Truthy } from './eventually.ts';
 export { eventually } from './eventually.ts';
+export type { HeldLock, SmallDisk } from './faults/index.ts';
+export { holdDatabaseLock, mountSmallDisk, smallDiskUnavailable } from './faults/index.ts';
 export { waitForFileCommand } from './gate.ts';
 export type {
   ChatRequestBody,
@@ -21,5 +23,7 @@ export {
   scriptedReplySchema,
   startMockModel,
 } from './mock-model/index.ts';
+export type { SeededRandom } from './seeded-random.ts';
+export { seededRandom } from './seeded-random.ts';
 export type { TempDir, TempGitRepo, TempGitRepoOptions } from './temp/index.ts';
 export { createTempDir, createTempGitRepo } from './temp/index.ts';

@@ -10,7 +10,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { healthRoutes, installAuth, installErrorHandler } from './http/index.ts';
+import { answerBadUrl, healthRoutes, installAuth, installErrorHandler } from './http/index.ts';
 import { registerRoutes } from './routes.ts';
 import type { RunnerRegistry } from './runners/index.ts';
 import { createServices, type Services } from './services.ts';
@@ -64,11 +64,17 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
     // parser refuses (headers too large, not HTTP) gets the error shape too, not Fastify's own body.
     routerOptions: { maxParamLength: 1024 },
     clientErrorHandler: answerClientError,
+    frameworkErrors: answerBadUrl,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
-  await app.register(cors, { origin: services.config.corsOrigins, credentials: true });
+  // Not strict: a bare OPTIONS (no Origin) gets an empty 204 rather than the plugin's plain-text 400.
+  await app.register(cors, {
+    origin: services.config.corsOrigins,
+    credentials: true,
+    strictPreflight: false,
+  });
   const authorized = installAuth(app, services.config.apiKey);
   await app.register(swagger, {
     openapi: {

@@ -16,7 +16,7 @@ import {
 } from './sessions/index.ts';
 import { SettingsService } from './settings/index.ts';
 import { SkillService } from './skills/index.ts';
-import { type Database, openDatabase } from './store/index.ts';
+import { type Database, openDatabase, storeFailure } from './store/index.ts';
 import { planTurnEnded, reviewTurnEnded, type TaskDeps, TaskStore } from './tasks/index.ts';
 
 const day = 24 * 60 * 60 * 1000;
@@ -61,7 +61,9 @@ export function createServices(options: WorkbenchOptions): Services {
   const hub = new Hub();
   const runner = new SessionRunner({ store: sessions, log, hub, settings, runners: registry });
   const background = new Background((error) =>
-    process.emitWarning(`workbench background work failed: ${(error as Error).message}`),
+    process.emitWarning(
+      `workbench background work failed: ${(storeFailure(error) ?? (error as Error)).message}`,
+    ),
   );
   const projectStore = new ProjectStore(db);
   const projects = new ProjectService(projectStore, settings, paths.knowledgeDir);
@@ -119,11 +121,16 @@ export function createServices(options: WorkbenchOptions): Services {
     tasks,
     conversations,
     start() {
-      failInterruptedSessions(sessions, log);
-      projectStore.failInterrupted();
-      taskStore.failInterrupted();
-      cleanUpLogs(sessions, log, config.logRetentionDays);
-      timer = setInterval(() => cleanUpLogs(sessions, log, config.logRetentionDays), day);
+      unlessStoreFault('crash repair at start-up', () => {
+        failInterruptedSessions(sessions, log);
+        projectStore.failInterrupted();
+        taskStore.failInterrupted();
+        cleanUpLogs(sessions, log, config.logRetentionDays);
+      });
+      timer = setInterval(
+        () => unlessStoreFault('log clean-up', () => cleanUpLogs(sessions, log, config.logRetentionDays)),
+        day,
+      );
       timer.unref();
     },
     async close() {
@@ -133,4 +140,18 @@ export function createServices(options: WorkbenchOptions): Services {
       db.close();
     },
   };
+}
+
+/**
+ * Runs housekeeping that writes. On a read-only database or a full disk it is skipped with a warning
+ * saying why, and the service starts anyway: reads still work, and the next start tries again.
+ */
+function unlessStoreFault(what: string, work: () => void): void {
+  try {
+    work();
+  } catch (error) {
+    const fault = storeFailure(error);
+    if (!fault) throw error;
+    process.emitWarning(`workbench ${what} skipped: ${fault.message}`);
+  }
 }

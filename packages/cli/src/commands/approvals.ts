@@ -14,6 +14,7 @@ const approvalStatuses: readonly ApprovalStatus[] = [
   'rejected',
   'answered',
   'cancelled',
+  'expired',
 ];
 
 interface DecideFlags extends WorkdirFlags {

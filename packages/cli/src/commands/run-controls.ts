@@ -1,4 +1,4 @@
-import type { Run, Runtime } from '@keel/runtime';
+import { finishedStatuses, type Run, type Runtime } from '@keel/runtime';
 import type { Command } from 'commander';
 import { keelArgsOf, printJson, type WorkdirFlags, withRuntime, workdirOption } from '../cli-runtime.ts';
 import { continueInForeground } from '../foreground-run.ts';
@@ -18,8 +18,12 @@ export function registerRunControls(runs: Command, io: CliIo): void {
     .option('--json', 'print the run as JSON')
     .action((runId: string, flags: ControlFlags) =>
       withRuntime(io, flags, async (runtime) => {
+        const before = await runtime.runs.get(runId);
         const run = await runtime.cancelRun(runId);
         if (flags.json) printJson(io, { run });
+        // An ended run is answered unchanged: say so rather than claim a cancel.
+        else if (finishedStatuses.includes(before.status))
+          io.out.write(`${runId} has already ended (${before.status}): nothing to cancel.\n`);
         // A running run is cancelled by the worker holding it, as soon as it sees the request.
         else
           io.out.write(

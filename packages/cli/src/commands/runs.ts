@@ -21,12 +21,14 @@ export function registerRuns(program: Command, io: CliIo): void {
     .description('List runs, newest first')
     .option('--limit <n>', 'how many runs', positiveInt, 20)
     .option('--status <status>', `only runs in this status (${runStatuses.join(', ')})`, oneOf(runStatuses))
+    .option('--parent <run_id>', 'only the sub-agent runs this run spawned')
     .option('--json', 'print JSON')
-    .action((flags: JsonFlags & { limit: number; status?: RunStatus }) =>
+    .action((flags: JsonFlags & { limit: number; status?: RunStatus; parent?: string }) =>
       withRuntime(io, flags, async (runtime) => {
         const list = await runtime.runs.list({
           limit: flags.limit,
           ...(flags.status ? { status: flags.status } : {}),
+          ...(flags.parent ? { parent_run_id: flags.parent } : {}),
         });
         if (flags.json) printJson(io, { runs: list });
         else io.out.write(list.length ? `${list.map(formatRun).join('\n')}\n` : 'No runs yet.\n');

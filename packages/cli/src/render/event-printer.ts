@@ -1,7 +1,7 @@
 import { styleText } from 'node:util';
 import type { RuntimeEvent } from '@keel/runtime';
 import { approvalHint } from './approval-hint.ts';
-import { formatToolCall, previewResult } from './truncate.ts';
+import { formatToolCall, previewResult, truncate } from './truncate.ts';
 
 export interface PrinterOptions {
   verbose: boolean;
@@ -60,6 +60,35 @@ export function createEventPrinter(options: PrinterOptions): (event: RuntimeEven
         break;
       case 'user_input_received':
         line(color('cyan', `» you: ${event.content}`));
+        break;
+      case 'agent_spawned':
+        line(
+          color('dim', `↳ sub-agent ${event.agent_id} (${event.agent_type}): ${truncate(event.task, 100)}`),
+        );
+        break;
+      case 'agent_finished':
+        line(
+          color(
+            event.status === 'completed' ? 'dim' : 'yellow',
+            `↳ sub-agent ${event.agent_id} ${event.status}${event.error ? `: ${truncate(event.error, 100)}` : ''}`,
+          ),
+        );
+        break;
+      case 'prune':
+        line(
+          color(
+            'dim',
+            `context pruned: ${event.pruned_count} old tool results (~${event.estimated_tokens_saved} tokens saved)`,
+          ),
+        );
+        break;
+      case 'compact':
+        line(
+          color(
+            'dim',
+            `context compacted: ${event.original_messages} → ${event.compacted_messages} messages (~${event.estimated_tokens_saved} tokens saved)`,
+          ),
+        );
         break;
       case 'done': {
         const { input_tokens, output_tokens, total_tokens } = event.usage;

@@ -8,7 +8,9 @@ export function formatTime(iso: string | null): string {
 
 /** One line of `keel runs list`: id, status, created, prompt. */
 export function formatRun(run: Run): string {
-  return [run.id, run.status.padEnd(9), formatTime(run.created_at), truncate(run.prompt, 60)].join('  ');
+  // A sub-agent's run shows its type and task (its prompt may hold an earlier attempt's output).
+  const what = run.agent ? `↳ ${run.agent.type}: ${run.agent.task.replace(/\s+/g, ' ')}` : run.prompt;
+  return [run.id, run.status.padEnd(9), formatTime(run.created_at), truncate(what, 60)].join('  ');
 }
 
 /** `keel runs show`: the run's state, then its steps in start order. */
@@ -29,6 +31,13 @@ export function formatRunDetail(run: Run, steps: Step[]): string {
   ];
   if (run.forked_from)
     lines.push(`Forked     from ${run.forked_from.run_id} at ${run.forked_from.checkpoint_id}`);
+  if (run.agent) {
+    const spawner = run.parent_run_id ? `spawned by ${run.parent_run_id}` : 'spawned over the API';
+    lines.push(
+      `Sub-agent  ${run.agent.agent_id} (${run.agent.type}), ${spawner}, timeout ${run.agent.timeout_seconds} s`,
+    );
+    if (run.agent.resumes) lines.push(`Resumes    ${run.agent.resumes}`);
+  }
   if (run.lease_owner)
     lines.push(`Worker     ${run.lease_owner} (lease until ${formatTime(run.lease_expires_at)})`);
   lines.push('', steps.length ? 'Steps' : 'Steps      none yet');
@@ -94,6 +103,8 @@ export function formatTimelineEntry(entry: TimelineEntry): string {
       return `${head}  ${entry.status}: ${truncate(entry.prompt, 80)}`;
     case 'artifact':
       return `${head}  ${entry.kind} ${entry.name} (${entry.media_type}, ${entry.size} bytes)`;
+    case 'sub_agent':
+      return `${head}  ${entry.agent_type} ${entry.agent_id} ${entry.status}: ${truncate(entry.task, 60)}`;
     default:
       return head;
   }

@@ -1,13 +1,19 @@
+import type { ContextBudget } from '../context/index.ts';
 import { CancelledError, KeelError } from '../errors/index.ts';
 import type { EventBody } from '../events/index.ts';
 import type { ChatMessage, ModelClient, ToolCall } from '../model/index.ts';
 import { questionSchema, type ToolContext, type ToolRegistry } from '../tools/index.ts';
 import type { AgentState } from './agent-state.ts';
+import { keepContextInBudget } from './context-step.ts';
 import { detectLoop, type LoopLimits } from './loop-detector.ts';
 import { ToolRunner } from './tool-runner.ts';
 
 /** A decision on a tool call that policy says needs a human's approval. */
-export type ToolApproval = { status: 'approved' } | { status: 'rejected'; reason?: string | null };
+export type ToolApproval =
+  | { status: 'approved' }
+  | { status: 'rejected'; reason?: string | null }
+  /** Nobody decided within the interaction timeout: the call is not run either. */
+  | { status: 'expired'; reason: string };
 
 /** How the agent reaches the scheduler: events, steps with checkpoints, budgets, approvals. */
 export interface AgentHooks {
@@ -15,8 +21,8 @@ export interface AgentHooks {
   emit(event: EventBody): Promise<void>;
   /** Receives each message the run adds to the conversation, as soon as it is complete. */
   onMessage(message: ChatMessage): void;
-  /** Opens a step (a model turn or a tool batch); returns its id. */
-  startStep(kind: 'model_turn' | 'tool_batch', detail: Record<string, unknown>): Promise<string>;
+  /** Opens a step (a model turn, a tool batch, or pruning or compacting the context); returns its id. */
+  startStep(kind: 'model_turn' | 'tool_batch' | 'context', detail: Record<string, unknown>): Promise<string>;
   /** Closes the step and checkpoints the agent's state with it. */
   commitStep(stepId: string, state: AgentState): Promise<void>;
   /** Closes a step that failed or was cancelled (no checkpoint: a retry starts from the last one). */
@@ -53,6 +59,16 @@ export interface AgentHooks {
     state: AgentState,
     stepId: string,
   ): Promise<ToolApproval>;
+  /**
+   * Before a call runs: when its tool waits on something outside the run (Tool.waitsFor: a sub-agent to
+   * finish), closes the step as waiting, checkpoints `state` and throws to suspend the run; else returns.
+   */
+  waitIfNeeded?(
+    call: ToolCall,
+    args: Record<string, unknown>,
+    state: AgentState,
+    stepId: string,
+  ): Promise<void>;
 }
 
 export interface AgentExecutorInput {
@@ -62,6 +78,8 @@ export interface AgentExecutorInput {
   hooks: AgentHooks;
   /** The circuit breaker's loop check; null when it is off. */
   loop: LoopLimits | null;
+  /** When to prune and compact the conversation (see context-step.ts); absent or null: never. */
+  contextBudget?: ContextBudget | null;
 }
 
 /**
@@ -90,7 +108,13 @@ export async function executeAgent(input: AgentExecutorInput, state: AgentState)
       add({ role: 'user', content });
       await hooks.emit({ type: 'user_input_received', content });
     }
+    await keepContextInBudget(
+      { client, hooks, budget: input.contextBudget ?? null, signal: context.signal },
+      state,
+      modelTools,
+    );
     const stepId = await hooks.startStep('model_turn', {});
+    const sent = state.messages.length;
     const turn = await client
       .turn(
         state.messages,
@@ -108,6 +132,9 @@ export async function executeAgent(input: AgentExecutorInput, state: AgentState)
       });
     state.usage.input_tokens += turn.usage.input_tokens;
     state.usage.output_tokens += turn.usage.output_tokens;
+    // The model's own count of this prompt: the context estimate's ground truth from here on.
+    state.last_prompt =
+      turn.usage.input_tokens > 0 ? { tokens: turn.usage.input_tokens, messages: sent } : null;
     state.thinking += turn.reasoning;
     add({
       role: 'assistant',
@@ -162,8 +189,11 @@ async function runToolBatch(
       const decision = await hooks.approval(call, args, state, stepId);
       if (decision.status === 'rejected') {
         preset = `Not run: the user rejected this call${decision.reason ? ` (${decision.reason})` : ''}.`;
+      } else if (decision.status === 'expired') {
+        preset = `Not run: the approval expired (${decision.reason}).`;
       }
     }
+    if (preset === null) await hooks.waitIfNeeded?.(call, args, state, stepId);
     await hooks.emit({ type: 'tool_call', tool_name: call.name, args, tool_call_id: call.id });
     let outcome: { args: Record<string, unknown>; result: string };
     if (preset !== null) {

@@ -22,6 +22,18 @@ export interface AgentState {
   pending: { calls: ToolCall[]; next: number; approval_id?: string } | null;
   /** The final answer once the model stopped calling tools. */
   output: string | null;
+  /** Index in `messages` of the user message that set the task: compaction keeps it word for word. */
+  task?: number;
+  /**
+   * The prompt tokens the model counted for its last request, and how many messages that request held:
+   * the context estimate starts from them. Null once the history is rewritten.
+   */
+  last_prompt?: { tokens: number; messages: number } | null;
+  /**
+   * How many times `messages` was rewritten (pruned or compacted) rather than grown: a checkpoint stores
+   * the messages whole after each rewrite, as deltas only hold for a growing list.
+   */
+  rewrites?: number;
 }
 
 export function newAgentState(messages: ChatMessage[]): AgentState {
@@ -35,5 +47,7 @@ export function newAgentState(messages: ChatMessage[]): AgentState {
     errors: [],
     pending: null,
     output: null,
+    // The conversation an agent starts from ends with its task.
+    task: messages.findLastIndex((message) => message.role === 'user'),
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InvalidParamsError, RecordNotFoundError, StoreError } from '../errors/index.ts';
+import { InvalidParamsError, RecordNotFoundError, toStoreError } from '../errors/index.ts';
 import { writeFileAtomic } from '../files/index.ts';
 import type { BlobStore } from '../store/index.ts';
 
@@ -33,11 +33,8 @@ export class FsBlobStore implements BlobStore {
     try {
       await writeFileAtomic(path, bytes);
     } catch (error) {
-      throw new StoreError(
-        `Could not store the payload '${key}' under ${this.#root}.`,
-        { key },
-        { cause: error },
-      );
+      // The temp file is gone (writeFileAtomic): a full disk leaves no half payload behind.
+      throw toStoreError(error, `Could not store the payload '${key}' under ${this.#root}`, { key });
     }
     return {
       uri: scheme + segments.join('/'),
@@ -58,11 +55,7 @@ export class FsBlobStore implements BlobStore {
       if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') {
         throw new RecordNotFoundError('ARTIFACT_NOT_FOUND', 'Artifact payload', uri);
       }
-      throw new StoreError(
-        `Could not read the payload '${uri}' under ${this.#root}.`,
-        { uri },
-        { cause: error },
-      );
+      throw toStoreError(error, `Could not read the payload '${uri}' under ${this.#root}`, { uri });
     }
   }
 }

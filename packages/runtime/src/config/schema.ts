@@ -1,5 +1,19 @@
 import { z } from 'zod';
 
+/** One language's server in config `lsp.servers`; what it leaves unset keeps the built-in server's. */
+const lspServerSchema = z.looseObject({
+  /** The program to start instead of the built-in server (which runs on this Node); it speaks LSP on stdio. */
+  command: z.string().min(1).optional(),
+  /** Its arguments (default none with a `command`, the built-in server's otherwise). */
+  args: z.array(z.string()).optional(),
+  /** Environment variables on top of the runtime's (its secrets removed). */
+  env: z.record(z.string(), z.string()).optional(),
+  /** `initializationOptions` of LSP `initialize`, over the built-in server's. */
+  initialization_options: z.record(z.string(), z.unknown()).optional(),
+  /** Workspace settings, sent once started and answered to `workspace/configuration`, over the built-in ones. */
+  settings: z.record(z.string(), z.unknown()).optional(),
+});
+
 /** The configuration file's shape (spec section 2). Unknown keys are kept, so newer files still load. */
 export const configSchema = z.looseObject({
   model: z.string().optional(),
@@ -35,6 +49,26 @@ export const configSchema = z.looseObject({
         .optional(),
     })
     .optional(),
+  /**
+   * The language-server tools (lsp_diagnostics, lsp_definition, lsp_references, lsp_hover; defaults in
+   * tools/lsp/lsp-config.ts): time limits, when an idle server stops, and each language's server command.
+   */
+  lsp: z
+    .looseObject({
+      /** A server unused this long is stopped; the next query starts it again (default 300000). */
+      idle_timeout_ms: z.number().int().positive().optional(),
+      /** How long a server may take to start and answer `initialize` (default 30000). */
+      start_timeout_ms: z.number().int().positive().optional(),
+      /** How long one definition, references or hover query may take (default 30000). */
+      request_timeout_ms: z.number().int().positive().optional(),
+      /** How long lsp_diagnostics waits for the server to publish a file's diagnostics (default 30000). */
+      diagnostics_timeout_ms: z.number().int().positive().optional(),
+      /** By language (`typescript` also serves JavaScript, `python`): replaces or adjusts the built-in server. */
+      servers: z
+        .looseObject({ typescript: lspServerSchema.optional(), python: lspServerSchema.optional() })
+        .optional(),
+    })
+    .optional(),
   security: z
     .looseObject({
       allowed_commands: z.array(z.string()).optional(),
@@ -45,11 +79,14 @@ export const configSchema = z.looseObject({
       require_approval: z.array(z.string()).optional(),
     })
     .optional(),
+  /** Where exec_command runs (sandbox/create-sandbox.ts): on by default where bubblewrap or Seatbelt is. */
   sandbox: z
     .looseObject({
       enabled: z.boolean().optional(),
       backend: z.string().optional(),
       network_mode: z.string().optional(),
+      /** The image of the docker and podman backends. */
+      image: z.string().min(1).optional(),
     })
     .optional(),
   circuit_breaker: z
@@ -76,6 +113,27 @@ export const configSchema = z.looseObject({
     )
     .optional(),
   rate_limit: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+  /**
+   * Context management of long runs (docs/decisions/2026-11-23-context-management.md): once a conversation
+   * passes `threshold` of its model's context window, old tool outputs are pruned, then the history compacted.
+   */
+  context: z
+    .looseObject({
+      /** Default true. */
+      enabled: z.boolean().optional(),
+      /** Share of the window that triggers pruning and compaction (default 0.8). */
+      threshold: z.number().positive().max(1).optional(),
+      /** Most recent tool outputs pruning leaves intact (default 3). */
+      keep_tool_outputs: z.number().int().nonnegative().optional(),
+      /** Context windows in tokens by model name (or the prefix of its variants), over the built-in table. */
+      windows: z.record(z.string(), z.number().int().positive()).optional(),
+    })
+    .optional(),
+  /**
+   * Seconds an approval or a question waits for a human before it expires (spec section 8 rule 6); the run
+   * then continues without the call, or without an answer. Default 0: wait as long as it takes.
+   */
+  interaction_timeout: z.number().nonnegative().optional(),
   /** Where runs live: SQLite (default, `<runtime dir>/keel.db`) or PostgreSQL (`@keel/store-postgres`). */
   store: z
     .discriminatedUnion('kind', [
@@ -103,6 +161,44 @@ export const configSchema = z.looseObject({
         force_path_style: z.boolean().optional(),
       }),
     ])
+    .optional(),
+  /**
+   * webfetch and websearch (defaults in tools/web/web-settings.ts): the hosts webfetch may reach (cloud
+   * metadata and link-local addresses never), its time and size limits, and the search provider.
+   */
+  web: z
+    .looseObject({
+      /** When set, webfetch reaches only these: names, `*.example.com`, addresses or CIDR ranges. */
+      allowed_hosts: z.array(z.string()).optional(),
+      /** Never fetched, in the same forms; checked on the name and on every address it resolves to. */
+      blocked_hosts: z.array(z.string()).optional(),
+      /** Loopback and private addresses (127/8, 10/8, 192.168/16, fc00::/7, …); default true. */
+      allow_private_network: z.boolean().optional(),
+      /** Time limit of one fetch, redirects included (default 30000). */
+      timeout_ms: z.number().int().positive().optional(),
+      /** Largest response body read (default 5 MiB). */
+      max_response_bytes: z.number().int().positive().optional(),
+      search: z
+        .looseObject({
+          /** `searxng` (needs base_url) or `brave` (needs BRAVE_SEARCH_API_KEY); checked when websearch runs. */
+          provider: z.string().optional(),
+          /** The provider's address: a SearXNG instance, or Brave's API (default its public one). */
+          base_url: z.string().optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+  /**
+   * Sub-agents (spec section 8; docs/decisions/2026-11-23-sub-agents.md): how many may be pending or
+   * running at once in one store, and how long one may take when its spawn names no timeout.
+   */
+  sub_agents: z
+    .looseObject({
+      /** Default 5; a spawn beyond it is refused with AGENT_LIMIT_REACHED. */
+      max_concurrent: z.number().int().positive().optional(),
+      /** Default 300; a sub-agent still working after it ends with status `timeout`. */
+      timeout_seconds: z.number().positive().max(86_400).optional(),
+    })
     .optional(),
   /** Durable run settings. */
   runs: z

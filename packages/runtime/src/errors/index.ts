@@ -2,6 +2,9 @@ export { answerClientError } from './client-error.ts';
 export type { ErrorCode, ErrorObject } from './keel-error.ts';
 export { httpStatusOf, KeelError, toErrorObject } from './keel-error.ts';
 export {
+  AgentError,
+  AgentLimitReachedError,
+  AgentNotFoundError,
   ApprovalRejectedError,
   AuthenticationError,
   BudgetExceededError,
@@ -21,3 +24,5 @@ export {
   ToolError,
   ToolNotFoundError,
 } from './kinds.ts';
+export type { StoreFault, StoreFaultReason } from './store-faults.ts';
+export { storeFaultOf, toStoreError } from './store-faults.ts';

@@ -25,6 +25,9 @@ export type ErrorCode =
   | 'BUDGET_EXCEEDED'
   | 'APPROVAL_REJECTED'
   | 'STORE_ERROR'
+  /** A web project or task (`/api/projects`, `/api/tasks`) that does not exist. */
+  | 'PROJECT_NOT_FOUND'
+  | 'TASK_NOT_FOUND'
   /** An HTTP path no endpoint serves. */
   | 'NOT_FOUND';
 
@@ -55,6 +58,8 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   BUDGET_EXCEEDED: 429,
   APPROVAL_REJECTED: 409,
   STORE_ERROR: 500,
+  PROJECT_NOT_FOUND: 404,
+  TASK_NOT_FOUND: 404,
   NOT_FOUND: 404,
 };
 

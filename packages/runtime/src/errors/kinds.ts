@@ -46,6 +46,34 @@ export class RunNotFoundError extends KeelError {
   }
 }
 
+/** A sub-agent id that the store does not know (spec section 7: 404). */
+export class AgentNotFoundError extends KeelError {
+  constructor(agentId: string) {
+    super('AGENT_NOT_FOUND', `Sub-agent '${agentId}' does not exist.`, { agent_id: agentId });
+    this.name = 'AgentNotFoundError';
+  }
+}
+
+/** As many sub-agents as the limit allows are already pending or running (spec section 7: 429). */
+export class AgentLimitReachedError extends KeelError {
+  constructor(limit: number, active: number) {
+    super(
+      'AGENT_LIMIT_REACHED',
+      `${active} sub-agents are pending or running and the limit is ${limit}: wait for one to finish, or kill one, then spawn again.`,
+      { limit, active },
+    );
+    this.name = 'AgentLimitReachedError';
+  }
+}
+
+/** A sub-agent could not be spawned, resumed or killed (spec section 7: AGENT_ERROR, 500). */
+export class AgentError extends KeelError {
+  constructor(message: string, details?: Record<string, unknown>, options?: ErrorOptions) {
+    super('AGENT_ERROR', message, details, options);
+    this.name = 'AgentError';
+  }
+}
+
 /** An operation that does not apply to the record's current state (cancel a finished run, say). */
 export class InvalidStateError extends KeelError {
   constructor(message: string, details?: Record<string, unknown>) {
@@ -110,10 +138,15 @@ export class ConfigError extends KeelError {
   }
 }
 
-/** A checkpoint, approval or artifact id that the store does not know. */
+/** A checkpoint, approval, artifact, project or task id that the store does not know. */
 export class RecordNotFoundError extends KeelError {
   constructor(
-    code: 'CHECKPOINT_NOT_FOUND' | 'APPROVAL_NOT_FOUND' | 'ARTIFACT_NOT_FOUND',
+    code:
+      | 'CHECKPOINT_NOT_FOUND'
+      | 'APPROVAL_NOT_FOUND'
+      | 'ARTIFACT_NOT_FOUND'
+      | 'PROJECT_NOT_FOUND'
+      | 'TASK_NOT_FOUND',
     what: string,
     id: string,
   ) {

@@ -64,6 +64,19 @@ export const eventSchemas = {
   }),
   user_input_received: z.object({ content: z.string() }),
   error: z.object({ error: errorObject }),
+  // A run's sub-agents (beyond the spec's stream events, in the parent's log: decisions/…-sub-agents.md).
+  agent_spawned: z.object({
+    agent_id: z.string(),
+    run_id: z.string(),
+    agent_type: z.string(),
+    task: z.string(),
+  }),
+  agent_finished: z.object({
+    agent_id: z.string(),
+    run_id: z.string(),
+    status: z.string(),
+    error: z.string().nullable(),
+  }),
 } as const;
 
 export type EventType = keyof typeof eventSchemas;

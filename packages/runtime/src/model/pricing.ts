@@ -1,4 +1,5 @@
 import type { TurnUsage } from './client.ts';
+import { lookupModel } from './model-names.ts';
 
 /** What a model charges, in US dollars per million tokens. */
 export interface ModelPrice {
@@ -36,21 +37,10 @@ export const builtInPrices: Readonly<Record<string, ModelPrice>> = {
 /**
  * The price of `model`: the configured prices first, then the built-in table. A name matches its own
  * entry or the longest entry it begins with (`gpt-4o-2024-08-06` is priced as `gpt-4o`), and a provider
- * prefix such as `openai/` is ignored. Null when the model is in neither.
+ * prefix such as `openai/` is ignored (see lookupModel). Null when the model is in neither.
  */
 export function priceOf(model: string, configured: Record<string, ModelPrice> = {}): ModelPrice | null {
-  const bare = model.slice(model.lastIndexOf('/') + 1);
-  for (const table of [configured, builtInPrices]) {
-    const exact = table[model] ?? table[bare];
-    if (exact) return exact;
-    let best: string | undefined;
-    for (const name of Object.keys(table)) {
-      const variant = bare.startsWith(name) && '-:.@'.includes(bare.charAt(name.length) || 'x');
-      if (variant && name.length > (best?.length ?? 0)) best = name;
-    }
-    if (best) return table[best]!;
-  }
-  return null;
+  return lookupModel(model, configured) ?? lookupModel(model, builtInPrices) ?? null;
 }
 
 /** The estimated cost in US dollars of one model turn; 0 for an unpriced model. */

@@ -5,6 +5,7 @@ import type { JsonObject } from '../store/index.ts';
 import type { NodeState, WorkflowNode } from '../workflow/index.ts';
 import type { Execution } from './execution.ts';
 import { approvalHook, askHook } from './human-wait.ts';
+import { toolWaitHook } from './tool-wait.ts';
 
 /** Runs one agent node from its saved conversation (or afresh), wiring its step boundaries to the store. */
 export async function runAgentNode(
@@ -42,6 +43,7 @@ export async function runAgentNode(
         limits.enabled && limits.loop_detect_turns > 0
           ? { turns: limits.loop_detect_turns, threshold: limits.loop_similarity_threshold }
           : null,
+      contextBudget: setup.contextBudget ?? null,
       hooks: {
         emit: execution.emit,
         onMessage: (message) => setup.appendToSession(message, node.id),
@@ -87,6 +89,7 @@ export async function runAgentNode(
         needsApproval: (call) => setup.needsApproval(call),
         approval: approvalHook(execution, node.id),
         ask: askHook(execution, node.id),
+        waitIfNeeded: toolWaitHook(execution, tools, setup.toolContext(signal)),
       },
     },
     agent,

@@ -7,10 +7,13 @@ import type { SchedulerState } from '../workflow/index.ts';
  * Checkpoints store each agent's growing parts (conversation, tool traces, thinking) as what was added
  * since the previous checkpoint of the same execution, so a long run writes O(turns) bytes instead of
  * O(turns²). A stored agent part is `{ base, delta }`: the first `base` items come from the checkpoints
- * before it. The first checkpoint an execution writes after loading is relative to what it loaded.
+ * before it. The first checkpoint an execution writes after loading is relative to what it loaded. A
+ * conversation rewritten rather than grown (pruned or compacted: the agent's `rewrites`) is stored whole.
  */
 interface Lengths {
   conversation: string;
+  /** The agent's `rewrites` when saved: a rewritten history is stored whole (base 0). */
+  rewrites: number;
   messages: number;
   traces: number;
   thinking: number;
@@ -51,7 +54,8 @@ export class CheckpointCodec {
       const same = saved?.conversation === agent.conversation;
       const base = (length: number, was: number | undefined) =>
         same && was !== undefined && was <= length ? was : 0;
-      const messages = base(agent.messages.length, saved?.messages);
+      const rewritten = saved?.rewrites !== (agent.rewrites ?? 0);
+      const messages = rewritten ? 0 : base(agent.messages.length, saved?.messages);
       const traces = base(agent.traces.length, saved?.traces);
       const thinking = base(agent.thinking.length, saved?.thinking);
       const stored: StoredAgent = {
@@ -116,6 +120,7 @@ export function decodeCheckpoints(checkpoints: readonly Checkpoint[]): Scheduler
 function lengthsOf(agent: AgentState): Lengths {
   return {
     conversation: agent.conversation,
+    rewrites: agent.rewrites ?? 0,
     messages: agent.messages.length,
     traces: agent.traces.length,
     thinking: agent.thinking.length,

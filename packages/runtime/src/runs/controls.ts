@@ -1,6 +1,7 @@
 import { InvalidStateError } from '../errors/index.ts';
-import type { Approval, JsonObject, Run, RunStore } from '../store/index.ts';
+import { type Approval, finishedStatuses, type JsonObject, type Run, type RunStore } from '../store/index.ts';
 import { CheckpointCodec, decodeCheckpoints } from './checkpoint-codec.ts';
+import { deadlineOf, expiredBy, expiryReason, isOverdue } from './interaction-timeout.ts';
 import { ownerIsDead } from './worker-id.ts';
 
 /**
@@ -11,10 +12,14 @@ import { ownerIsDead } from './worker-id.ts';
  * |-----------|---------------------|-----------------------------------------------------|
  * | pause     | queued, running     | paused (a running run at its next step boundary)    |
  * | resume    | paused, waiting     | queued (waiting: only once no approval is pending)  |
- * | cancel    | any not final       | cancelled (a running run at once, via its worker)   |
+ * | cancel    | any run             | cancelled (a running run at once, via its worker);  |
+ * |           |                     | an ended run is answered unchanged                  |
  * | retry     | failed, cancelled   | queued, attempt + 1, from the last checkpoint       |
  * | recover   | running, orphaned   | queued, from the last checkpoint                    |
  * | fork      | any checkpoint      | a new queued run with the history up to it          |
+ *
+ * An approval past its interaction timeout expires (decided `expired`) as a decision would, by whichever
+ * process looks first: the one following the run, a worker, or anyone listing or deciding approvals.
  */
 export class RunControls {
   readonly #store: RunStore;
@@ -73,9 +78,27 @@ export class RunControls {
     );
   }
 
-  /** Cancels the run: a worker holding it stops at once; one nobody holds is cancelled here. */
+  /**
+   * Cancels the run: a worker holding it stops at once; one nobody holds is cancelled here. Cancel applies
+   * to any run (spec section 3): one that has already ended is answered as it is, unchanged.
+   */
   async cancel(runId: string): Promise<Run> {
+    // A run can move between the read and the write (claimed, or ended): then look again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#cancelOnce(runId);
+      } catch (error) {
+        if (!(error instanceof InvalidStateError) || attempt === 3) throw error;
+      }
+    }
+  }
+
+  async #cancelOnce(runId: string): Promise<Run> {
     const run = await this.#store.getRun(runId);
+    if (finishedStatuses.includes(run.status)) {
+      await this.#audit(run, `cancel: already ${run.status}, nothing to do`);
+      return run;
+    }
     if (run.status === 'running') {
       await this.#store.requestControl(runId, 'cancel');
       await this.#audit(run, 'cancel requested');
@@ -165,16 +188,66 @@ export class RunControls {
     approvalId: string,
     decision: { status: 'approved' | 'rejected' | 'answered'; reason?: string | null; by?: string | null },
   ): Promise<{ approval: Approval; run: Run }> {
+    const current = await this.#store.getApproval(approvalId);
+    if (isOverdue(current, this.#now())) {
+      await this.#expire(current);
+      throw new InvalidStateError(
+        `Approval '${approvalId}' expired: ${expiryReason(current)} (interaction_timeout), so the run went on without it.`,
+        { approval_id: approvalId, run_id: current.run_id, status: 'expired', allowed: ['pending'] },
+      );
+    }
     const approval = await this.#store.decideApproval(approvalId, {
       status: decision.status,
       answer: decision.reason ?? null,
       decided_by: decision.by ?? null,
     });
+    return { approval, run: await this.#decided(approval, decision.reason ?? null) };
+  }
+
+  /**
+   * Expires the pending approvals (of one run, or of all) whose interaction timeout has passed; their runs
+   * go back to the queue. Returns the approvals expired, and how long until the next pending one expires
+   * (null: none of them has a timeout).
+   */
+  async expireOverdue(runId?: string): Promise<{ expired: Approval[]; nextInMs: number | null }> {
+    const now = this.#now();
+    const pending = await this.#store.listApprovals({
+      ...(runId ? { run_id: runId } : {}),
+      status: 'pending',
+      limit: 1000,
+    });
+    const expired: Approval[] = [];
+    let nextInMs: number | null = null;
+    for (const approval of pending) {
+      const deadline = deadlineOf(approval);
+      if (deadline === null) continue;
+      if (deadline > now) {
+        nextInMs = Math.min(nextInMs ?? Number.POSITIVE_INFINITY, deadline - now);
+        continue;
+      }
+      const done = await this.#expire(approval);
+      if (done) expired.push(done);
+    }
+    return { expired, nextInMs };
+  }
+
+  /** Records a timed-out approval as expired (unless someone decided it first) and continues its run. */
+  async #expire(approval: Approval): Promise<Approval | null> {
+    const reason = expiryReason(approval);
+    const expired = await this.#store
+      .decideApproval(approval.id, { status: 'expired', answer: reason, decided_by: expiredBy })
+      .catch((error: unknown) => {
+        if (error instanceof InvalidStateError) return null;
+        throw error;
+      });
+    if (expired) await this.#decided(expired, reason);
+    return expired;
+  }
+
+  /** After a decision: audits it and, when the run waits on nothing else, puts it back in the queue. */
+  async #decided(approval: Approval, reason: string | null): Promise<Run> {
     let run = await this.#store.getRun(approval.run_id);
-    await this.#audit(
-      run,
-      `${approval.status} ${approval.id}${decision.reason ? `: ${decision.reason}` : ''}`,
-    );
+    await this.#audit(run, `${approval.status} ${approval.id}${reason ? `: ${reason}` : ''}`);
     const pending = await this.#store.listApprovals({ run_id: run.id, status: 'pending' });
     if (run.status === 'waiting' && pending.length === 0) {
       run = await this.#store.transition(run.id, { from: ['waiting'], to: 'queued' }).catch(async (error) => {
@@ -183,7 +256,7 @@ export class RunControls {
         throw error;
       });
     }
-    return { approval, run };
+    return run;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { EventBody } from '../events/index.ts';
+import type { EventBody, RuntimeEvent } from '../events/index.ts';
 import type { BlobStore, Run, RunStore } from '../store/index.ts';
 import type { SchedulerState } from '../workflow/index.ts';
 import type { Checkpointer } from './checkpointer.ts';
@@ -21,4 +21,6 @@ export interface Execution {
   budget: RunBudget;
   /** Stores an event (gapless seq), then hands it to listeners. */
   emit(body: EventBody): Promise<void>;
+  /** Hands an event already stored (by an earlier execution) to this execution's listeners. */
+  deliver(event: RuntimeEvent, seq: number): Promise<void>;
 }

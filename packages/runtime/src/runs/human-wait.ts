@@ -1,7 +1,10 @@
 import type { AgentHooks, AgentState } from '../agent/index.ts';
 import type { Approval, JsonObject } from '../store/index.ts';
 import { SuspendRun } from '../workflow/index.ts';
+import { announceOnce } from './announce-once.ts';
 import type { Execution } from './execution.ts';
+import { requestOnce } from './human-request.ts';
+import { timeoutDetail } from './interaction-timeout.ts';
 
 type HumanRequest = { kind: 'tool' | 'question'; prompt: string; options: string[]; detail: JsonObject };
 
@@ -24,14 +27,20 @@ async function waitForHuman(
     if (approval.status === 'pending') throw new SuspendRun('waiting');
     return approval;
   }
-  const approval = await store.createApproval({
-    run_id: run.id,
-    step_id: stepId,
-    node_id: nodeId,
-    ...request,
-  });
+  // Once per tool call, even when a worker died between recording it and the checkpoint keeping its id.
+  const approval = await requestOnce(
+    execution,
+    {
+      run_id: run.id,
+      step_id: stepId,
+      node_id: nodeId,
+      ...request,
+      detail: { ...request.detail, ...timeoutDetail(execution.setup.interactionTimeoutSeconds) },
+    },
+    (earlier) => earlier.detail.tool_call_id === request.detail.tool_call_id,
+  );
   pending.approval_id = approval.id;
-  await execution.emit({
+  await announceOnce(execution, {
     type: 'interaction_request',
     request_id: approval.id,
     kind: request.kind === 'tool' ? 'approval' : 'question',
@@ -58,6 +67,7 @@ export function approvalHook(execution: Execution, nodeId: string): AgentHooks['
       current,
       stepId,
     );
+    if (approval.status === 'expired') return { status: 'expired', reason: approval.answer ?? 'timed out' };
     return approval.status === 'rejected' || approval.status === 'cancelled'
       ? { status: 'rejected', reason: approval.answer }
       : { status: 'approved' };
@@ -79,6 +89,9 @@ export function askHook(execution: Execution, nodeId: string): AgentHooks['ask']
       current,
       stepId,
     );
+    if (approval.status === 'expired') {
+      return `(no answer: the question expired; ${approval.answer ?? 'nobody answered in time'})`;
+    }
     if (approval.status === 'rejected' || approval.status === 'cancelled') {
       return `(no answer: the user declined${approval.answer ? `: ${approval.answer}` : ''})`;
     }

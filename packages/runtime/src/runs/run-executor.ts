@@ -1,3 +1,4 @@
+import { TimeoutError } from '../errors/index.ts';
 import type { EventBody, RuntimeEvent } from '../events/index.ts';
 import type { BlobStore, JsonObject, Run, RunStore } from '../store/index.ts';
 import { newSchedulerState, parseWorkflow, Scheduler, type SchedulerState } from '../workflow/index.ts';
@@ -17,8 +18,8 @@ export interface ExecutionDeps {
   owner: string;
   leaseMs: number;
   setup: RunSetup;
-  /** Hands a stored event to listeners (the event manager, the caller). */
-  deliver(event: RuntimeEvent): Promise<void>;
+  /** Hands a stored event, with the seq the store gave it, to listeners (the event manager, the caller). */
+  deliver(event: RuntimeEvent, seq: number): Promise<void>;
   signal?: AbortSignal;
   now?: () => number;
 }
@@ -36,12 +37,13 @@ export async function executeRun(run: Run, deps: ExecutionDeps): Promise<Executi
   const { store, setup } = deps;
   const workflow = parseWorkflow(run.workflow);
   const checkpoints = await store.listCheckpoints(run.id);
-  const before = checkpoints.at(-1)?.state;
+  // A fork's first checkpoint is the state it was forked at: its usage columns count only its own work.
+  const inherited = run.forked_from ? checkpoints[0]?.state : undefined;
   const state: SchedulerState = decodeCheckpoints(checkpoints) ?? newSchedulerState();
   const emit = async (body: EventBody) => {
     const event = { ...body, session_id: setup.sessionId } as RuntimeEvent;
-    await store.appendEvent(run.id, event as unknown as JsonObject & { type: string });
-    await deps.deliver(event);
+    const seq = await store.appendEvent(run.id, event as unknown as JsonObject & { type: string });
+    await deps.deliver(event, seq);
   };
   const budget = new RunBudget(runLimits(run.input, workflow.budgets, setup.limits), state, emit);
   // Started last: from here on, the finally below is what stops its timers.
@@ -53,6 +55,7 @@ export async function executeRun(run: Run, deps: ExecutionDeps): Promise<Executi
     maxDurationMs: workflow.budgets?.max_duration_ms ?? setup.maxDurationMs,
     elapsedBase: state.elapsed_ms,
     signal: deps.signal,
+    deadline: subAgentDeadline(run),
     now: deps.now ?? Date.now,
   });
   const execution: Execution = {
@@ -66,6 +69,7 @@ export async function executeRun(run: Run, deps: ExecutionDeps): Promise<Executi
     checkpointer: new Checkpointer(store, run.id, state, supervisor),
     budget,
     emit,
+    deliver: deps.deliver,
   };
 
   try {
@@ -75,10 +79,24 @@ export async function executeRun(run: Run, deps: ExecutionDeps): Promise<Executi
     }
     if (run.last_seq === 0) await emit({ type: 'session_start' });
     await new Scheduler(state, schedulerHooks(execution)).execute(workflow.root, supervisor.signal);
-    return await finishSucceeded(execution, workflow, before);
+    return await finishSucceeded(execution, workflow, inherited);
   } catch (thrown) {
-    return await finishStopped(execution, thrown, before);
+    return await finishStopped(execution, thrown, inherited);
   } finally {
     supervisor.stop();
   }
+}
+
+/** A sub-agent's run stops with TIMEOUT at its deadline, counted in wall-clock time from its creation. */
+function subAgentDeadline(run: Run): { at: number; error: () => TimeoutError } | undefined {
+  const agent = run.agent;
+  if (!agent) return undefined;
+  return {
+    at: Date.parse(agent.deadline_at),
+    error: () =>
+      new TimeoutError(`The sub-agent ran past its timeout of ${agent.timeout_seconds} s.`, {
+        agent_id: agent.agent_id,
+        timeout_seconds: agent.timeout_seconds,
+      }),
+  };
 }

@@ -1,6 +1,7 @@
-import { BudgetExceededError, CancelledError, KeelError } from '../errors/index.ts';
+import { BudgetExceededError, CancelledError, KeelError, TimeoutError } from '../errors/index.ts';
 import type { JsonValue, Run, RunStore } from '../store/index.ts';
 import { type SchedulerState, SuspendRun, type Workflow } from '../workflow/index.ts';
+import { announceOnce } from './announce-once.ts';
 import type { Execution } from './execution.ts';
 import { assembleResult } from './result.ts';
 
@@ -12,17 +13,18 @@ export interface ExecutionOutcome {
 
 /**
  * The workflow ran to its end: announces the result with `done`, takes a last checkpoint and stores the
- * result with the `succeeded` transition (guarded: it needs the lease). `before` is the state of the
- * checkpoint the execution started from, so only what this execution spent is added to the run's usage.
+ * result with the `succeeded` transition (guarded: it needs the lease). `inherited` is the state a fork
+ * started from (see recordUsage).
  */
 export async function finishSucceeded(
   execution: Execution,
   workflow: Workflow,
-  before: JsonValue | undefined,
+  inherited: JsonValue | undefined,
 ): Promise<ExecutionOutcome> {
   const { run, store, state, owner } = execution;
   const result = assembleResult(workflow, state, execution.setup.sessionId);
-  await execution.emit({
+  // Once: a worker that died after storing `done`, before recording the end, announced it already.
+  await announceOnce(execution, {
     type: 'done',
     output: result.output,
     thinking: result.thinking,
@@ -31,7 +33,7 @@ export async function finishSucceeded(
     metadata: result.metadata,
   });
   await execution.checkpointer.saveIgnoringPause(null);
-  await addUsage(store, run.id, state, before);
+  await recordUsage(store, run.id, state, inherited);
   return {
     run: await store.transition(run.id, {
       from: ['running'],
@@ -50,19 +52,23 @@ export async function finishSucceeded(
 export async function finishStopped(
   execution: Execution,
   thrown: unknown,
-  before: JsonValue | undefined,
+  inherited: JsonValue | undefined,
 ): Promise<ExecutionOutcome> {
   const { run, store, state, owner, supervisor } = execution;
   if (supervisor.leaseLost) {
     return { run: await store.getRun(run.id), error: new CancelledError('Lease lost.') };
   }
-  await addUsage(store, run.id, state, before).catch(() => undefined);
+  await recordUsage(store, run.id, state, inherited).catch(() => undefined);
   if (thrown instanceof SuspendRun) {
     const suspended = await store.transition(run.id, { from: ['running'], to: thrown.reason, owner });
-    return { run: thrown.reason === 'waiting' ? await requeueIfDecided(store, suspended) : suspended };
+    return {
+      run: thrown.reason === 'waiting' ? await requeueIfDecided(store, suspended, thrown.ready) : suspended,
+    };
   }
   const { signal } = supervisor;
   const reason = signal.aborted ? (signal.reason as unknown) : undefined;
+  // A sub-agent past its deadline: the run fails with TIMEOUT (its agent's status becomes `timeout`).
+  if (reason instanceof TimeoutError) return fail(execution, reason);
   if (reason instanceof BudgetExceededError) {
     await execution.emit({
       type: 'circuit_breaker',
@@ -102,30 +108,40 @@ async function fail(execution: Execution, thrown: unknown): Promise<ExecutionOut
 }
 
 /**
- * An approval decided while the run was still on its way to `waiting` found it `running` and could not
- * queue it; so once waiting, a run with nothing pending goes straight back to the queue.
+ * An approval decided (or a sub-agent finished) while the run was still on its way to `waiting` found it
+ * `running` and could not queue it; so once waiting, a run with nothing pending goes straight back to the
+ * queue. `ready` says whether a wait on something other than approvals is over.
  */
-async function requeueIfDecided(store: RunStore, run: Run): Promise<Run> {
+async function requeueIfDecided(
+  store: RunStore,
+  run: Run,
+  ready: (() => Promise<boolean>) | undefined,
+): Promise<Run> {
   const pending = await store.listApprovals({ run_id: run.id, status: 'pending', limit: 1 });
   if (pending.length > 0) return run;
+  if (ready && !(await ready().catch(() => false))) return run;
   return store.transition(run.id, { from: ['waiting'], to: 'queued' }).catch(() => store.getRun(run.id));
 }
 
-/** Adds what this execution spent to the run's usage columns (metrics read them). */
-async function addUsage(
+/**
+ * Brings the run's usage columns (metrics read them) to what its checkpointed state has spent, less what a
+ * fork `inherited` with its first checkpoint. Only the worker holding the lease writes them. Adding what
+ * one execution spent since the checkpoint it started from lost the spend of a worker that died: the next
+ * one started from a checkpoint that already held it (docs/reliability.md).
+ */
+async function recordUsage(
   store: RunStore,
   runId: string,
   state: SchedulerState,
-  before: JsonValue | undefined,
+  inherited: JsonValue | undefined,
 ): Promise<void> {
-  const previous = (before as unknown as SchedulerState | undefined)?.usage ?? {
-    input_tokens: 0,
-    output_tokens: 0,
-  };
-  const input = state.usage.input_tokens - previous.input_tokens;
-  const output = state.usage.output_tokens - previous.output_tokens;
-  const cost = state.cost_usd - ((before as unknown as SchedulerState | undefined)?.cost_usd ?? 0);
-  if (input === 0 && output === 0 && cost === 0) return;
+  const base = inherited as unknown as SchedulerState | undefined;
+  const recorded = await store.getRun(runId);
+  const input = state.usage.input_tokens - (base?.usage.input_tokens ?? 0) - recorded.usage.input_tokens;
+  const output = state.usage.output_tokens - (base?.usage.output_tokens ?? 0) - recorded.usage.output_tokens;
+  const cost = state.cost_usd - (base?.cost_usd ?? 0) - recorded.cost_usd;
+  // Costs are sums of floats: a difference below a millionth of a cent is rounding, not spend.
+  if (input === 0 && output === 0 && Math.abs(cost) < 1e-8) return;
   await store.addUsage(
     runId,
     { input_tokens: input, output_tokens: output, total_tokens: input + output },

@@ -1,4 +1,5 @@
 import type { BreakerLimits } from '../agent/index.ts';
+import type { ContextBudget } from '../context/index.ts';
 import type { ChatMessage, ModelClient, ModelPrice, ToolCall } from '../model/index.ts';
 import type { ToolContext, ToolRegistry } from '../tools/index.ts';
 
@@ -21,6 +22,10 @@ export interface RunSetup {
   price: ModelPrice | null;
   /** Execution time limit in ms (0: none). */
   maxDurationMs: number;
+  /** When an agent's conversation is pruned and compacted (config `context`); absent or null: never. */
+  contextBudget?: ContextBudget | null;
+  /** Seconds an approval or question waits before it expires (config `interaction_timeout`); 0 or absent: no limit. */
+  interactionTimeoutSeconds?: number;
   /** Tool calls that need a human's approval before they run (config `security.require_approval`). */
   needsApproval(call: ToolCall): boolean;
   systemPrompt(toolNames: readonly string[]): string;

@@ -1,4 +1,4 @@
-import { BudgetExceededError, CancelledError } from '../errors/index.ts';
+import { BudgetExceededError, CancelledError, type KeelError } from '../errors/index.ts';
 import type { RunStore } from '../store/index.ts';
 
 export interface SupervisorOptions {
@@ -13,11 +13,17 @@ export interface SupervisorOptions {
   elapsedBase: number;
   /** The caller's cancellation. */
   signal?: AbortSignal | undefined;
+  /**
+   * A wall-clock deadline (epoch ms) after which the run stops with TIMEOUT, however its time was spent
+   * (a sub-agent's timeout); a deadline already past stops it at once.
+   */
+  deadline?: { at: number; error: () => KeelError } | undefined;
   now: () => number;
 }
 
 // How often the worker looks for control requests (cancel, pause) from other processes.
 const controlPollMs = 200;
+const maxTimerMs = 2 ** 31 - 1;
 
 /**
  * Watches over one execution of a claimed run: keeps its lease, reads the control requests any process
@@ -32,6 +38,7 @@ export class RunSupervisor {
   readonly #startedAt: number;
   readonly #beat: ReturnType<typeof setInterval>;
   readonly #timeBudget: ReturnType<typeof setTimeout> | undefined;
+  readonly #deadline: ReturnType<typeof setTimeout> | undefined;
   #pauseRequested = false;
   #leaseLost = false;
   #lastRenew: number;
@@ -59,6 +66,13 @@ export class RunSupervisor {
               ),
             Math.max(remaining, 0),
           )
+        : undefined;
+    const { deadline } = options;
+    // Beyond setTimeout's range (about 24.8 days) a delay would fire at once: such a deadline is no limit here.
+    const untilDeadline = deadline ? Math.max(deadline.at - now(), 0) : Number.POSITIVE_INFINITY;
+    this.#deadline =
+      deadline && untilDeadline <= maxTimerMs
+        ? setTimeout(() => this.#stop.abort(deadline.error()), untilDeadline)
         : undefined;
   }
 
@@ -89,6 +103,7 @@ export class RunSupervisor {
   stop(): void {
     clearInterval(this.#beat);
     if (this.#timeBudget) clearTimeout(this.#timeBudget);
+    if (this.#deadline) clearTimeout(this.#deadline);
   }
 
   /** Renews the lease every third of its length, and reads control requests every time. */

@@ -2,7 +2,10 @@ import { toErrorObject } from '../errors/index.ts';
 import { newId } from '../store/index.ts';
 import type { SchedulerHooks } from '../workflow/index.ts';
 import { runAgentNode } from './agent-node.ts';
+import { announceOnce } from './announce-once.ts';
 import type { Execution } from './execution.ts';
+import { requestOnce } from './human-request.ts';
+import { timeoutDetail } from './interaction-timeout.ts';
 
 /** The scheduler's hooks for one execution: steps, checkpoints, approvals and artifacts go to the store. */
 export function schedulerHooks(execution: Execution): SchedulerHooks {
@@ -36,15 +39,17 @@ export function schedulerHooks(execution: Execution): SchedulerHooks {
       return result;
     },
     requestApproval: async (nodeId, stepId, prompt) => {
-      const approval = await store.createApproval({
+      // Once per request, even when a worker died between recording it and the checkpoint keeping its id.
+      const approval = await requestOnce(execution, {
         run_id: run.id,
         step_id: stepId,
         node_id: nodeId,
         kind: 'node',
         prompt,
         options: ['approve', 'reject'],
+        detail: timeoutDetail(setup.interactionTimeoutSeconds),
       });
-      await execution.emit({
+      await announceOnce(execution, {
         type: 'interaction_request',
         request_id: approval.id,
         kind: 'approval',

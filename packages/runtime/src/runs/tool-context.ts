@@ -1,10 +1,11 @@
-import type { RuntimeConfig } from '../config/index.ts';
+import type { RuntimeConfig, RuntimeEnv } from '../config/index.ts';
 import { ProjectMemory } from '../memory/index.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import {
   createCommandPolicy,
   createPathGuard,
   type FileHistory,
+  type LspServers,
   type TodoList,
   type ToolAuditRecord,
   type ToolContext,
@@ -25,13 +26,17 @@ export interface ToolContextOptions {
   todos?: TodoList | undefined;
   /** The user's runtime directory, where the project's memory is kept. */
   runtimeDir?: string | undefined;
+  /** The environment as the runtime read it: websearch's API key. */
+  env?: RuntimeEnv | undefined;
+  /** The runtime's language servers (lsp_* tools), used with config `lsp`. */
+  lsp?: LspServers | undefined;
 }
 
 /**
  * The one place a tool context is made, for a run's tool calls and for a direct tool call alike, so both
- * are confined the same way: path guard, command policy and sandbox from the configuration. The
- * confinement is built once (the path guard resolves real paths); the returned function gives the context
- * for each cancellation signal.
+ * are confined the same way: path guard, command policy, sandbox and web settings from the configuration.
+ * The confinement is built once (the path guard resolves real paths); the returned function gives the
+ * context for each cancellation signal.
  */
 export async function createToolContext(
   options: ToolContextOptions,
@@ -48,6 +53,7 @@ export async function createToolContext(
   });
   const sandbox = createSandbox(config.sandbox);
   const memory = options.runtimeDir ? new ProjectMemory(options.runtimeDir, workdir) : undefined;
+  const web = { config: config.web, braveSearchApiKey: options.env?.braveSearchApiKey };
   return (signal) => ({
     workdir,
     guard,
@@ -56,7 +62,9 @@ export async function createToolContext(
     commands,
     sandbox,
     history,
+    web,
     ...(todos ? { todos } : {}),
     ...(memory ? { memory } : {}),
+    ...(options.lsp ? { lsp: { servers: options.lsp, config: config.lsp } } : {}),
   });
 }

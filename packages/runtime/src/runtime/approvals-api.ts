@@ -12,12 +12,16 @@ export class ApprovalsApi {
     this.#controls = controls;
   }
 
-  /** Newest first. */
+  /** Newest first. Approvals past their interaction timeout are expired first (their runs continue). */
   async list(query: ApprovalQuery = {}): Promise<Approval[]> {
+    await (await this.#controls()).expireOverdue(query.run_id);
     return (await this.#store()).listApprovals(query);
   }
 
   async get(id: string): Promise<Approval> {
+    const approval = await (await this.#store()).getApproval(id);
+    if (approval.status !== 'pending') return approval;
+    await (await this.#controls()).expireOverdue(approval.run_id);
     return (await this.#store()).getApproval(id);
   }
 

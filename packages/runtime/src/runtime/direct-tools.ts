@@ -1,8 +1,8 @@
-import { loadConfig } from '../config/index.ts';
+import { loadConfig, type RuntimeEnv } from '../config/index.ts';
 import { KeelError, ToolError } from '../errors/index.ts';
 import { createToolContext, toolAuditor } from '../runs/index.ts';
 import type { RunStore } from '../store/index.ts';
-import { createCodingTools, FileHistory, type ToolRegistry } from '../tools/index.ts';
+import { createCodingTools, FileHistory, type LspServers, type ToolRegistry } from '../tools/index.ts';
 import { normaliseWorkdir } from './workdir.ts';
 
 /**
@@ -13,13 +13,26 @@ export class DirectTools {
   readonly #runtimeDir: string;
   readonly #tools: ToolRegistry | undefined;
   readonly #store: () => Promise<RunStore>;
+  readonly #env: RuntimeEnv | undefined;
+  readonly #lsp: LspServers | undefined;
   readonly #histories = new Map<string, FileHistory>();
 
-  /** `tools` replaces the built-in coding tools, as RuntimeOptions.tools does for runs. */
-  constructor(runtimeDir: string, tools: ToolRegistry | undefined, store: () => Promise<RunStore>) {
+  /**
+   * `tools` replaces the built-in coding tools, as RuntimeOptions.tools does for runs; `env` is the
+   * environment the runtime read (websearch's API key); `lsp` the runtime's language servers.
+   */
+  constructor(
+    runtimeDir: string,
+    tools: ToolRegistry | undefined,
+    store: () => Promise<RunStore>,
+    env?: RuntimeEnv,
+    lsp?: LspServers,
+  ) {
     this.#runtimeDir = runtimeDir;
     this.#tools = tools;
     this.#store = store;
+    this.#env = env;
+    this.#lsp = lsp;
   }
 
   /** Runs one tool confined to `workdir`, under its configured command policy and sandbox. */
@@ -38,6 +51,8 @@ export class DirectTools {
       audit: toolAuditor(await this.#store(), { id: null, session_id: null, workdir: root }),
       history,
       runtimeDir: this.#runtimeDir,
+      env: this.#env,
+      lsp: this.#lsp,
     });
     try {
       return await tools.execute(name, params ?? {}, contextFor(new AbortController().signal));

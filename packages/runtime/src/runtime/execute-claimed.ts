@@ -1,5 +1,5 @@
 import { KeelError } from '../errors/index.ts';
-import type { EventManager } from '../events/index.ts';
+import type { EventManager, RuntimeEvent } from '../events/index.ts';
 import { type ExecutionOutcome, executeRun } from '../runs/index.ts';
 import { type BlobStore, finishedStatuses, type Run, type RunStore } from '../store/index.ts';
 import { type RunSetupDeps, resolveRunSetup } from './run-setup.ts';
@@ -15,6 +15,8 @@ export interface ClaimedRunDeps extends Omit<RunSetupDeps, 'store' | 'requestKey
   events: EventManager;
   /** Per-request model keys of runs started in this process; a run's is forgotten once it is final. */
   requestKeys: Map<string, string>;
+  /** Told where each execution left the run (sub-agents: a child's end wakes its parent; see agents/). */
+  afterExecution?: (run: Run) => Promise<void>;
 }
 
 /**
@@ -36,16 +38,24 @@ export async function executeClaimed(
     store,
     requestKey: requestKeys.get(runId),
     mcp: deps.mcp,
+    lsp: deps.lsp,
+    agents: deps.agents,
   }).catch(async (error) => {
-    await store.transition(runId, {
+    const failed = await store.transition(runId, {
       from: ['running'],
       to: 'failed',
       owner: deps.owner,
       error: KeelError.is(error) ? error.toJSON() : { code: 'SERVER_ERROR', message: String(error) },
     });
+    await deps.afterExecution?.(failed).catch(() => undefined);
     throw error;
   });
   let seq = claimed.last_seq;
+  const deliver = async (event: RuntimeEvent, at: number) => {
+    seq = at;
+    await deps.events.emit(event);
+    await options.onEvent?.(event, at);
+  };
   const outcome = await executeRun(claimed, {
     store,
     blobs: deps.blobs,
@@ -53,12 +63,17 @@ export async function executeClaimed(
     leaseMs: deps.leaseMs,
     setup,
     ...(options.signal ? { signal: options.signal } : {}),
-    deliver: async (event) => {
-      seq += 1;
-      await deps.events.emit(event);
-      await options.onEvent?.(event, seq);
+    deliver: async (event, at) => {
+      // Events others appended meanwhile (a sub-agent's `agent_finished`) are delivered first, in order.
+      if (at > seq + 1) {
+        for (const record of await store.listEvents(runId, { after: seq, limit: at - seq - 1 })) {
+          await deliver(record.event as unknown as RuntimeEvent, record.seq);
+        }
+      }
+      await deliver(event, at);
     },
   });
   if (finishedStatuses.includes(outcome.run.status)) requestKeys.delete(runId);
+  await deps.afterExecution?.(outcome.run).catch(() => undefined);
   return outcome;
 }

@@ -12,6 +12,8 @@ export interface FollowDeps {
   drive(runId: string, options: DriveOptions): Promise<ExecutionOutcome | null>;
   /** Asks for the run to be cancelled, from any process. */
   cancel(runId: string): Promise<Run>;
+  /** Expires the run's approvals past their interaction timeout (RunControls.expireOverdue). */
+  expire?(runId: string): Promise<{ expired: unknown[]; nextInMs: number | null }>;
 }
 
 /**
@@ -52,7 +54,14 @@ export async function followRun(
       await deps.cancel(runId).catch(() => undefined);
       throw new CancelledError();
     }
-    await nextChange(store, runId, options.signal);
+    let waitMs = 1000;
+    if (run.status === 'waiting' && deps.expire) {
+      // Whoever follows a waiting run enforces its interaction timeout: nobody else may be looking.
+      const { expired, nextInMs } = await deps.expire(runId);
+      if (expired.length > 0) continue;
+      if (nextInMs !== null) waitMs = Math.min(waitMs, nextInMs + 1);
+    }
+    await nextChange(store, runId, options.signal, waitMs);
   }
 }
 

@@ -21,6 +21,7 @@ export function openDatabase(path: string): DatabaseSync {
   try {
     return openSqlite(path);
   } catch (error) {
+    if (KeelError.is(error)) throw error;
     throw new StoreError(`Could not open the database ${path}: ${(error as Error).message}`, undefined, {
       cause: error,
     });

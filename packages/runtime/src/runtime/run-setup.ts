@@ -1,12 +1,14 @@
 import { type BreakerLimits, buildSystemPrompt, defaultBreakerLimits } from '../agent/index.ts';
+import { type AgentsApi, promptForType, toolsForRun } from '../agents/index.ts';
 import { loadConfig, type RuntimeEnv, resolveModelSettings } from '../config/index.ts';
+import { resolveContextBudget } from '../context/index.ts';
 import { type McpClientPool, type McpServerConfig, resolveMcpServers, withMcpTools } from '../mcp/index.ts';
 import { memoryPromptLines, ProjectMemory } from '../memory/index.ts';
 import { type ChatMessage, ModelClient, priceOf } from '../model/index.ts';
 import { createToolContext, type RunSetup, toolAuditor } from '../runs/index.ts';
 import { skillsForRun, withSkillTools } from '../skills/index.ts';
 import type { Run, RunStore, SessionStore } from '../store/index.ts';
-import { createCodingTools, FileHistory, TodoList } from '../tools/index.ts';
+import { createCodingTools, FileHistory, type LspServers, TodoList } from '../tools/index.ts';
 import { agentWorkflow } from '../workflow/index.ts';
 import type { ParsedRunRequest } from './run-request.ts';
 import type { RuntimeOptions } from './runtime-options.ts';
@@ -23,6 +25,10 @@ export interface RunSetupDeps {
   requestKey?: string | undefined;
   /** The runtime's MCP connections, shared by its runs. */
   mcp: McpClientPool;
+  /** The runtime's language servers, shared by its runs and direct tool calls. */
+  lsp?: LspServers | undefined;
+  /** The runtime's sub-agents, for the agent meta tools of its runs (spawn_agent…). */
+  agents?: AgentsApi | undefined;
 }
 
 const plainWorkflow = JSON.stringify(agentWorkflow());
@@ -65,10 +71,11 @@ export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<Run
     workdir: run.workdir,
     env: options.env ?? process.env,
   });
-  const tools = withMcpTools(
-    withSkillTools(options.tools ?? createCodingTools(), skills),
-    mcpServers,
-    deps.mcp,
+  // A sub-agent's tools are its type's; any other run gets spawn_agent and the other agent meta tools.
+  const tools = toolsForRun(
+    withMcpTools(withSkillTools(options.tools ?? createCodingTools(), skills), mcpServers, deps.mcp),
+    run,
+    deps.agents,
   ).filter({
     ...(request.include_tools ? { include: request.include_tools } : {}),
     ...(request.exclude_tools ? { exclude: request.exclude_tools } : {}),
@@ -83,6 +90,8 @@ export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<Run
     history: new FileHistory(),
     todos: new TodoList(),
     runtimeDir: deps.runtimeDir,
+    env: deps.env,
+    lsp: deps.lsp,
   });
   const breaker = { ...defaultBreakerLimits, ...config.circuit_breaker };
   const limits: BreakerLimits = {
@@ -98,7 +107,8 @@ export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<Run
     ...(options.requireApproval ?? []),
   ]);
   // A plain run is a conversation turn of its session; workflow runs keep their agents' turns to themselves.
-  const plain = JSON.stringify(run.workflow) === plainWorkflow;
+  // A sub-agent's conversation is its own, even when its run shares its parent's session.
+  const plain = !run.agent && JSON.stringify(run.workflow) === plainWorkflow;
   const sessionId = run.session_id ?? '';
   return {
     sessionId,
@@ -108,6 +118,8 @@ export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<Run
     limits,
     price: priceOf(settings.model, config.pricing),
     maxDurationMs: config.runs?.max_duration_ms ?? 0,
+    contextBudget: resolveContextBudget(settings.model, config.context),
+    interactionTimeoutSeconds: options.interactionTimeout ?? config.interaction_timeout ?? 0,
     needsApproval: (call) => approvalTools.has(call.name),
     systemPrompt: (toolNames) =>
       buildSystemPrompt({
@@ -116,7 +128,7 @@ export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<Run
         now: options.now?.() ?? new Date(),
         skills: toolNames.includes('read_skill') ? skills : [],
         memory,
-      }),
+      }) + (run.agent ? promptForType(run.agent.type) : ''),
     history: () => (plain && run.session_id ? safe(() => deps.sessions.conversation(sessionId), []) : []),
     userMessage: (prompt) => ({
       role: 'user',

@@ -6,10 +6,12 @@ import {
   finishedStatuses,
   type Run,
   type RunEventRecord,
+  type RunEventText,
   type RunQuery,
   type RunStore,
   type Step,
 } from '../store/index.ts';
+import { RunTails } from './run-tails.ts';
 
 /**
  * Runs in the store, as every surface reads and controls them. The controls work from any process sharing
@@ -21,6 +23,7 @@ import {
  */
 export class RunsApi {
   readonly #store: () => Promise<RunStore>;
+  readonly #tails = new RunTails();
 
   constructor(store: () => Promise<RunStore>) {
     this.#store = store;
@@ -97,6 +100,48 @@ export class RunsApi {
       if (finishedStatuses.includes(run.status) && after >= run.last_seq) return;
       if (options.signal?.aborted) return;
       await nextChange(store, id, options.signal);
+    }
+  }
+
+  /**
+   * The run's events from the cursor `after`, a page at a time (up to `limit`, default 1000), each event
+   * as its stored JSON text; then, as events are stored (from any process), pages of the new ones; until
+   * the run is final and every event was yielded, or `signal` aborts. Only one page is held at a time,
+   * however long the run, and nothing is parsed: this is how the surfaces replay and follow a run (SSE,
+   * WebSocket, `keel runs watch`).
+   */
+  async *watchPages(
+    id: string,
+    options: { after?: number; limit?: number; signal?: AbortSignal } = {},
+  ): AsyncGenerator<RunEventText[]> {
+    const store = await this.#store();
+    const limit = options.limit ?? 1000;
+    let after = options.after ?? 0;
+    await store.getRun(id);
+    // The run's followers in this process share their reads (run-tails.ts); pages are shared, read-only.
+    const tail = this.#tails.follow(store, id);
+    try {
+      let stale = false;
+      for (;;) {
+        if (options.signal?.aborted) return;
+        // Waiting starts before looking, so a change made in between is not missed.
+        const change = tail.next();
+        const page = await tail.events(after, limit, stale);
+        if (page.length > 0) {
+          after = page.at(-1)!.seq;
+          stale = false;
+          yield page;
+          continue;
+        }
+        const run = await tail.run();
+        // More events than the (possibly shared) page showed: read them afresh at once.
+        stale = run.last_seq > after;
+        if (stale) continue;
+        if (finishedStatuses.includes(run.status)) return;
+        await tail.until(change, options.signal);
+      }
+    } finally {
+      tail.release();
     }
   }
 

@@ -3,7 +3,7 @@ import type { McpServerConfig } from '../mcp/index.ts';
 import type { RetryPolicy } from '../model/index.ts';
 import type { ExecutionOutcome } from '../runs/index.ts';
 import type { BlobStore, Run, RunStore } from '../store/index.ts';
-import type { ToolRegistry } from '../tools/index.ts';
+import type { LspConfig, ToolRegistry } from '../tools/index.ts';
 import type { Workflow } from '../workflow/index.ts';
 
 /** How to build a runtime. Every field is optional. */
@@ -31,8 +31,18 @@ export interface RuntimeOptions {
   retry?: Partial<RetryPolicy>;
   /** Tools whose calls need a human's approval, on top of config `security.require_approval`. */
   requireApproval?: string[];
+  /**
+   * Seconds an approval or a question waits for a human before it expires, over config
+   * `interaction_timeout` (default 0: no limit). The run then goes on without the call or the answer.
+   */
+  interactionTimeout?: number;
   /** MCP servers on top of config `mcp.servers` (an embedder's own settings); one replaces a configured one of its name. */
   mcpServers?: McpServerConfig[];
+  /**
+   * Language-server settings over config `lsp` (idle timeout, time limits, `servers.<language>.command`):
+   * an embedder's own, e.g. a server command of its choosing.
+   */
+  lsp?: LspConfig;
   /** How long this worker's claim on a run lasts without renewal (default config `runs.lease_ms` or 15 s). */
   leaseMs?: number;
   /** Environment to read instead of process.env. */

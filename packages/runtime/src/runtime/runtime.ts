@@ -1,11 +1,14 @@
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
+import { type AgentsApi, settleEndedRun } from '../agents/index.ts';
 import { type RuntimeEnv, readEnv } from '../config/index.ts';
 import { InvalidParamsError } from '../errors/index.ts';
 import { EventManager, type RuntimeEvent } from '../events/index.ts';
 import { McpClientPool } from '../mcp/index.ts';
+import { ProjectsApi, TasksApi } from '../projects/index.ts';
 import { type ExecutionOutcome, newWorkerId, RunControls } from '../runs/index.ts';
 import { type Run, type RunStore, SessionStore, type UserInput } from '../store/index.ts';
+import { LspServers } from '../tools/index.ts';
 import type { Workflow } from '../workflow/index.ts';
 import { ApprovalsApi } from './approvals-api.ts';
 import { ArtifactsApi } from './artifacts-api.ts';
@@ -19,6 +22,7 @@ import { recordRun } from './record-run.ts';
 import type { RunRequest } from './run-request.ts';
 import type { RunResult } from './run-result.ts';
 import { RunsApi } from './runs-api.ts';
+import { createRuntimeAgents } from './runtime-agents.ts';
 import type { DriveOptions, RunOptions, RuntimeOptions, WorkOptions } from './runtime-options.ts';
 import { RuntimeStores } from './runtime-stores.ts';
 import { SkillsApi } from './skills-api.ts';
@@ -55,6 +59,12 @@ export class Runtime {
   readonly audit: AuditApi;
   /** Skills: list, get (with documentation), enable, disable. */
   readonly skills: SkillsApi;
+  /** Sub-agents, durable child runs: spawn, get, list, kill, resume. */
+  readonly agents: AgentsApi;
+  /** The web API's projects: create (with a session), list, get, update, delete, init (AGENTS.md), chat. */
+  readonly projects: ProjectsApi;
+  /** Development tasks on a project's git branches, each with its own session: create, …, checkout, chat. */
+  readonly tasks: TasksApi;
   readonly #options: RuntimeOptions;
   /** The environment variables, read once (`options.env` or process.env). */
   readonly #env: RuntimeEnv;
@@ -65,17 +75,29 @@ export class Runtime {
   readonly #directTools: DirectTools;
   /** Connections to MCP servers, opened when a run first uses one and closed by `close()`. */
   readonly #mcp: McpClientPool;
+  /** Language servers, one per workdir and language, started by the first lsp_* call and stopped by `close()`. */
+  readonly #lsp: LspServers;
   #closed = false;
 
   constructor(options: RuntimeOptions = {}) {
     this.#options = options;
     this.#env = readEnv(options.env);
     this.#mcp = new McpClientPool({ env: options.env ?? process.env });
+    this.#lsp = new LspServers({
+      env: options.env ?? process.env,
+      ...(options.lsp ? { config: options.lsp } : {}),
+    });
     this.runtimeDir = options.runtimeDir ?? this.#env.home;
     this.#db = openDatabase(join(this.runtimeDir, 'keel.db'));
     this.sessions = new SessionStore(this.#db, options.now);
     this.#stores = new RuntimeStores(options, this.runtimeDir, this.#db);
-    this.#directTools = new DirectTools(this.runtimeDir, options.tools, () => this.store());
+    this.#directTools = new DirectTools(
+      this.runtimeDir,
+      options.tools,
+      () => this.store(),
+      this.#env,
+      this.#lsp,
+    );
     this.runs = new RunsApi(() => this.store());
     this.approvals = new ApprovalsApi(
       () => this.store(),
@@ -88,6 +110,23 @@ export class Runtime {
       envDirs: this.#env.skillDirs,
       defaultWorkdir: options.workdir,
     });
+    const projectDeps = {
+      store: () => this.store(),
+      sessions: this.sessions,
+      runtimeDir: this.runtimeDir,
+      start: (request: RunRequest, startOptions: { workflow?: Workflow; execute?: boolean }) =>
+        this.start(request, startOptions),
+    };
+    this.agents = createRuntimeAgents({
+      options,
+      env: this.#env,
+      runtimeDir: this.runtimeDir,
+      store: () => this.store(),
+      requestKeys: this.#requestKeys,
+      follow: (runId) => this.#runToEnd(runId, {}),
+    });
+    this.projects = new ProjectsApi(projectDeps);
+    this.tasks = new TasksApi(projectDeps);
   }
 
   /** The durable store this runtime uses (opened on first use from the configuration). */
@@ -168,6 +207,7 @@ export class Runtime {
         owner: this.workerId,
         leaseMs: () => this.#leaseMs(),
         execute: (run, driveOptions) => this.#execute(run, driveOptions),
+        expire: async () => (await this.#controls()).expireOverdue(),
       },
       options,
     );
@@ -225,12 +265,15 @@ export class Runtime {
     return this.#directTools.call(name, params, workdir);
   }
 
-  /** Ends the MCP sessions (stopping the servers it started) and closes the stores; idempotent. */
+  /**
+   * Ends the MCP sessions and stops the language servers (the processes it started), then closes the
+   * stores; idempotent.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    // MCP servers first: their processes must not outlive the runtime, whatever the stores do.
-    await this.#mcp.close();
+    // Servers first: their processes must not outlive the runtime, whatever the stores do.
+    await Promise.all([this.#mcp.close(), this.#lsp.close()]);
     await this.#stores.close();
     this.#db.close();
   }
@@ -244,6 +287,11 @@ export class Runtime {
         events: this.events,
         drive: (id, driveOptions) => this.drive(id, driveOptions),
         cancel: (id) => this.runs.cancel(id),
+        expire: async (id) => {
+          // A run parked on a sub-agent whose end could not wake it (a crash between) goes on from here.
+          await this.agents.wakeIfReady(id).catch(() => false);
+          return (await this.#controls()).expireOverdue(id);
+        },
       },
       options,
     );
@@ -260,12 +308,15 @@ export class Runtime {
         runtimeDir: this.runtimeDir,
         sessions: this.sessions,
         mcp: this.#mcp,
+        lsp: this.#lsp,
         store,
         blobs,
         owner: this.workerId,
         leaseMs: this.#leaseMs(),
         events: this.events,
         requestKeys: this.#requestKeys,
+        agents: this.agents,
+        afterExecution: (run) => settleEndedRun(store, run),
       },
       options,
     );
@@ -276,7 +327,8 @@ export class Runtime {
   }
 
   async #controls(): Promise<RunControls> {
-    return new RunControls(await this.store());
+    const now = this.#options.now;
+    return new RunControls(await this.store(), now ? () => now().getTime() : Date.now);
   }
 }
 

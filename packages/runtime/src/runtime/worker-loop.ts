@@ -11,6 +11,8 @@ export interface WorkerDeps {
   leaseMs(): number;
   /** Executes a run this worker has claimed. */
   execute(run: Run, options: DriveOptions): Promise<ExecutionOutcome>;
+  /** Expires approvals past their interaction timeout, so their runs join the queue. */
+  expire?(): Promise<unknown>;
 }
 
 /**
@@ -22,6 +24,8 @@ export async function workLoop(deps: WorkerDeps, options: WorkOptions): Promise<
   const idleMs = options.idleMs ?? 250;
   const stopped = () => options.signal?.aborted || options.stop?.aborted;
   while (!stopped()) {
+    // A failed look is tried again next time round: it must not stop the worker.
+    await deps.expire?.().catch(() => undefined);
     const next = await store.claimNext({ owner: deps.owner, leaseMs: deps.leaseMs() });
     if (!next) {
       await sleep(idleMs, [options.signal, options.stop]);

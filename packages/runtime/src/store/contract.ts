@@ -14,16 +14,24 @@ import type {
   NewApproval,
   NewArtifact,
   NewAuditEntry,
+  NewProject,
   NewRun,
   NewStep,
+  NewTask,
+  Project,
+  ProjectChange,
+  ProjectQuery,
   Run,
   RunEventRecord,
+  RunEventText,
   RunQuery,
   RunStatus,
   RunTransition,
   RunUsage,
   Step,
   StepStatus,
+  Task,
+  TaskChange,
   UserInput,
 } from './records/index.ts';
 
@@ -63,10 +71,17 @@ export type {
   NewApproval,
   NewArtifact,
   NewAuditEntry,
+  NewProject,
   NewRun,
   NewStep,
+  NewTask,
+  Project,
+  ProjectChange,
+  ProjectQuery,
   Run,
+  RunAgent,
   RunEventRecord,
+  RunEventText,
   RunQuery,
   RunStatus,
   RunTransition,
@@ -74,6 +89,9 @@ export type {
   Step,
   StepKind,
   StepStatus,
+  SubAgentType,
+  Task,
+  TaskChange,
   UserInput,
 } from './records/index.ts';
 export { finishedStatuses, runStatuses } from './records/index.ts';
@@ -111,6 +129,11 @@ export interface RunStore {
   appendEvent(runId: string, event: JsonObject & { type: string }): Promise<number>;
   /** Events after the cursor `after` (default 0), in order; default limit 1000. */
   listEvents(runId: string, options?: { after?: number; limit?: number }): Promise<RunEventRecord[]>;
+  /**
+   * Optional: the same page as `listEvents`, each event as its stored JSON text, for replays that pass
+   * events on without parsing them (`runs.watchPages`). A store without it is read through `listEvents`.
+   */
+  listEventTexts?(runId: string, options?: { after?: number; limit?: number }): Promise<RunEventText[]>;
 
   startStep(input: NewStep): Promise<Step>;
   /**
@@ -161,6 +184,28 @@ export interface RunStore {
   recordAudit(entry: NewAuditEntry): Promise<AuditEntry>;
   /** Newest first, with the total count that matched before the limit. */
   listAudit(query?: AuditQuery): Promise<{ entries: AuditEntry[]; total: number }>;
+
+  // Projects and their development tasks (the web API's `/api/projects` and `/api/tasks`).
+
+  createProject(input: NewProject): Promise<Project>;
+  /** Throws a KeelError with code PROJECT_NOT_FOUND for an unknown id. */
+  getProject(id: string): Promise<Project>;
+  /** Newest first. */
+  listProjects(query?: ProjectQuery): Promise<Project[]>;
+  /** Changes the given fields and `updated_at`; PROJECT_NOT_FOUND for an unknown id. */
+  updateProject(id: string, change: ProjectChange): Promise<Project>;
+  /** Deletes the project and its tasks; PROJECT_NOT_FOUND for an unknown id. */
+  deleteProject(id: string): Promise<void>;
+  /** PROJECT_NOT_FOUND when the project does not exist. */
+  createTask(input: NewTask): Promise<Task>;
+  /** Throws a KeelError with code TASK_NOT_FOUND for an unknown id. */
+  getTask(id: string): Promise<Task>;
+  /** The project's tasks, newest first; PROJECT_NOT_FOUND for an unknown project. */
+  listTasks(projectId: string, query?: ProjectQuery): Promise<Task[]>;
+  /** Changes the given fields and `updated_at`; TASK_NOT_FOUND for an unknown id. */
+  updateTask(id: string, change: TaskChange): Promise<Task>;
+  /** TASK_NOT_FOUND for an unknown id. */
+  deleteTask(id: string): Promise<void>;
 
   /**
    * Calls `listener` soon after the run gets a new event or changes status, in this or another process

@@ -2,6 +2,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { SessionNotFoundError } from '../errors/index.ts';
 import type { ChatMessage, ImagePayload } from '../model/index.ts';
 import { newId } from './ids.ts';
+import { sqliteFailure } from './sqlite/index.ts';
 
 /** The spec's Session record; timestamps are ISO 8601 without offset (UTC). */
 export interface Session {
@@ -57,34 +58,44 @@ export class SessionStore {
   create(input: { title?: string; model?: string; workdir?: string } = {}): Session {
     const now = localTimestamp(this.#now());
     const id = newId('ses');
-    this.#db
-      .prepare(
-        'INSERT INTO sessions (id, title, model, workdir, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-      )
-      .run(id, input.title || 'New session', input.model ?? '', input.workdir ?? '', now, now);
+    this.#sql(() =>
+      this.#db
+        .prepare(
+          'INSERT INTO sessions (id, title, model, workdir, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(id, input.title || 'New session', input.model ?? '', input.workdir ?? '', now, now),
+    );
     return this.get(id);
   }
 
   /** Most recently updated first. */
   list(limit = 20): Session[] {
-    const rows = this.#db
-      .prepare(`${selectSession} ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`)
-      .all(limit) as unknown as SessionRow[];
+    const rows = this.#sql(
+      () =>
+        this.#db
+          .prepare(`${selectSession} ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`)
+          .all(limit) as unknown as SessionRow[],
+    );
     return rows.map(toSession);
   }
 
   /** Throws SessionNotFoundError when the id is unknown. */
   get(id: string): Session {
-    const row = this.#db.prepare(`${selectSession} WHERE s.id = ?`).get(id) as SessionRow | undefined;
+    const row = this.#sql(
+      () => this.#db.prepare(`${selectSession} WHERE s.id = ?`).get(id) as SessionRow | undefined,
+    );
     if (!row) throw new SessionNotFoundError(id);
     return toSession(row);
   }
 
   detail(id: string): SessionDetail {
     const session = this.get(id);
-    const rows = this.#db
-      .prepare('SELECT data, created_at FROM session_messages WHERE session_id = ? ORDER BY seq')
-      .all(id) as { data: string; created_at: string }[];
+    const rows = this.#sql(
+      () =>
+        this.#db
+          .prepare('SELECT data, created_at FROM session_messages WHERE session_id = ? ORDER BY seq')
+          .all(id) as { data: string; created_at: string }[],
+    );
     const messages = rows.map(({ data, created_at }): SessionMessage => {
       const message = JSON.parse(data) as ChatMessage;
       const images = message.role === 'user' && message.images?.length ? message.images : null;
@@ -96,35 +107,59 @@ export class SessionStore {
   /** The conversation to continue from, in the model's message shape. */
   conversation(id: string): ChatMessage[] {
     this.get(id);
-    const rows = this.#db
-      .prepare('SELECT data FROM session_messages WHERE session_id = ? ORDER BY seq')
-      .all(id) as { data: string }[];
+    const rows = this.#sql(
+      () =>
+        this.#db.prepare('SELECT data FROM session_messages WHERE session_id = ? ORDER BY seq').all(id) as {
+          data: string;
+        }[],
+    );
     return rows.map((row) => JSON.parse(row.data) as ChatMessage);
   }
 
+  /** The message and the session's new updated_at are one transaction: both are stored, or neither. */
   append(id: string, message: ChatMessage): void {
     const now = localTimestamp(this.#now());
-    this.#db
-      .prepare(
-        `INSERT INTO session_messages (session_id, seq, role, data, created_at)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM session_messages WHERE session_id = ?), ?, ?, ?)`,
-      )
-      .run(id, id, message.role, JSON.stringify(message), now);
-    this.#db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(now, id);
+    this.#sql(() => {
+      this.#db.exec('BEGIN IMMEDIATE');
+      try {
+        this.#db
+          .prepare(
+            `INSERT INTO session_messages (session_id, seq, role, data, created_at)
+             VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM session_messages WHERE session_id = ?), ?, ?, ?)`,
+          )
+          .run(id, id, message.role, JSON.stringify(message), now);
+        this.#db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(now, id);
+        this.#db.exec('COMMIT');
+      } catch (error) {
+        if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+        throw error;
+      }
+    });
   }
 
   update(id: string, fields: { title?: string; model?: string }): Session {
     const session = this.get(id);
-    this.#db
-      .prepare('UPDATE sessions SET title = ?, model = ? WHERE id = ?')
-      .run(fields.title ?? session.title, fields.model ?? session.model, id);
+    this.#sql(() =>
+      this.#db
+        .prepare('UPDATE sessions SET title = ?, model = ? WHERE id = ?')
+        .run(fields.title ?? session.title, fields.model ?? session.model, id),
+    );
     return this.get(id);
   }
 
   /** Throws SessionNotFoundError when the id is unknown. */
   delete(id: string): void {
-    const result = this.#db.prepare('DELETE FROM sessions WHERE id = ?').run(id);
+    const result = this.#sql(() => this.#db.prepare('DELETE FROM sessions WHERE id = ?').run(id));
     if (result.changes === 0) throw new SessionNotFoundError(id);
+  }
+
+  /** Runs SQL; a raw SQLite failure (full disk, read-only file, lock held too long) becomes a STORE_ERROR. */
+  #sql<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      throw sqliteFailure(this.#db, error);
+    }
   }
 }
 

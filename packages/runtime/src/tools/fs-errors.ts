@@ -19,6 +19,19 @@ export function fileSystemError(
   if (code === 'EACCES' || code === 'EPERM') {
     return new ToolError(`The operating system denied access to ${shown} (${code}).`, { path });
   }
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return new ToolError(
+      `Cannot write ${shown}: the disk is full (${code}). The file was left as it was; free some space, then try again.`,
+      { path, reason: 'disk_full', code },
+    );
+  }
+  if (code === 'EROFS') {
+    return new ToolError(`Cannot write ${shown}: the file system is read-only (EROFS).`, {
+      path,
+      reason: 'read_only',
+      code,
+    });
+  }
   if (code === 'EISDIR') {
     return new ToolError(`${shown} is a directory, not a file. Use list_directory to see its contents.`, {
       path,

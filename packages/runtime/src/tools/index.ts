@@ -35,6 +35,34 @@ export {
   undoFileTool,
   writeFileTool,
 } from './files/index.ts';
+export type {
+  FileLanguage,
+  LspAccess,
+  LspConfig,
+  LspLanguage,
+  LspServerConfig,
+  LspServerDefinition,
+  LspServersOptions,
+  LspTimeouts,
+  RunningLspServer,
+} from './lsp/index.ts';
+export {
+  defaultLspDiagnosticsTimeoutMs,
+  defaultLspIdleTimeoutMs,
+  defaultLspRequestTimeoutMs,
+  defaultLspStartTimeoutMs,
+  LspServers,
+  languageOf,
+  lspDefinitionTool,
+  lspDiagnosticsTool,
+  lspHoverTool,
+  lspLanguages,
+  lspReferencesTool,
+  lspTimeouts,
+  mergeLspConfig,
+  serverDefinition,
+  supportedExtensions,
+} from './lsp/index.ts';
 export type { AccessMode, PathGuardOptions } from './path-guard.ts';
 export { createPathGuard, PathGuard } from './path-guard.ts';
 export { questionSchema, questionTool } from './question.ts';
@@ -53,5 +81,7 @@ export {
 } from './search/index.ts';
 export type { Todo } from './todo.ts';
 export { TodoList, todoReadTool, todoWriteTool } from './todo.ts';
-export type { Tool, ToolAuditRecord, ToolContext } from './tool.ts';
+export type { Tool, ToolAuditRecord, ToolContext, ToolWait } from './tool.ts';
 export { defineTool } from './tool.ts';
+export type { WebConfig, WebSettings } from './web/index.ts';
+export { HostPolicy, webfetchTool, websearchTool } from './web/index.ts';

@@ -3,8 +3,10 @@ import type { ProjectMemory } from '../memory/index.ts';
 import type { Sandbox } from '../sandbox/index.ts';
 import type { CommandPolicy } from './commands/command-policy.ts';
 import type { FileHistory } from './files/file-history.ts';
+import type { LspAccess } from './lsp/lsp-access.ts';
 import type { PathGuard } from './path-guard.ts';
 import type { TodoList } from './todo.ts';
+import type { WebSettings } from './web/web-settings.ts';
 
 /** What every tool receives besides its arguments. Confinement lives here, never inside a tool. */
 export interface ToolContext {
@@ -26,6 +28,10 @@ export interface ToolContext {
   readonly todos?: TodoList;
   /** The project's memory (save_memory); without one, save_memory refuses. */
   readonly memory?: ProjectMemory;
+  /** Config `web` and the search key (webfetch, websearch); without one, the defaults and no search. */
+  readonly web?: WebSettings;
+  /** The runtime's language servers and config `lsp` (lsp_* tools); without one, servers live for one call. */
+  readonly lsp?: LspAccess;
 }
 
 /** One tool execution as the audit log sees it. */
@@ -43,6 +49,20 @@ export interface Tool<Schema extends z.ZodType = z.ZodType> {
   readonly schema: Schema;
   /** Returns the text the model (and `POST /tool`) sees. Throws a KeelError on failure. */
   execute(ctx: ToolContext, args: z.infer<Schema>): Promise<string>;
+  /**
+   * For a tool that waits on something outside the run (a sub-agent to finish): what it waits for, or null
+   * when it can run now. Inside a run, a wait parks the run before the call (`waiting`, holding no worker);
+   * the call runs when the run continues and the wait is over. Direct calls never wait.
+   */
+  waitsFor?(ctx: ToolContext, args: z.infer<Schema>): Promise<ToolWait | null>;
+}
+
+/** What a tool waits for (Tool.waitsFor). */
+export interface ToolWait {
+  /** Recorded on the run's waiting step, e.g. `{ agent_id: 'agt_…' }`. */
+  detail: Record<string, unknown>;
+  /** Whether the wait is over: asked again once the run is `waiting`, so no wake-up is missed. */
+  ready(): Promise<boolean>;
 }
 
 /** Declares a tool with its argument type inferred from the schema. */

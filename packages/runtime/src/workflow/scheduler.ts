@@ -192,7 +192,14 @@ export class Scheduler {
               ),
             }),
       });
-      if (passed) return { passed: true, repairs };
+      if (passed) {
+        // A boundary like a tool node's: the decision (and its review artifact) is not made again on resume.
+        const output = { passed: true, repairs };
+        state.status = 'succeeded';
+        state.output = output;
+        await this.#hooks.checkpoint(stepId);
+        return output;
+      }
       if (!canRepair) {
         throw new KeelError('AGENT_ERROR', `Quality gate '${node.id}' failed after ${repairs} repairs.`, {
           node_id: node.id,

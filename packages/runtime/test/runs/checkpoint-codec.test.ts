@@ -63,6 +63,33 @@ describe('checkpoint deltas', () => {
     expect(decodeCheckpoints([])).toBeNull();
   });
 
+  test('a rewritten history is stored whole, the traces still as deltas, and folding gives it back', () => {
+    const state = withAgent();
+    const agent = state.nodes.agent!.agent!;
+    const codec = new CheckpointCodec();
+    const stored: Checkpoint[] = [];
+    for (let turn = 0; turn < 3; turn++) {
+      agent.messages.push({ role: 'tool', tool_call_id: `c${turn}`, content: `output ${turn}` });
+      agent.traces.push({ tool_name: 'read_file', args: { turn }, result: `output ${turn}` });
+      stored.push(checkpoint(codec.encode(state), turn));
+    }
+    // Pruning edits messages in place: the length alone would hide it.
+    agent.messages[1] = { role: 'tool', tool_call_id: 'c0', content: '[pruned]' };
+    agent.rewrites = 1;
+    stored.push(checkpoint(codec.encode(state), 3));
+    const last = stored.at(-1)!.state as { nodes: Record<string, { agent: Record<string, unknown> }> };
+    expect(last.nodes.agent!.agent.messages).toMatchObject({ base: 0 });
+    expect(last.nodes.agent!.agent.traces).toEqual({ base: 3, delta: [] });
+    // Growth after the rewrite is a delta again.
+    agent.messages.push({ role: 'assistant', content: 'done' });
+    stored.push(checkpoint(codec.encode(state), 4));
+    const grown = stored.at(-1)!.state as { nodes: Record<string, { agent: Record<string, unknown> }> };
+    expect(grown.nodes.agent!.agent.messages).toMatchObject({ base: 4 });
+    expect(decodeCheckpoints(stored)!.nodes.agent!.agent).toEqual(agent);
+    expect(decodeCheckpoints(stored.slice(0, 4))!.nodes.agent!.agent!.messages[1]!.content).toBe('[pruned]');
+    expect(decodeCheckpoints(stored.slice(0, 3))!.nodes.agent!.agent!.messages[1]!.content).toBe('output 0');
+  });
+
   test('a long run keeps its checkpoints small, and folding them gives the conversation back', async () => {
     const turns = 30;
     await using h = await startHarness(
@@ -81,7 +108,14 @@ describe('checkpoint deltas', () => {
     );
     const result = await h.runtime.run({ prompt: 'read', workdir: h.workdir });
     const checkpoints = await h.runtime.runs.checkpoints(result.run_id);
-    const sizes = checkpoints.map((each) => JSON.stringify(each.state).length);
+    // 30 outputs outgrow the context budget: pruning rewrites the history, and the checkpoint after each
+    // such step holds it whole; every other one holds what its step added.
+    const steps = await h.runtime.runs.steps(result.run_id);
+    const rewrites = new Set(steps.filter((step) => step.kind === 'context').map((step) => step.id));
+    expect(rewrites.size).toBeGreaterThan(0);
+    const sizes = checkpoints
+      .filter((each) => !rewrites.has(each.step_id ?? ''))
+      .map((each) => JSON.stringify(each.state).length);
     expect(Math.max(...sizes.slice(1))).toBeLessThan(20_000);
     // Folding every checkpoint gives the whole conversation back (the finished agent keeps its traces).
     const state = decodeCheckpoints(checkpoints)!;

@@ -3,6 +3,8 @@ import type { ErrorCode } from '../../src/errors/index.ts';
 import { KeelError } from '../../src/errors/index.ts';
 import type { JsonObject, NewRun, Run, RunStatus, RunStore } from '../../src/store/contract.ts';
 import { newId } from '../../src/store/ids.ts';
+import { describeAgentRunContract } from './agent-run-contract.ts';
+import { describeProjectContract } from './project-contract.ts';
 
 /** What a store implementation hands the suite for each test. */
 export interface StoreUnderTest {
@@ -977,4 +979,6 @@ export function describeStoreContract(
       });
     });
   });
+  describeProjectContract(`${name}: projects and tasks`, open);
+  describeAgentRunContract(`${name}: sub-agent runs`, open);
 }

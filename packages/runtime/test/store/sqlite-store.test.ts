@@ -114,6 +114,8 @@ describe('SqliteRunStore on SQLite', () => {
         lease_expires_at: null,
         usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
         cost_usd: 0,
+        parent_run_id: null,
+        agent: null,
         created_at: '2026-01-01T00:00:00.000Z',
         updated_at: '2026-01-01T00:00:05.000Z',
         started_at: '2026-01-01T00:00:00.000Z',

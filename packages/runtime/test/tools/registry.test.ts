@@ -33,6 +33,12 @@ describe('ToolRegistry', () => {
       'search_files',
       'patch',
       'exec_command',
+      'webfetch',
+      'websearch',
+      'lsp_diagnostics',
+      'lsp_definition',
+      'lsp_references',
+      'lsp_hover',
       'undo_file',
       'redo_file',
       'list_file_changes',
@@ -128,6 +134,12 @@ describe('ToolRegistry', () => {
       'search_files',
       'patch',
       'exec_command',
+      'webfetch',
+      'websearch',
+      'lsp_diagnostics',
+      'lsp_definition',
+      'lsp_references',
+      'lsp_hover',
       'undo_file',
       'redo_file',
       'list_file_changes',
@@ -136,8 +148,8 @@ describe('ToolRegistry', () => {
       'save_memory',
       'question',
     ]);
-    expect(all.filter({}).names()).toHaveLength(16);
-    expect(all.names()).toHaveLength(16);
+    expect(all.filter({}).names()).toHaveLength(22);
+    expect(all.names()).toHaveLength(22);
     expect(() => all.filter({ include: ['grep'], exclude: ['glob'] })).toThrow(
       'include_tools and exclude_tools are mutually exclusive.',
     );

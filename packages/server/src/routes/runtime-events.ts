@@ -37,8 +37,9 @@ export function runtimeEventRoutes(
         const after = request.query.after ?? request.headers['last-event-id'] ?? 0;
         const stream = openEventStream(reply, idleMs);
         try {
-          for await (const record of runtime.runs.watch(runId, { after, signal: stream.signal })) {
-            await stream.send(record.event, record.seq);
+          // A page at a time, each as stored: a long run replays without being parsed or held in memory.
+          for await (const page of runtime.runs.watchPages(runId, { after, signal: stream.signal })) {
+            await stream.sendJson(page);
           }
         } catch (error) {
           if (!stream.signal.aborted) request.log.error({ err: error }, 'event stream failed');

@@ -4,7 +4,7 @@ import type { RuntimePool } from '../runtime-pool.ts';
 import { continueQueued, runBody } from './runtime-runs.ts';
 
 const idParams = z.object({ id: z.string().min(1) });
-const approvalStatuses = ['pending', 'approved', 'rejected', 'answered', 'cancelled'] as const;
+const approvalStatuses = ['pending', 'approved', 'rejected', 'answered', 'cancelled', 'expired'] as const;
 // A decision may come with no body at all (fastify then sees null).
 const decisionBody = z
   .object({ reason: z.string().optional(), by: z.string().optional() })

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import {
   type ErrorObject,
   finishedStatuses,
@@ -10,6 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';
+import { runToResume } from '../session-run.ts';
 import { continueQueued } from './runtime-runs.ts';
 
 /** Close code for a connection without a valid token (spec section 5). */
@@ -50,8 +52,16 @@ export function registerWebSocket(app: FastifyInstance, pool: RuntimePool, optio
   });
 }
 
-/** One client's socket and the run it follows. */
-class Connection {
+/** A reconnect's `?after=<seq>`: a whole number ≥ 0 (0: the run from its start); anything else: from now. */
+export function cursorOf(after: unknown): number | undefined {
+  return typeof after === 'string' && /^\d{1,15}$/.test(after) ? Number(after) : undefined;
+}
+
+/** How a `run` message starts its run; returns the run's id and the runtime on its store. */
+export type StartSocketRun = (data: Record<string, unknown>) => Promise<{ id: string; runtime: Runtime }>;
+
+/** One client's socket and the run it follows (also the chat sockets', with their own `start`). */
+export class Connection {
   readonly #socket: WebSocket;
   /** The server's own runtime: where reconnects look for a session's run. */
   readonly #runtime: Runtime;
@@ -59,17 +69,24 @@ class Connection {
   /** The run this connection follows, with the runtime on its store. */
   #run: { id: string; runtime: Runtime } | undefined;
   #following: AbortController | undefined;
+  readonly #start: StartSocketRun;
 
-  constructor(socket: WebSocket, runtime: Runtime, pool: RuntimePool) {
+  constructor(socket: WebSocket, runtime: Runtime, pool: RuntimePool, start?: StartSocketRun) {
     this.#socket = socket;
     this.#runtime = runtime;
     this.#pool = pool;
+    this.#start = start ?? ((data) => this.#startInWorkdir(data));
   }
 
   open(query: Record<string, string | undefined>): void {
+    this.listen();
+    if (query.session_id) void this.resume(query.session_id, cursorOf(query.after), true);
+  }
+
+  /** Takes the client's messages from now on; closing the socket stops following (never the run). */
+  listen(): void {
     this.#socket.on('message', (data) => void this.#receive(String(data)));
     this.#socket.on('close', () => this.#following?.abort());
-    if (query.session_id) void this.#resume(query.session_id, Number(query.after ?? 0));
   }
 
   async #receive(text: string): Promise<void> {
@@ -106,10 +123,7 @@ class Connection {
             message: `Run '${this.#run.id}' is still in progress on this connection: cancel it or wait for it.`,
           });
         }
-        const request = { workdir: this.#pool.workdir, ...message.data } as RunRequest;
-        const runtime = this.#pool.for(typeof request.workdir === 'string' ? request.workdir : undefined);
-        const run = await runtime.start(request);
-        this.#run = { id: run.id, runtime };
+        this.#run = await this.#start(message.data);
         return this.#follow(this.#run, 0);
       }
       case 'cancel': {
@@ -135,20 +149,36 @@ class Connection {
     }
   }
 
-  /** A reconnect: the session's run still in progress, from the cursor. */
-  async #resume(sessionId: string, after: number): Promise<void> {
-    const [run] = (await this.#runtime.runs.list({ limit: 20 })).filter(
-      (each) => each.session_id === sessionId && !finishedStatuses.includes(each.status),
-    );
+  /** `/ws`'s `run`: a run in the request's workdir (default the server's), on that workdir's store. */
+  async #startInWorkdir(data: Record<string, unknown>): Promise<{ id: string; runtime: Runtime }> {
+    const request = { workdir: this.#pool.workdir, ...data } as RunRequest;
+    const runtime = this.#pool.for(typeof request.workdir === 'string' ? request.workdir : undefined);
+    const run = await runtime.start(request);
+    return { id: run.id, runtime };
+  }
+
+  /**
+   * A reconnect: the session's run still in progress (however many runs came after it), or one that ended
+   * after the cursor `after` while the client was away, followed from `after` (undefined: from now), on
+   * `runtime`'s store (default the server's). With none, `reportMissing` answers an error.
+   */
+  async resume(
+    sessionId: string,
+    after: number | undefined,
+    reportMissing: boolean,
+    runtime: Runtime = this.#runtime,
+  ): Promise<void> {
+    const run = await runToResume(runtime, sessionId, after);
     if (!run) {
+      if (!reportMissing) return;
       return this.#error({
         code: 'SESSION_NOT_FOUND',
         message: `No run of session '${sessionId}' is in progress.`,
       });
     }
-    this.#run = { id: run.id, runtime: this.#runtime };
+    this.#run = { id: run.id, runtime };
     this.#send({ type: 'resuming', session_id: sessionId, run_id: run.id, last_seq: run.last_seq });
-    await this.#follow(this.#run, Number.isInteger(after) && after > 0 ? after : run.last_seq);
+    await this.#follow(this.#run, after ?? run.last_seq);
   }
 
   /** Pushes the run's stored events after `after` until the run ends or the socket closes. */
@@ -157,14 +187,24 @@ class Connection {
     const following = new AbortController();
     this.#following = following;
     try {
-      for await (const record of runtime.runs.watch(runId, { after, signal: following.signal })) {
-        const { event } = record;
-        // `start` plays the role of `session_start` on this surface.
-        const body =
-          event.type === 'session_start'
-            ? { type: 'start', session_id: event.session_id, run_id: runId }
-            : { ...event };
-        this.#send({ ...body, seq: record.seq });
+      // A page at a time, each event sent as stored with its seq added: a long run replays without being
+      // parsed or held in memory, and the next page waits until this one is written (back-pressure).
+      for await (const page of runtime.runs.watchPages(runId, { after, signal: following.signal })) {
+        if (this.#socket.readyState !== this.#socket.OPEN) break;
+        // The page's frames leave the socket in one write rather than one each; only the last one's
+        // callback is waited for (frames are written in order).
+        const connection = (this.#socket as unknown as { _socket?: Socket })._socket;
+        connection?.cork();
+        const last = page.length - 1;
+        for (let index = 0; index < last; index++) {
+          const { seq, type, json } = page[index]!;
+          this.#socket.send(eventMessage(runId, seq, type, json));
+        }
+        const written = this.#sendText(
+          eventMessage(runId, page[last]!.seq, page[last]!.type, page[last]!.json),
+        );
+        connection?.uncork();
+        await written;
       }
     } catch (error) {
       if (!following.signal.aborted) this.#error(toErrorObject(error));
@@ -184,7 +224,29 @@ class Connection {
     this.#send({ type: 'error', error });
   }
 
-  #send(message: Record<string, unknown>): void {
-    if (this.#socket.readyState === this.#socket.OPEN) this.#socket.send(JSON.stringify(message));
+  send(message: Record<string, unknown>): void {
+    this.#send(message);
   }
+
+  #send(message: Record<string, unknown>): void {
+    void this.#sendText(JSON.stringify(message));
+  }
+
+  /** Sends one message; settles once it is written out (or could not be). */
+  #sendText(text: string): Promise<void> {
+    if (this.#socket.readyState !== this.#socket.OPEN) return Promise.resolve();
+    return new Promise((resolve) => this.#socket.send(text, () => resolve()));
+  }
+}
+
+/**
+ * A stored event as this surface sends it: its JSON with `seq` added (spliced in, not re-serialised);
+ * `start` plays the role of `session_start`.
+ */
+function eventMessage(runId: string, seq: number, type: string, json: string): string {
+  if (type === 'session_start') {
+    const event = JSON.parse(json) as { session_id?: unknown };
+    return JSON.stringify({ type: 'start', session_id: event.session_id, run_id: runId, seq });
+  }
+  return json.length > 2 ? `${json.slice(0, -1)},"seq":${seq}}` : `{"seq":${seq}}`;
 }

@@ -2,7 +2,10 @@ import type { LastMessage } from './last-message.ts';
 import { replyMatches } from './last-message.ts';
 import type { ScriptedReply } from './types.ts';
 
-/** The replies not yet consumed; a request takes the first one whose matcher accepts it. */
+/**
+ * The replies not yet consumed; a request takes the first one whose matcher accepts it. A `repeat` reply
+ * is served but stays where it is.
+ */
 export class ScriptQueue {
   #replies: ScriptedReply[] = [];
 
@@ -18,10 +21,12 @@ export class ScriptQueue {
     this.#replies.push(...replies);
   }
 
-  /** Remove and return the first matching reply, or undefined when none matches. */
+  /** Return the first matching reply (removed unless it repeats), or undefined when none matches. */
   take(last: LastMessage): ScriptedReply | undefined {
     const index = this.#replies.findIndex((reply) => replyMatches(reply, last));
     if (index === -1) return undefined;
-    return this.#replies.splice(index, 1)[0];
+    const reply = this.#replies[index]!;
+    if (!reply.repeat) this.#replies.splice(index, 1);
+    return reply;
   }
 }

@@ -19,6 +19,7 @@ export const scriptedReplySchema: z.ZodType<ScriptedReply> = z
         lastRole: z.enum(['user', 'assistant', 'tool', 'system']).optional(),
       })
       .optional(),
+    repeat: z.boolean().optional(),
     delayMs: z.number().int().nonnegative().optional(),
     chunkDelayMs: z.number().int().nonnegative().optional(),
     text: z.string().optional(),

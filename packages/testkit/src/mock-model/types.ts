@@ -11,7 +11,7 @@ export type ScriptedToolCall = {
   arguments: Record<string, unknown> | string;
 };
 
-/** One scripted reply of the mock model. Replies are consumed in order. */
+/** One scripted reply of the mock model. Replies are consumed in order (unless `repeat`). */
 export type ScriptedReply = {
   /** Only use this reply for a request whose LAST message matches. Without it, any request matches. */
   when?: {
@@ -20,6 +20,12 @@ export type ScriptedReply = {
     /** The last message has this role. */
     lastRole?: MessageRole;
   };
+  /**
+   * Keep the reply in the script after it is used, so it answers every matching request: a reply that is
+   * a function of the conversation's state (its `when`), not of the order of requests. A client that asks
+   * again for a turn it lost (a run recovered after a crash) gets the same answer.
+   */
+  repeat?: boolean;
   /** Wait this long before answering (aborted cleanly if the client goes away). */
   delayMs?: number;
   /** Wait this long between streamed chunks. */
@@ -101,7 +107,7 @@ export type MockModel = {
   readonly requests: readonly RecordedRequest[];
   /** Bodies of the chat-completion requests, in order. */
   readonly chatRequests: readonly ChatRequestBody[];
-  /** Number of replies not yet consumed. */
+  /** Number of replies not yet consumed (`repeat` replies are never consumed, so always count). */
   readonly remaining: number;
   /** Append replies to the script (validated). */
   push(...replies: ScriptedReply[]): void;

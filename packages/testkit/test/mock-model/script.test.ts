@@ -52,6 +52,37 @@ describe('script selection, validation and recording', () => {
     expect(server.remaining).toBe(1);
   });
 
+  it('a repeat reply answers every request it matches and is never consumed', async () => {
+    const toolResult = (content: string) => ({ role: 'tool', tool_call_id: 'c1', content });
+    server = await startMockModel({
+      script: [
+        { when: { lastRole: 'tool', lastMessageIncludes: 'first' }, text: 'after first', repeat: true },
+        {
+          when: { lastMessageIncludes: 'go' },
+          toolCalls: [{ id: 'c1', name: 'x', arguments: {} }],
+          repeat: true,
+        },
+        { text: 'once' },
+      ],
+    });
+    const ask = async (messages: unknown[]) =>
+      readJson(await postChat(server, { messages })).then((body) => body.choices[0].message);
+    // The same question twice (a turn asked again) gets the same answer, whatever came in between.
+    expect((await ask([userMessage('go')])).tool_calls[0].id).toBe('c1');
+    expect((await ask([userMessage('go'), toolResult('first')])).content).toBe('after first');
+    expect((await ask([userMessage('go')])).tool_calls[0].id).toBe('c1');
+    expect((await ask([userMessage('go'), toolResult('first')])).content).toBe('after first');
+    expect(server.remaining).toBe(3);
+    // Replies without `repeat` are still consumed; the repeating ones stay.
+    expect((await ask([userMessage('hello')])).content).toBe('once');
+    expect(server.remaining).toBe(2);
+    const exhausted = await postChat(server, { messages: [userMessage('hello')] });
+    expect(exhausted.status).toBe(500);
+    await expect(startMockModel({ script: [{ text: 'a', repeat: 'yes' }] as never })).rejects.toThrow(
+      /repeat/,
+    );
+  });
+
   it('records every request: method, path, headers and body', async () => {
     server = await startMockModel({ script: [{ text: 'ok' }] });
     const tools = [{ type: 'function', function: { name: 'read_file', parameters: { type: 'object' } } }];

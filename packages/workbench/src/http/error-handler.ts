@@ -1,6 +1,7 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { WorkbenchError, type WorkbenchErrorObject } from '../errors.ts';
+import { storeFailure } from '../store/index.ts';
 
 /** The one error body of every endpoint: `{"error": {"code", "message", "details"?}}`. */
 export function errorBody(error: WorkbenchErrorObject): { error: WorkbenchErrorObject } {
@@ -10,8 +11,9 @@ export function errorBody(error: WorkbenchErrorObject): { error: WorkbenchErrorO
 /**
  * The ONE mapping of failures to responses: invalid input is 400 INVALID_PARAMS naming the field, a
  * WorkbenchError keeps its code and status, Fastify's own refusals (bad JSON, body too large) keep their
- * 4xx status, an unknown route is 404 NOT_FOUND, and anything else is 500 SERVER_ERROR whose cause goes to
- * the log, never to the client.
+ * 4xx status, an unknown route is 404 NOT_FOUND, a disk or database fault is 500 STORE_ERROR saying which
+ * (full, read-only, locked), and anything else is 500 SERVER_ERROR whose cause goes to the log, never to
+ * the client.
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -35,8 +37,22 @@ export function installErrorHandler(app: FastifyInstance): void {
         .status(error.statusCode)
         .send(errorBody({ code: 'INVALID_PARAMS', message: error.message, details: { reason: error.code } }));
     }
-    request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send(errorBody({ code: 'SERVER_ERROR', message: 'Internal server error.' }));
+    // The request id ties the client's report to the log line with the cause.
+    request.log.error({ err: error, request_id: request.id }, 'request failed');
+    // A full disk, a read-only database, a lock held too long: the client is told which, not just "500".
+    const fault = storeFailure(error);
+    if (fault) {
+      return reply
+        .status(500)
+        .send(errorBody({ ...fault.toJSON(), details: { ...fault.details, request_id: request.id } }));
+    }
+    return reply.status(500).send(
+      errorBody({
+        code: 'SERVER_ERROR',
+        message: 'Internal server error.',
+        details: { request_id: request.id },
+      }),
+    );
   });
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send(
@@ -46,4 +62,11 @@ export function installErrorHandler(app: FastifyInstance): void {
       }),
     ),
   );
+}
+
+/** Fastify's answer to a URL its router cannot decode (`/%ff`), which bypasses setErrorHandler. */
+export function answerBadUrl(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  reply
+    .status(400)
+    .send(errorBody({ code: 'INVALID_PARAMS', message: error.message, details: { reason: error.code } }));
 }

@@ -10,6 +10,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { storeFailure } from '../store/index.ts';
 import type { LogEntry, SessionEvent } from './types.ts';
 
 /** Where each line of a log starts: entry seq N (gapless from 1) is bytes starts[N-1] to starts[N]. */
@@ -39,13 +40,20 @@ export class SessionLog {
     const seq = index.starts.length;
     const entry: LogEntry = { seq, timestamp: new Date().toISOString(), event };
     const line = Buffer.from(`${JSON.stringify(entry)}\n`);
-    const fd = openSync(this.#pathOf(sessionId), 'a');
+    const end = index.starts.at(-1) ?? 0;
+    let fd: number | undefined;
     try {
-      writeSync(fd, line);
+      fd = openSync(this.#pathOf(sessionId), 'a');
+      // A write may take only part of the line (a disk filling up): the rest follows, or it fails.
+      for (let written = 0; written < line.length; ) written += writeSync(fd, line, written);
+    } catch (error) {
+      // Cut off what part of the line did land, so the log still ends on a whole entry and seq stays gapless.
+      if (fd !== undefined) cutBack(fd, end);
+      throw storeFailure(error, `Could not append to the log of session '${sessionId}'`) ?? error;
     } finally {
-      closeSync(fd);
+      if (fd !== undefined) closeSync(fd);
     }
-    index.starts.push((index.starts.at(-1) ?? 0) + line.length);
+    index.starts.push(end + line.length);
     return entry;
   }
 
@@ -129,6 +137,13 @@ export class SessionLog {
     }
     return { starts };
   }
+}
+
+/** Truncates an open log back to `size` bytes; if even that fails, the next load drops the torn tail. */
+function cutBack(fd: number, size: number): void {
+  try {
+    ftruncateSync(fd, size);
+  } catch {}
 }
 
 /** The seq of one stored line, or undefined when the line is not a whole entry. */

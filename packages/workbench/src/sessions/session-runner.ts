@@ -8,6 +8,7 @@ import type {
   RunnerOutcome,
 } from '../runners/index.ts';
 import type { SettingsService } from '../settings/index.ts';
+import { storeFailure } from '../store/index.ts';
 import { type Hub, sessionChannel } from './hub.ts';
 import type { SessionLog } from './session-log.ts';
 import type { SessionStore } from './session-store.ts';
@@ -117,6 +118,9 @@ export class SessionRunner {
     this.#work.add(work);
     try {
       return await work;
+    } catch (error) {
+      this.#brokeOff(sessionId, error);
+      throw error;
     } finally {
       this.#work.delete(work);
       this.#active.delete(sessionId);
@@ -211,6 +215,23 @@ export class SessionRunner {
     });
     this.#status(ended);
     return outcome;
+  }
+
+  /**
+   * A turn that broke off because the workbench could not record it (its log or its row: a full disk, a
+   * read-only database) ends failed rather than `running` forever, when the row can still be written.
+   */
+  #brokeOff(sessionId: string, error: unknown): void {
+    const failure = WorkbenchError.is(error) ? error : storeFailure(error);
+    try {
+      const session = this.#store.update(sessionId, {
+        status: 'failed',
+        error: failure?.toJSON() ?? { code: 'SERVER_ERROR', message: (error as Error).message },
+        last_seq: this.#log.lastSeq(sessionId),
+        ended_at: new Date().toISOString(),
+      });
+      this.#status(session);
+    } catch {}
   }
 
   #status(session: SessionRecord): void {

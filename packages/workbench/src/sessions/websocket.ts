@@ -3,6 +3,7 @@ import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import { WorkbenchError } from '../errors.ts';
 import { type SocketAuthorizer, unauthorizedClose } from '../http/index.ts';
+import { storeFailure } from '../store/index.ts';
 import type { ChannelMessage, Hub } from './hub.ts';
 import type { SessionLog } from './session-log.ts';
 import type { SessionRunner } from './session-runner.ts';
@@ -73,7 +74,8 @@ class Connection {
     try {
       this.#handle(message);
     } catch (error) {
-      if (WorkbenchError.is(error)) this.#error(error.code, error.message);
+      const failure = WorkbenchError.is(error) ? error : storeFailure(error);
+      if (failure) this.#error(failure.code, failure.message);
       else this.#error('SERVER_ERROR', 'The message could not be handled.');
     }
   }
@@ -107,7 +109,8 @@ class Connection {
           return;
         }
         void this.#deps.runner.turn(message.session_id, { prompt: message.content }).catch((error) => {
-          if (WorkbenchError.is(error)) this.#error(error.code, error.message);
+          const failure = WorkbenchError.is(error) ? error : storeFailure(error);
+          if (failure) this.#error(failure.code, failure.message);
         });
         return;
       }

@@ -1,2 +1,3 @@
 export { type Database, fromJson, nowIso, openDatabase } from './database.ts';
 export { migrations } from './migrations.ts';
+export { storeFailure } from './store-failure.ts';

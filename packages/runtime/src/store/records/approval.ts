@@ -3,7 +3,8 @@ import type { JsonObject } from './json.ts';
 // Approvals: a human's decision a run waits on (a tool call, a node, a question).
 
 export type ApprovalKind = 'tool' | 'node' | 'question';
-export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'answered' | 'cancelled';
+/** `expired`: nobody decided within the interaction timeout (its `timeout_seconds` detail). */
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'answered' | 'cancelled' | 'expired';
 
 export interface Approval {
   id: string;

@@ -14,4 +14,15 @@ export interface RunEventRecord {
   created_at: string;
 }
 
+/**
+ * A stored event as its JSON text, as the store keeps it: what a replay sends on without parsing and
+ * serialising every event again.
+ */
+export interface RunEventText {
+  seq: number;
+  type: string;
+  /** The event's JSON, exactly as stored. */
+  json: string;
+}
+
 export type ControlKind = 'cancel' | 'pause';

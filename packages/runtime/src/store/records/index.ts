@@ -9,9 +9,28 @@ export type {
 } from './approval.ts';
 export type { Artifact, NewArtifact } from './artifact.ts';
 export type { AuditEntry, AuditQuery, NewAuditEntry } from './audit.ts';
-export type { ControlKind, RunEventRecord } from './event.ts';
+export type { ControlKind, RunEventRecord, RunEventText } from './event.ts';
 export type { UserInput } from './input.ts';
 export type { JsonObject, JsonValue } from './json.ts';
-export type { Claim, NewRun, Run, RunQuery, RunStatus, RunTransition, RunUsage } from './run.ts';
+export type {
+  NewProject,
+  NewTask,
+  Project,
+  ProjectChange,
+  ProjectQuery,
+  Task,
+  TaskChange,
+} from './project.ts';
+export type {
+  Claim,
+  NewRun,
+  Run,
+  RunAgent,
+  RunQuery,
+  RunStatus,
+  RunTransition,
+  RunUsage,
+  SubAgentType,
+} from './run.ts';
 export { finishedStatuses, runStatuses } from './run.ts';
 export type { Checkpoint, NewStep, Step, StepKind, StepStatus } from './step.ts';

@@ -52,10 +52,37 @@ export interface Run {
   lease_expires_at: string | null;
   usage: RunUsage;
   cost_usd: number;
+  /** The run that spawned this one as its sub-agent; null for a run nobody spawned. */
+  parent_run_id: string | null;
+  /** Set when the run is (one run of) a sub-agent; see RunAgent. */
+  agent: RunAgent | null;
   created_at: string;
   updated_at: string;
   started_at: string | null;
   ended_at: string | null;
+}
+
+/** The kinds of sub-agent (spec section 4, `POST /agent/spawn`): each has its own tools and prompt. */
+export type SubAgentType = 'code' | 'research' | 'test' | 'generic';
+
+/**
+ * What makes a run a sub-agent's. A sub-agent is a durable child run: queued, claimed, checkpointed and
+ * recovered like any run. Resuming it starts a new run with the same `agent_id`.
+ */
+export interface RunAgent {
+  /** The sub-agent's id (`agt_…`), the same on each of its runs. */
+  agent_id: string;
+  type: SubAgentType;
+  /** The task it was spawned with. */
+  task: string;
+  /** Its time limit, counted from this run's creation. */
+  timeout_seconds: number;
+  /** When this run must have ended (ISO 8601, UTC): past it the run ends with TIMEOUT. */
+  deadline_at: string;
+  /** When the sub-agent was first spawned: its record's `created_at` on every run of it. */
+  spawned_at: string;
+  /** The earlier run of the sub-agent that this one resumes; null for the first. */
+  resumes: string | null;
 }
 
 export interface NewRun {
@@ -67,6 +94,13 @@ export interface NewRun {
   /** Default `queued`. */
   status?: RunStatus;
   forked_from?: { run_id: string; checkpoint_id: string } | null;
+  parent_run_id?: string | null;
+  agent?: RunAgent | null;
+  /**
+   * For a sub-agent run: create it only while fewer than this many sub-agent runs are active (queued,
+   * running, waiting or paused), counted and inserted as one atomic step; else AgentLimitReachedError.
+   */
+  agent_limit?: number;
 }
 
 export interface RunQuery {
@@ -75,6 +109,12 @@ export interface RunQuery {
   limit?: number;
   /** Page cursor: only runs whose id sorts before this one (newest first). */
   before?: string;
+  /** Only the sub-agent runs this run spawned. */
+  parent_run_id?: string;
+  /** Only the runs of this sub-agent (a resumed sub-agent has one per start), newest first. */
+  agent_id?: string;
+  /** Only sub-agent runs that have not ended (queued, running, waiting, paused). */
+  active_agents?: boolean;
 }
 
 /** A conditional status change; see `RunStore.transition`. */

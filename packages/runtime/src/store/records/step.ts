@@ -3,7 +3,8 @@ import type { JsonObject, JsonValue } from './json.ts';
 
 // Steps of a run and the checkpoints taken after them.
 
-export type StepKind = 'model_turn' | 'tool_batch' | 'tool' | 'approval' | 'gate' | 'node';
+/** `context`: an agent's history pruned or compacted to fit its model (the checkpoint after it holds the result). */
+export type StepKind = 'model_turn' | 'tool_batch' | 'context' | 'tool' | 'approval' | 'gate' | 'node';
 export type StepStatus = 'running' | 'succeeded' | 'failed' | 'cancelled' | 'waiting' | 'abandoned';
 
 /** A step: a model turn, a tool batch, an approval, a gate or a non-agent node execution. */

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { migrations } from './migrations.ts';
+import { openFailure } from './sqlite-failure.ts';
 
 /** How long opening waits out other processes creating, converting or migrating the same file. */
 const OPEN_DEADLINE_MS = 15_000;
@@ -9,11 +10,16 @@ const OPEN_DEADLINE_MS = 15_000;
 /**
  * Opens (creating if needed) a SQLite database in WAL mode, migrated to the latest schema: the runtime's
  * own by default, or `schema` (each entry one migration, applied once in order, tracked by user_version),
- * for an embedder with tables of its own (the workbench).
+ * for an embedder with tables of its own (the workbench). A failure is a STORE_ERROR naming the file.
  */
 export function openSqlite(path: string, schema: readonly string[] = migrations): DatabaseSync {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path);
+  let db: DatabaseSync;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    db = new DatabaseSync(path);
+  } catch (error) {
+    throw openFailure(path, error);
+  }
   try {
     // busy_timeout first: several processes may open and migrate the same new database at once.
     db.exec('PRAGMA busy_timeout = 5000;');
@@ -28,7 +34,8 @@ export function openSqlite(path: string, schema: readonly string[] = migrations)
     return db;
   } catch (error) {
     db.close();
-    throw error;
+    // A full disk, a read-only file or directory, a lock held too long: a STORE_ERROR saying which.
+    throw openFailure(path, error);
   }
 }
 

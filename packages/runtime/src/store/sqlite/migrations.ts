@@ -144,4 +144,32 @@ export const migrations: string[] = [
      consumed_at TEXT
    );
    CREATE INDEX run_inputs_pending ON run_inputs (run_id, id) WHERE consumed_at IS NULL;`,
+  // Projects and their development tasks (the web API's /api/projects and /api/tasks).
+  `CREATE TABLE projects (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     description TEXT NOT NULL,
+     workdir TEXT NOT NULL,
+     code_paths TEXT NOT NULL,
+     session_id TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE TABLE project_tasks (
+     id TEXT PRIMARY KEY,
+     project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+     name TEXT NOT NULL,
+     branch_name TEXT NOT NULL,
+     session_id TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX project_tasks_project ON project_tasks (project_id, id);`,
+  // Sub-agents are child runs: the run that spawned one, and its agent fields (agents/). `agent_id` is
+  // also a column so that a sub-agent's runs and the active ones are found by index.
+  `ALTER TABLE runs ADD COLUMN parent_run_id TEXT;
+   ALTER TABLE runs ADD COLUMN agent_id TEXT;
+   ALTER TABLE runs ADD COLUMN agent TEXT;
+   CREATE INDEX runs_parent ON runs (parent_run_id, id) WHERE parent_run_id IS NOT NULL;
+   CREATE INDEX runs_agent ON runs (agent_id, id) WHERE agent_id IS NOT NULL;`,
 ];

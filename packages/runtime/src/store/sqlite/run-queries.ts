@@ -1,4 +1,4 @@
-import { InvalidStateError, RunNotFoundError } from '../../errors/index.ts';
+import { AgentLimitReachedError, InvalidStateError, RunNotFoundError } from '../../errors/index.ts';
 import type { Claim, NewRun, Run, RunQuery, RunStatus, RunTransition, RunUsage } from '../contract.ts';
 import { finishedStatuses, runStatuses } from '../contract.ts';
 import { immediate, type SqliteContext, stamp, wrongState } from './context.ts';
@@ -7,6 +7,17 @@ import { type Row, toJson, toJsonOrNull, toRun } from './rows.ts';
 // The run record on SQLite: its lifecycle and leases.
 
 export function createRun(ctx: SqliteContext, input: NewRun): Run {
+  const limit = input.agent_limit;
+  if (limit === undefined || !input.agent) return insertRun(ctx, input);
+  // Counted and inserted under the write lock: two processes spawning at once cannot both pass the limit.
+  return immediate(ctx, () => {
+    const { active } = ctx.sql.countActiveAgents.get() as { active: number };
+    if (active >= limit) throw new AgentLimitReachedError(limit, active);
+    return insertRun(ctx, input);
+  });
+}
+
+function insertRun(ctx: SqliteContext, input: NewRun): Run {
   const { now, id } = stamp(ctx, 'run');
   const status = input.status ?? 'queued';
   const row = ctx.sql.insertRun.get({
@@ -18,6 +29,9 @@ export function createRun(ctx: SqliteContext, input: NewRun): Run {
     workflow: toJson(input.workflow ?? null),
     input: toJson(input.input),
     forked_from: toJsonOrNull(input.forked_from),
+    parent_run_id: input.parent_run_id ?? null,
+    agent_id: input.agent?.agent_id ?? null,
+    agent: toJsonOrNull(input.agent),
     now,
     started_at: status === 'running' ? now : null,
     ended_at: finishedStatuses.includes(status) ? now : null,
@@ -35,6 +49,9 @@ export function listRuns(ctx: SqliteContext, query: RunQuery): Run[] {
   const rows = ctx.sql.listRuns.all({
     status: query.status ?? null,
     before: query.before ?? null,
+    parent_run_id: query.parent_run_id ?? null,
+    agent_id: query.agent_id ?? null,
+    active_agents: query.active_agents ? 1 : 0,
     limit: query.limit ?? 20,
   }) as Row[];
   return rows.map(toRun);

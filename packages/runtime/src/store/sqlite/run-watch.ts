@@ -61,15 +61,30 @@ export class SqliteRunWatch {
     return new Map(rows.map((row) => [row.id, `${row.last_seq}|${row.status}|${row.updated_at}`]));
   }
 
+  /**
+   * This process just committed changes to these runs (the store's group commit): their listeners hear
+   * of it now rather than at the next beat, which then does not report the same change again.
+   */
+  changed(runIds: Iterable<string>): void {
+    const watched = [...runIds].filter((runId) => this.#watched.has(runId));
+    if (watched.length > 0) this.#check(watched);
+  }
+
   #poll(): void {
+    this.#check([...this.#watched.keys()]);
+  }
+
+  #check(runIds: string[]): void {
     let states: Map<string, string>;
     try {
-      states = this.#read([...this.#watched.keys()]);
+      states = this.#read(runIds);
     } catch {
       // A busy or closing database: the next beat tries again; a listener never sees the failure.
       return;
     }
-    for (const [runId, watched] of this.#watched) {
+    for (const runId of runIds) {
+      const watched = this.#watched.get(runId);
+      if (!watched) continue;
       const state = states.get(runId) ?? '';
       if (state === watched.seen) continue;
       watched.seen = state;

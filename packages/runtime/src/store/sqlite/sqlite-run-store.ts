@@ -1,6 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ErrorObject } from '../../errors/index.ts';
-import { KeelError, StoreError } from '../../errors/index.ts';
 import type {
   Approval,
   ApprovalDecision,
@@ -16,10 +15,16 @@ import type {
   NewApproval,
   NewArtifact,
   NewAuditEntry,
+  NewProject,
   NewRun,
   NewStep,
+  NewTask,
+  Project,
+  ProjectChange,
+  ProjectQuery,
   Run,
   RunEventRecord,
+  RunEventText,
   RunQuery,
   RunStatus,
   RunStore,
@@ -27,16 +32,21 @@ import type {
   RunUsage,
   Step,
   StepStatus,
+  Task,
+  TaskChange,
   UserInput,
 } from '../contract.ts';
 import * as approvals from './approval-queries.ts';
 import * as artifacts from './artifact-queries.ts';
 import type { SqliteContext } from './context.ts';
 import { openSqlite, retryWhileBusy } from './database.ts';
+import { SqliteEventAppender } from './event-appender.ts';
 import * as events from './event-queries.ts';
 import * as inputs from './input-queries.ts';
+import * as projects from './project-queries.ts';
 import * as runs from './run-queries.ts';
 import { SqliteRunWatch } from './run-watch.ts';
+import { sqliteFailure } from './sqlite-failure.ts';
 import { prepareStatements } from './statements.ts';
 import * as steps from './step-queries.ts';
 
@@ -73,6 +83,7 @@ export class SqliteRunStore implements RunStore {
   readonly kind = 'sqlite';
   readonly #ctx: SqliteContext;
   readonly #watch: SqliteRunWatch;
+  readonly #appender: SqliteEventAppender;
   #closed = false;
 
   constructor(db: DatabaseSync, options: SqliteRunStoreOptions = {}) {
@@ -80,6 +91,11 @@ export class SqliteRunStore implements RunStore {
     const sql = retryWhileBusy(() => prepareStatements(db));
     this.#ctx = { db, sql, now: options.now ?? (() => new Date()) };
     this.#watch = new SqliteRunWatch(sql.watchRuns, options.pollMs ?? 100);
+    this.#appender = new SqliteEventAppender(
+      this.#ctx,
+      (runIds) => this.#watch.changed(runIds),
+      (error) => sqliteFailure(db, error),
+    );
   }
 
   createRun(input: NewRun): Promise<Run> {
@@ -115,11 +131,16 @@ export class SqliteRunStore implements RunStore {
   }
 
   appendEvent(runId: string, event: JsonObject & { type: string }): Promise<number> {
-    return this.#call(() => events.appendEvent(this.#ctx, runId, event));
+    // Group commit (event-appender.ts): settles once the event's batch is committed.
+    return this.#appender.append(runId, event);
   }
 
   listEvents(runId: string, options: { after?: number; limit?: number } = {}): Promise<RunEventRecord[]> {
     return this.#call(() => events.listEvents(this.#ctx, runId, options));
+  }
+
+  listEventTexts(runId: string, options: { after?: number; limit?: number } = {}): Promise<RunEventText[]> {
+    return this.#call(() => events.listEventTexts(this.#ctx, runId, options));
   }
 
   startStep(input: NewStep): Promise<Step> {
@@ -209,6 +230,46 @@ export class SqliteRunStore implements RunStore {
     return this.#call(() => artifacts.listAudit(this.#ctx, query));
   }
 
+  createProject(input: NewProject): Promise<Project> {
+    return this.#call(() => projects.createProject(this.#ctx, input));
+  }
+
+  getProject(id: string): Promise<Project> {
+    return this.#call(() => projects.getProject(this.#ctx, id));
+  }
+
+  listProjects(query: ProjectQuery = {}): Promise<Project[]> {
+    return this.#call(() => projects.listProjects(this.#ctx, query));
+  }
+
+  updateProject(id: string, change: ProjectChange): Promise<Project> {
+    return this.#call(() => projects.updateProject(this.#ctx, id, change));
+  }
+
+  deleteProject(id: string): Promise<void> {
+    return this.#call(() => projects.deleteProject(this.#ctx, id));
+  }
+
+  createTask(input: NewTask): Promise<Task> {
+    return this.#call(() => projects.createTask(this.#ctx, input));
+  }
+
+  getTask(id: string): Promise<Task> {
+    return this.#call(() => projects.getTask(this.#ctx, id));
+  }
+
+  listTasks(projectId: string, query: ProjectQuery = {}): Promise<Task[]> {
+    return this.#call(() => projects.listTasks(this.#ctx, projectId, query));
+  }
+
+  updateTask(id: string, change: TaskChange): Promise<Task> {
+    return this.#call(() => projects.updateTask(this.#ctx, id, change));
+  }
+
+  deleteTask(id: string): Promise<void> {
+    return this.#call(() => projects.deleteTask(this.#ctx, id));
+  }
+
   subscribe(runId: string, listener: () => void): () => void {
     return this.#watch.subscribe(runId, listener);
   }
@@ -222,14 +283,16 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  /** The async face of a synchronous operation; a raw SQLite failure (busy, closed, full disk) becomes STORE_ERROR. */
+  /**
+   * The async face of a synchronous operation; a raw SQLite failure (busy, closed, full disk) becomes
+   * STORE_ERROR. Appends still queued for the group commit are written first, so every operation sees them.
+   */
   async #call<T>(work: () => T): Promise<T> {
     try {
+      this.#appender.flush();
       return work();
     } catch (error) {
-      if (KeelError.is(error)) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      throw new StoreError(`The SQLite store failed: ${message}`, undefined, { cause: error });
+      throw sqliteFailure(this.#ctx.db, error);
     }
   }
 }

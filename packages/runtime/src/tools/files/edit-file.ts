@@ -1,10 +1,11 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { InvalidParamsError, ToolError } from '../../errors/index.ts';
 import { displayPath } from '../display-path.ts';
 import { fileSystemError } from '../fs-errors.ts';
 import { defineTool } from '../tool.ts';
 import { maxReadBytes } from './read-file.ts';
+import { replaceFile } from './replace-file.ts';
 import { isBinary } from './text-file.ts';
 
 const schema = z.object({
@@ -59,7 +60,7 @@ export const editFileTool = defineTool({
         ? content.split(oldText).join(newText)
         : content.slice(0, at) + newText + content.slice(at + oldText.length);
     try {
-      await writeFile(path, updated, 'utf8');
+      await replaceFile(path, updated);
     } catch (error) {
       throw fileSystemError(error, shown, args.path);
     }

@@ -1,4 +1,4 @@
-import { readFile, unlink, writeFile } from 'node:fs/promises';
+import { readFile, unlink } from 'node:fs/promises';
 import { diffLines } from 'diff';
 import { z } from 'zod';
 import { ToolError } from '../../errors/index.ts';
@@ -6,6 +6,7 @@ import { displayPath } from '../display-path.ts';
 import { fileSystemError } from '../fs-errors.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
 import type { FileChange, FileHistory } from './file-history.ts';
+import { replaceFile } from './replace-file.ts';
 
 const pathSchema = z.object({
   path: z.string().describe('Path of the file, relative to the working directory or absolute.'),
@@ -105,7 +106,7 @@ async function replaceContent(
   }
   try {
     if (next === null) await unlink(path);
-    else await writeFile(path, next);
+    else await replaceFile(path, next);
   } catch (error) {
     throw fileSystemError(error, shown, argPath);
   }

@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
 import { z } from 'zod';
@@ -7,6 +7,7 @@ import { displayPath } from '../display-path.ts';
 import { fileSystemError } from '../fs-errors.ts';
 import { defineTool } from '../tool.ts';
 import { maxReadBytes } from './read-file.ts';
+import { replaceFile } from './replace-file.ts';
 import { isBinary, splitLines } from './text-file.ts';
 
 const schema = z.object({
@@ -36,7 +37,7 @@ export const patchTool = defineTool({
     if (patched === false) throw hunkError(source, patch, shown, args.path);
     try {
       await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, patched, 'utf8');
+      await replaceFile(path, patched);
     } catch (error) {
       throw fileSystemError(error, shown, args.path);
     }

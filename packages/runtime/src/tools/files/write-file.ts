@@ -1,10 +1,11 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { ToolError } from '../../errors/index.ts';
 import { displayPath } from '../display-path.ts';
 import { fileSystemError } from '../fs-errors.ts';
 import { defineTool } from '../tool.ts';
+import { replaceFile } from './replace-file.ts';
 import { splitLines } from './text-file.ts';
 
 const schema = z.object({
@@ -29,7 +30,7 @@ export const writeFileTool = defineTool({
     const before = ctx.history && existing ? await readFile(path).catch(() => undefined) : null;
     try {
       await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, args.content, 'utf8');
+      await replaceFile(path, args.content);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOTDIR' || code === 'EEXIST') {

@@ -8,7 +8,14 @@
  */
 export type { AgentHooks, AgentState, BreakerLimits } from './agent/index.ts';
 export { defaultBreakerLimits, deriveMetadata, executeAgent } from './agent/index.ts';
-export type { AgentScope, SpawnRequest, SubAgent, SubAgentStatus } from './agents/index.ts';
+export type {
+  AgentScope,
+  ConfiguredSpecialist,
+  SpawnRequest,
+  Specialist,
+  SubAgent,
+  SubAgentStatus,
+} from './agents/index.ts';
 export {
   AgentsApi,
   createAgentTools,
@@ -203,5 +210,13 @@ export {
   TodoList,
   ToolRegistry,
 } from './tools/index.ts';
-export type { Budgets, Predicate, Workflow, WorkflowNode } from './workflow/index.ts';
+export type {
+  Budgets,
+  GateReviewer,
+  GraphTask,
+  Predicate,
+  SpecialistInfo,
+  Workflow,
+  WorkflowNode,
+} from './workflow/index.ts';
 export { parseWorkflow } from './workflow/index.ts';

@@ -1,4 +1,11 @@
-import { createRuntime, KeelError, type RuntimeEvent, toErrorObject } from '@keel/runtime';
+import {
+  createRuntime,
+  InvalidParamsError,
+  KeelError,
+  type RuntimeEvent,
+  toErrorObject,
+  type Workflow,
+} from '@keel/runtime';
 import type { Command } from 'commander';
 import { keelArgsOf, workdirOf } from '../cli-runtime.ts';
 import { interruptSignal } from '../interrupt.ts';
@@ -17,8 +24,12 @@ import { describe } from './descriptions.ts';
 interface RunFlags extends RunRequestFlags {
   verbose?: boolean;
   workflow?: string;
+  plan?: boolean;
   json?: boolean;
 }
+
+/** `keel run --plan`: a planner writes the task graph; each task goes to the specialist its capability names. */
+const planWorkflow: Workflow = { root: { id: 'plan', kind: 'task_graph' } };
 
 /** `keel run "<prompt>"`: one agent run, streamed to the terminal. */
 export function registerRun(program: Command, io: CliIo): void {
@@ -41,6 +52,10 @@ export function registerRun(program: Command, io: CliIo): void {
   ]);
   command
     .option('--workflow <file>', 'run this workflow (JSON) instead of the plain agent')
+    .option(
+      '--plan',
+      'a planner splits the work into tasks for specialist agents (code, research, test, ...), run in parallel where they can',
+    )
     .option('--json', 'print events as JSON lines instead of text')
     .action(async (prompt: string, flags: RunFlags) => {
       io.exitCode = await runCommand(prompt, flags, io);
@@ -71,13 +86,24 @@ async function runCommand(prompt: string, flags: RunFlags, io: CliIo): Promise<n
   const runtime = createRuntime({ env: io.env, workdir });
   try {
     const images = await loadFlagImages(flags);
-    const workflow = flags.workflow ? await loadWorkflow(flags.workflow, io.cwd) : undefined;
+    if (flags.plan && flags.workflow) {
+      throw new InvalidParamsError(
+        'Give --plan or --workflow, not both: --plan is a one-task-graph workflow.',
+      );
+    }
+    const workflow = flags.plan
+      ? planWorkflow
+      : flags.workflow
+        ? await loadWorkflow(flags.workflow, io.cwd)
+        : undefined;
     const request = runRequestFromFlags(prompt, workdir, flags, images);
-    await runtime.run(request, {
+    const result = await runtime.run(request, {
       signal: interrupt.signal,
       onEvent: print,
       ...(workflow ? { workflow } : {}),
     });
+    // The tasks' answers streamed as they came, interleaved; the aggregate is in task-id order.
+    if (flags.plan && !flags.json) io.out.write(`\n${result.output}\n`);
     return 0;
   } catch (error) {
     if (KeelError.is(error) && error.code === 'CANCELLED') return 130;

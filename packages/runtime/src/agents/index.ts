@@ -8,7 +8,14 @@ export {
   withUtcOffset,
 } from './agent-record.ts';
 export { createAgentTools, toolsForRun, withAgentTools } from './agent-tools.ts';
-export { agentMetaToolNames, promptForType, subAgentTypes, toolsForType } from './agent-types.ts';
+export {
+  agentMetaToolNames,
+  promptForSpecialist,
+  promptForType,
+  subAgentTypes,
+  toolsForSpecialist,
+  toolsForType,
+} from './agent-types.ts';
 export type { AgentScope, AgentsDeps } from './agents-api.ts';
 export { AgentsApi } from './agents-api.ts';
 export {
@@ -27,3 +34,5 @@ export {
   parseSpawnRequest,
   spawnRequestSchema,
 } from './spawn-request.ts';
+export type { ConfiguredSpecialist, Specialist } from './specialists.ts';
+export { builtinSpecialists, resolveSpecialists } from './specialists.ts';

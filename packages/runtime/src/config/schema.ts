@@ -198,6 +198,20 @@ export const configSchema = z.looseObject({
       max_concurrent: z.number().int().positive().optional(),
       /** Default 300; a sub-agent still working after it ends with status `timeout`. */
       timeout_seconds: z.number().positive().max(86_400).optional(),
+      /**
+       * Specialists of your own, by the capability they serve (a task graph routes tasks by it; an agent
+       * node names it): a role prompt and the tools they may use (default all). A built-in name replaces it.
+       */
+      specialists: z
+        .record(
+          z.string().regex(/^[\w-]{1,32}$/, 'capabilities are 1-32 letters, digits, _ or -'),
+          z.strictObject({
+            description: z.string().min(1).max(300).optional(),
+            prompt: z.string().min(1).max(20_000),
+            tools: z.array(z.string().min(1)).optional(),
+          }),
+        )
+        .optional(),
     })
     .optional(),
   /** Durable run settings. */

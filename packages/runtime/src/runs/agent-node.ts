@@ -16,14 +16,25 @@ export async function runAgentNode(
   signal: AbortSignal,
 ): Promise<string> {
   const { setup, store, run, state, budget } = execution;
-  const tools = setup.tools.filter({
+  const specialist = node.specialist === undefined ? undefined : setup.specialist(node.specialist);
+  if (node.specialist !== undefined && !specialist) {
+    throw new KeelError(
+      'AGENT_ERROR',
+      `Node '${node.id}' names specialist '${node.specialist}', which does not exist.`,
+      {
+        node_id: node.id,
+        specialists: setup.specialists.map((each) => each.name),
+      },
+    );
+  }
+  const tools = (specialist?.tools ?? setup.tools).filter({
     ...(node.include_tools ? { include: node.include_tools } : {}),
     ...(node.exclude_tools ? { exclude: node.exclude_tools } : {}),
   });
   if (!nodeState.agent) {
     const user = setup.userMessage(prompt, node.id);
     nodeState.agent = newAgentState([
-      { role: 'system', content: setup.systemPrompt(tools.names()) },
+      { role: 'system', content: setup.systemPrompt(tools.names()) + (specialist?.role ?? '') },
       ...setup.history(),
       user,
     ]);

@@ -2,6 +2,7 @@ import type { BreakerLimits } from '../agent/index.ts';
 import type { ContextBudget } from '../context/index.ts';
 import type { ChatMessage, ModelClient, ModelPrice, ToolCall } from '../model/index.ts';
 import type { ToolContext, ToolRegistry } from '../tools/index.ts';
+import type { SpecialistInfo } from '../workflow/index.ts';
 
 /**
  * Everything one execution of a run is set up with from configuration, resolved once per execution by the
@@ -26,6 +27,10 @@ export interface RunSetup {
   contextBudget?: ContextBudget | null;
   /** Seconds an approval or question waits before it expires (config `interaction_timeout`); 0 or absent: no limit. */
   interactionTimeoutSeconds?: number;
+  /** The specialists agent nodes may name and task graphs route to: built-in, then configuration's. */
+  specialists: readonly SpecialistInfo[];
+  /** A specialist's tools (the run's, narrowed) and its role for the system prompt; undefined: none by that name. */
+  specialist(name: string): { tools: ToolRegistry; role: string } | undefined;
   /** Tool calls that need a human's approval before they run (config `security.require_approval`). */
   needsApproval(call: ToolCall): boolean;
   systemPrompt(toolNames: readonly string[]): string;

@@ -3,6 +3,7 @@ import { newId } from '../store/index.ts';
 import type { SchedulerHooks } from '../workflow/index.ts';
 import { runAgentNode } from './agent-node.ts';
 import { announceOnce } from './announce-once.ts';
+import { runCheckCommand } from './check-command.ts';
 import type { Execution } from './execution.ts';
 import { requestOnce } from './human-request.ts';
 import { timeoutDetail } from './interaction-timeout.ts';
@@ -33,6 +34,8 @@ export function schedulerHooks(execution: Execution): SchedulerHooks {
     checkpoint: (stepId) => execution.checkpointer.save(stepId),
     runAgent: (node, nodeState, prompt, nodeSignal) =>
       runAgentNode(execution, node, nodeState, prompt, nodeSignal),
+    specialists: setup.specialists,
+    runCheck: (command, checkSignal) => runCheckCommand(command, setup.toolContext(checkSignal)),
     runTool: async (name, params, toolSignal) => {
       const result = await setup.tools.execute(name, params, setup.toolContext(toolSignal));
       state.tool_steps += 1;

@@ -1,5 +1,12 @@
 import { type BreakerLimits, buildSystemPrompt, defaultBreakerLimits } from '../agent/index.ts';
-import { type AgentsApi, promptForType, toolsForRun } from '../agents/index.ts';
+import {
+  type AgentsApi,
+  promptForSpecialist,
+  promptForType,
+  resolveSpecialists,
+  toolsForRun,
+  toolsForSpecialist,
+} from '../agents/index.ts';
 import { loadConfig, type RuntimeEnv, resolveModelSettings } from '../config/index.ts';
 import { resolveContextBudget } from '../context/index.ts';
 import { type McpClientPool, type McpServerConfig, resolveMcpServers, withMcpTools } from '../mcp/index.ts';
@@ -109,6 +116,7 @@ export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<Run
   // A plain run is a conversation turn of its session; workflow runs keep their agents' turns to themselves.
   // A sub-agent's conversation is its own, even when its run shares its parent's session.
   const plain = !run.agent && JSON.stringify(run.workflow) === plainWorkflow;
+  const specialists = resolveSpecialists(config.sub_agents?.specialists);
   const sessionId = run.session_id ?? '';
   return {
     sessionId,
@@ -121,6 +129,11 @@ export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<Run
     contextBudget: resolveContextBudget(settings.model, config.context),
     interactionTimeoutSeconds: options.interactionTimeout ?? config.interaction_timeout ?? 0,
     needsApproval: (call) => approvalTools.has(call.name),
+    specialists: specialists.map(({ name, description }) => ({ name, description })),
+    specialist: (name) => {
+      const found = specialists.find((each) => each.name === name);
+      return found && { tools: toolsForSpecialist(found, tools), role: promptForSpecialist(found) };
+    },
     systemPrompt: (toolNames) =>
       buildSystemPrompt({
         workdir: run.workdir,

@@ -21,6 +21,7 @@ export {
   maxCommandTimeoutMs,
   parseCommandLine,
   runCommand,
+  runShellCommand,
   ShellSyntaxError,
 } from './commands/index.ts';
 export type { FileChange, FileHistoryLimits } from './files/index.ts';

@@ -1,5 +1,6 @@
-import { z } from 'zod';
 import { InvalidParamsError } from '../errors/index.ts';
+import { graphProblems } from './graph-problems.ts';
+import { workflowSchema } from './workflow-schema.ts';
 
 /**
  * A workflow is data: a tree of nodes stored with its run, so a process that never saw it can resume it.
@@ -32,6 +33,8 @@ export type WorkflowNode =
       kind: 'agent';
       /** The task; `{{input.prompt}}` and `{{nodes.<id>.output}}` are filled in. */
       prompt: string;
+      /** The specialist that works on it (code, research, test, generic or one from config): its tools and role. */
+      specialist?: string;
       include_tools?: string[];
       exclude_tools?: string[];
     })
@@ -41,11 +44,29 @@ export type WorkflowNode =
       kind: 'gate';
       /** The work being checked: run first, and again after every repair. */
       body?: WorkflowNode;
-      /** The quality check over node outputs (usually the body's); the gate passes when it holds. */
-      check: Predicate;
-      /** Runs when the check fails, then the check is made again: at most `max_repairs` times. */
+      /** A check over node outputs (usually the body's). */
+      check?: Predicate;
+      /** Shell commands (tests, linters) run in the workdir like exec_command: each passes on exit code 0. */
+      commands?: string[];
+      /** A reviewer agent whose structured verdict (pass or fail, reasons) is one more check. */
+      reviewer?: GateReviewer;
+      /**
+       * Runs when a check fails, with the failures (capped) added to its prompt when it is an agent and as
+       * `{{nodes.<gate id>.output}}`; then every check is made again: at most `max_repairs` times.
+       */
       repair?: WorkflowNode;
       max_repairs?: number;
+    })
+  | (NodeBase & {
+      kind: 'task_graph';
+      /** The tasks; without them a planner agent writes them from `request`. */
+      tasks?: GraphTask[];
+      /** What the planner turns into tasks (`{{input.prompt}}` by default). */
+      request?: string;
+      /** The specialist that takes a task whose own failed or that no specialist matches (default generic). */
+      fallback?: string;
+      /** Tasks working at once, at most (default 4). */
+      max_parallel?: number;
     })
   | (NodeBase & { kind: 'sequence'; steps: WorkflowNode[] })
   | (NodeBase & { kind: 'parallel'; branches: WorkflowNode[] })
@@ -59,6 +80,22 @@ export type WorkflowNode =
   | (NodeBase & { kind: 'condition'; if: Predicate; then: WorkflowNode; else?: WorkflowNode })
   | (NodeBase & { kind: 'fallback'; try: WorkflowNode[] })
   | (NodeBase & { kind: 'workflow'; workflow: Workflow });
+
+/** What a gate's reviewer is asked; its answer must hold a verdict (task-graph.ts parseVerdict). */
+export interface GateReviewer {
+  /** What to review (`{{...}}` filled in); default: the run's request. */
+  prompt?: string;
+  /** Default `reviewer`: reads and searches, cannot edit or run commands. */
+  specialist?: string;
+}
+
+/** One task of a task graph: routed by capability, started once every task it depends on succeeded. */
+export interface GraphTask {
+  id: string;
+  capability: string;
+  task: string;
+  depends_on?: string[];
+}
 
 export interface Budgets {
   /** Tool-call steps across the run (0 = no limit). */
@@ -74,86 +111,6 @@ export interface Workflow {
   root: WorkflowNode;
   budgets?: Budgets;
 }
-
-const predicateSchema: z.ZodType<Predicate> = z.lazy(() =>
-  z.union([
-    z.strictObject({
-      output_of: z.string().min(1),
-      contains: z.string().optional(),
-      equals: z.string().optional(),
-      matches: z.string().optional(),
-      not: z.boolean().optional(),
-    }),
-    z.strictObject({ all: z.array(predicateSchema).min(1) }),
-    z.strictObject({ any: z.array(predicateSchema).min(1) }),
-  ]),
-);
-
-const base = {
-  id: z.string().regex(/^[\w.-]{1,64}$/, 'node ids are 1-64 letters, digits, _ . or -'),
-  timeout_ms: z.number().int().positive().optional(),
-  retry: z
-    .strictObject({
-      max_attempts: z.number().int().min(1).max(20),
-      backoff_ms: z.number().int().nonnegative().optional(),
-    })
-    .optional(),
-};
-
-const nodeSchema: z.ZodType<WorkflowNode> = z.lazy(() =>
-  z.discriminatedUnion('kind', [
-    z.strictObject({
-      ...base,
-      kind: z.literal('agent'),
-      prompt: z.string().min(1),
-      include_tools: z.array(z.string()).optional(),
-      exclude_tools: z.array(z.string()).optional(),
-    }),
-    z.strictObject({
-      ...base,
-      kind: z.literal('tool'),
-      tool: z.string().min(1),
-      params: z.record(z.string(), z.unknown()).optional(),
-    }),
-    z.strictObject({ ...base, kind: z.literal('approval'), prompt: z.string().min(1) }),
-    z.strictObject({
-      ...base,
-      kind: z.literal('gate'),
-      body: nodeSchema.optional(),
-      check: predicateSchema,
-      repair: nodeSchema.optional(),
-      max_repairs: z.number().int().min(0).max(10).optional(),
-    }),
-    z.strictObject({ ...base, kind: z.literal('sequence'), steps: z.array(nodeSchema).min(1) }),
-    z.strictObject({ ...base, kind: z.literal('parallel'), branches: z.array(nodeSchema).min(1) }),
-    z.strictObject({
-      ...base,
-      kind: z.literal('join'),
-      from: z.array(z.string()).min(1),
-      mode: z.enum(['object', 'concat']).optional(),
-    }),
-    z.strictObject({
-      ...base,
-      kind: z.literal('condition'),
-      if: predicateSchema,
-      then: nodeSchema,
-      else: nodeSchema.optional(),
-    }),
-    z.strictObject({ ...base, kind: z.literal('fallback'), try: z.array(nodeSchema).min(1) }),
-    z.strictObject({ ...base, kind: z.literal('workflow'), workflow: workflowSchema }),
-  ]),
-);
-
-const budgetsSchema = z.strictObject({
-  max_steps: z.number().int().nonnegative().optional(),
-  max_tokens: z.number().int().nonnegative().optional(),
-  max_cost_usd: z.number().nonnegative().optional(),
-  max_duration_ms: z.number().int().nonnegative().optional(),
-});
-
-export const workflowSchema: z.ZodType<Workflow> = z.lazy(() =>
-  z.strictObject({ name: z.string().optional(), root: nodeSchema, budgets: budgetsSchema.optional() }),
-);
 
 /** The children of a node, in execution order. */
 export function childrenOf(node: WorkflowNode): WorkflowNode[] {
@@ -211,6 +168,10 @@ export function parseWorkflow(value: unknown): Workflow {
     ids.add(node.id);
   }
   for (const node of nodes) {
+    if (node.kind === 'gate' && !node.check && !node.commands && !node.reviewer) {
+      problems.push(`gate '${node.id}' has nothing to check: give it check, commands or reviewer`);
+    }
+    if (node.kind === 'task_graph' && node.tasks) problems.push(...graphProblems(node.tasks));
     for (const ref of referencesOf(node)) {
       if (!ids.has(ref)) problems.push(`node '${node.id}' refers to unknown node '${ref}'`);
     }
@@ -224,7 +185,7 @@ export function parseWorkflow(value: unknown): Workflow {
 function referencesOf(node: WorkflowNode): string[] {
   if (node.kind === 'join') return node.from;
   if (node.kind === 'condition') return predicateRefs(node.if);
-  if (node.kind === 'gate') return predicateRefs(node.check);
+  if (node.kind === 'gate' && node.check) return predicateRefs(node.check);
   return [];
 }
 

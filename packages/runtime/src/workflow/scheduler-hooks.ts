@@ -1,5 +1,6 @@
 import type { EventBody } from '../events/index.ts';
 import type { JsonObject, JsonValue, StepKind } from '../store/index.ts';
+import type { SpecialistInfo } from './agent-answers.ts';
 import type { WorkflowNode } from './definition.ts';
 import type { NodeState } from './state.ts';
 
@@ -22,6 +23,10 @@ export interface SchedulerHooks {
   /** Runs an agent node from its saved state (or afresh) to its answer. */
   runAgent(node: NodeOf<'agent'>, nodeState: NodeState, prompt: string, signal: AbortSignal): Promise<string>;
   runTool(name: string, params: unknown, signal: AbortSignal): Promise<string>;
+  /** Runs a gate's command as exec_command would (policy, sandbox, timeout); its exit code and output. */
+  runCheck(command: string, signal: AbortSignal): Promise<{ exit_code: number | null; output: string }>;
+  /** The specialists an agent node may name and a task graph routes to (built-in and configured). */
+  specialists: readonly SpecialistInfo[];
   /** Records an approval request; returns its id. */
   requestApproval(nodeId: string, stepId: string, prompt: string): Promise<string>;
   /** The decision on an approval, or null while it is pending. */

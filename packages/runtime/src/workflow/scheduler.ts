@@ -1,17 +1,14 @@
-import {
-  ApprovalRejectedError,
-  CancelledError,
-  KeelError,
-  TimeoutError,
-  toErrorObject,
-} from '../errors/index.ts';
+import { ApprovalRejectedError, CancelledError, TimeoutError, toErrorObject } from '../errors/index.ts';
 import type { JsonValue } from '../store/index.ts';
 import type { WorkflowNode } from './definition.ts';
 import { evaluate, outputText, render, renderDeep } from './expressions.ts';
+import { runGate } from './gate.ts';
 import { backoff, isRetryable } from './node-retry.ts';
+import type { NodeScope } from './node-scope.ts';
 import type { NodeOf, SchedulerHooks } from './scheduler-hooks.ts';
 import { type NodeState, resetDescendants, resetSubtree, type SchedulerState } from './state.ts';
 import { SuspendRun } from './suspend.ts';
+import { runTaskGraph } from './task-graph.ts';
 
 /**
  * Executes a workflow tree over a SchedulerState. Finished nodes are skipped with their saved output, so
@@ -24,6 +21,16 @@ export class Scheduler {
   constructor(state: SchedulerState, hooks: SchedulerHooks) {
     this.#state = state;
     this.#hooks = hooks;
+  }
+
+  /** What the handlers in files of their own (gate, task graph) use of this scheduler. */
+  get #scope(): NodeScope {
+    return {
+      state: this.#state,
+      hooks: this.#hooks,
+      execute: (node, signal) => this.execute(node, signal),
+      resetSubtree: (node) => resetSubtree(this.#state, node),
+    };
   }
 
   /** Runs `node` (and its subtree) to its output; throws SuspendRun to stop without failing. */
@@ -66,6 +73,8 @@ export class Scheduler {
         delete state.approval_id;
         delete state.branch;
         delete state.repairs;
+        delete state.verdicts;
+        delete state.tasks;
         resetDescendants(this.#state, node);
       }
     }
@@ -106,7 +115,9 @@ export class Scheduler {
       case 'approval':
         return this.#approval(node, state);
       case 'gate':
-        return this.#gate(node, state, signal);
+        return runGate(node, state, this.#scope, signal);
+      case 'task_graph':
+        return runTaskGraph(node, state, this.#scope, signal);
       case 'sequence':
         return this.#sequence(node, signal);
       case 'parallel':
@@ -156,62 +167,6 @@ export class Scheduler {
     await this.#hooks.finishStep(stepId, 'waiting', { detail: { approval_id: state.approval_id } });
     await this.#hooks.checkpoint(stepId);
     throw new SuspendRun('waiting');
-  }
-
-  /** Checks, repairs and checks again, at most `max_repairs` times; every decision is a review artifact. */
-  async #gate(node: NodeOf<'gate'>, state: NodeState, signal: AbortSignal): Promise<JsonValue> {
-    const maxRepairs = node.max_repairs ?? 2;
-    for (;;) {
-      const repairs = state.repairs ?? 0;
-      if (node.body) await this.execute(node.body, signal);
-      const stepId = await this.#hooks.startStep(node.id, 'gate', { repairs });
-      const passed = evaluate(node.check, this.#state);
-      const decision = {
-        gate: node.id,
-        passed,
-        repairs,
-        max_repairs: maxRepairs,
-        check: node.check as unknown as JsonValue,
-      };
-      await this.#hooks.saveArtifact({
-        nodeId: node.id,
-        stepId,
-        name: `${node.id}-review-${repairs}.json`,
-        kind: 'review',
-        data: decision,
-      });
-      const canRepair = !passed && node.repair !== undefined && repairs < maxRepairs;
-      await this.#hooks.finishStep(stepId, passed || canRepair ? 'succeeded' : 'failed', {
-        detail: { passed, repairs },
-        ...(passed || canRepair
-          ? {}
-          : {
-              error: new KeelError(
-                'AGENT_ERROR',
-                `Quality gate '${node.id}' failed after ${repairs} repairs.`,
-              ),
-            }),
-      });
-      if (passed) {
-        // A boundary like a tool node's: the decision (and its review artifact) is not made again on resume.
-        const output = { passed: true, repairs };
-        state.status = 'succeeded';
-        state.output = output;
-        await this.#hooks.checkpoint(stepId);
-        return output;
-      }
-      if (!canRepair) {
-        throw new KeelError('AGENT_ERROR', `Quality gate '${node.id}' failed after ${repairs} repairs.`, {
-          node_id: node.id,
-          repairs,
-        });
-      }
-      resetSubtree(this.#state, node.repair!);
-      await this.execute(node.repair!, signal);
-      state.repairs = repairs + 1;
-      if (node.body) resetSubtree(this.#state, node.body);
-      await this.#hooks.checkpoint(null);
-    }
   }
 
   async #sequence(node: NodeOf<'sequence'>, signal: AbortSignal): Promise<JsonValue> {

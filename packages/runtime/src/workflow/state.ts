@@ -18,6 +18,10 @@ export interface NodeState {
   branch?: 'then' | 'else' | number;
   /** Gate nodes: repairs made so far. */
   repairs?: number;
+  /** Gate nodes: every decision so far, with each check's verdict. */
+  verdicts?: JsonValue[];
+  /** Task graph nodes: the tasks the planner wrote, kept so a resumed run does not plan again. */
+  tasks?: JsonValue;
 }
 
 /** The scheduler's whole state: what a checkpoint holds and what resume, retry and fork start from. */
@@ -49,6 +53,10 @@ export function newSchedulerState(): SchedulerState {
 export function resetDescendants(state: SchedulerState, node: WorkflowNode): void {
   for (const child of childrenOf(node)) {
     for (const descendant of allNodes(child)) delete state.nodes[descendant.id];
+  }
+  // The nodes a gate or a task graph made up (`<id>.<part>`: its reviewers, planner and tasks).
+  if (node.kind === 'gate' || node.kind === 'task_graph') {
+    for (const id of Object.keys(state.nodes)) if (id.startsWith(`${node.id}.`)) delete state.nodes[id];
   }
 }
 

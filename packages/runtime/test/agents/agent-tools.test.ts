@@ -153,7 +153,7 @@ describe('sub-agents through the agent loop', () => {
     for (const name of ['write_file', 'edit_file', 'question', 'spawn_agent', 'get_agent_status']) {
       expect(quickTools).not.toContain(name);
     }
-    expect(String(quickRequest.messages?.[0]?.content)).toContain('You are a testing sub-agent');
+    expect(String(quickRequest.messages?.[0]?.content)).toContain('You are a testing specialist');
 
     // The parent's log: each spawn and each end it lived to see, with gapless seqs and `done` last;
     // the wait re-ran no step (one tool_call for get_agent_status).

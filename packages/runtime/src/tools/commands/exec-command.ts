@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { CancelledError, TimeoutError, ToolError } from '../../errors/index.ts';
 import { displayPath } from '../display-path.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool, type ToolContext } from '../tool.ts';
 import { assertConfined } from './command-confinement.ts';
 import { commandEnvironment } from './command-env.ts';
 import { CommandPolicy } from './command-policy.ts';
@@ -48,38 +48,49 @@ export const execCommandTool = defineTool({
     'read_file, grep and glob.',
   schema,
   async execute(ctx, args) {
-    (ctx.commands ?? defaultPolicy).assertAllowed(args.command);
-    const cwd = args.cwd === undefined ? ctx.workdir : await ctx.guard.resolve(args.cwd, 'write');
-    await assertConfined(args.command, ctx.guard, cwd);
-    const info = await stat(cwd).catch(() => undefined);
-    if (!info?.isDirectory()) {
-      throw new ToolError(`cwd ${displayPath(ctx.guard, cwd)} is not an existing directory.`, {
-        cwd: args.cwd,
-      });
-    }
-    if (ctx.signal.aborted) throw new CancelledError();
-    const argv = [shell, '-c', args.command];
-    const timeoutMs = args.timeout_ms ?? defaultCommandTimeoutMs;
-    const outcome = await runCommand({
-      argv: ctx.sandbox ? await ctx.sandbox.wrap({ argv, cwd, writableRoots: ctx.guard.roots }) : argv,
-      cwd,
-      env: commandEnvironment(),
-      timeoutMs,
-      signal: ctx.signal,
-      maxOutputChars: maxCommandOutputChars,
-    });
-    if (outcome.cancelled) throw new CancelledError('The command was stopped because the run was cancelled.');
-    if (outcome.timedOut) {
-      throw new TimeoutError(
-        `The command timed out after ${timeoutMs / 1000} s and was stopped with everything it started. ` +
-          `Give a larger timeout_ms (up to ${maxCommandTimeoutMs}) or a quicker command. Output so far:\n` +
-          (outcome.output === '' ? '(no output)' : outcome.output),
-        { timeout_ms: timeoutMs },
-      );
-    }
-    return formatOutcome(outcome);
+    return formatOutcome(await runShellCommand(ctx, args));
   },
 });
+
+/**
+ * Runs a command line as exec_command does (the policy, confinement to the workdir, the sandbox, the time
+ * limit): its outcome, whatever the exit code. Refused, cancelled or timed out, it throws.
+ */
+export async function runShellCommand(
+  ctx: ToolContext,
+  args: z.infer<typeof schema>,
+): Promise<CommandOutcome> {
+  (ctx.commands ?? defaultPolicy).assertAllowed(args.command);
+  const cwd = args.cwd === undefined ? ctx.workdir : await ctx.guard.resolve(args.cwd, 'write');
+  await assertConfined(args.command, ctx.guard, cwd);
+  const info = await stat(cwd).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new ToolError(`cwd ${displayPath(ctx.guard, cwd)} is not an existing directory.`, {
+      cwd: args.cwd,
+    });
+  }
+  if (ctx.signal.aborted) throw new CancelledError();
+  const argv = [shell, '-c', args.command];
+  const timeoutMs = args.timeout_ms ?? defaultCommandTimeoutMs;
+  const outcome = await runCommand({
+    argv: ctx.sandbox ? await ctx.sandbox.wrap({ argv, cwd, writableRoots: ctx.guard.roots }) : argv,
+    cwd,
+    env: { ...commandEnvironment(), ...ctx.sandbox?.environment?.() },
+    timeoutMs,
+    signal: ctx.signal,
+    maxOutputChars: maxCommandOutputChars,
+  });
+  if (outcome.cancelled) throw new CancelledError('The command was stopped because the run was cancelled.');
+  if (outcome.timedOut) {
+    throw new TimeoutError(
+      `The command timed out after ${timeoutMs / 1000} s and was stopped with everything it started. ` +
+        `Give a larger timeout_ms (up to ${maxCommandTimeoutMs}) or a quicker command. Output so far:\n` +
+        (outcome.output === '' ? '(no output)' : outcome.output),
+      { timeout_ms: timeoutMs },
+    );
+  }
+  return outcome;
+}
 
 /** What the model sees: the output, then how the command ended. */
 function formatOutcome(outcome: CommandOutcome): string {

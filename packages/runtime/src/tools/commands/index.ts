@@ -13,6 +13,7 @@ export {
   execCommandTool,
   maxCommandOutputChars,
   maxCommandTimeoutMs,
+  runShellCommand,
 } from './exec-command.ts';
 export type { ShellRedirect, ShellWord, SimpleCommand } from './shell-parser.ts';
 export { parseCommandLine, ShellSyntaxError } from './shell-parser.ts';

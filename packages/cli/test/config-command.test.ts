@@ -63,6 +63,11 @@ describe('keel config and keel init', () => {
       network: 'none',
       reason: 'sandbox.enabled is false: commands run unconfined.',
     });
+    const remote = { backend: 'remote', remote: { url: 'https://sandbox.example', token_env: 'SBX_TOKEN' } };
+    await writeFile(globalFile(), JSON.stringify({ sandbox: remote }));
+    expect((await keel(['config', 'show', '-w', project], env())).stdout).toMatch(
+      /^# sandbox: Commands run in the remote sandbox at https:\/\/sandbox\.example\/ \(SBX_TOKEN is not set/m,
+    );
   });
 
   test('credentials, bad names and invalid values are refused, and the file is left as it was', async () => {

@@ -281,5 +281,14 @@ describe('GET /config/status', () => {
       active: false,
       backend: null,
     });
+    await using remote = await startServer([], {
+      config: { sandbox: { backend: 'remote', remote: { url: 'http://127.0.0.1:7700' } } },
+    });
+    expect((await remote.api('GET', '/config/status')).body.sandbox).toEqual({
+      active: true,
+      backend: 'remote',
+      network: 'none',
+      reason: expect.stringContaining('Commands run in the remote sandbox at http://127.0.0.1:7700/'),
+    });
   });
 });

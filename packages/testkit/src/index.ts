@@ -23,6 +23,12 @@ export {
   scriptedReplySchema,
   startMockModel,
 } from './mock-model/index.ts';
+export type {
+  RemoteSandboxRecord,
+  RemoteSandboxServer,
+  RemoteSandboxServerOptions,
+} from './remote-sandbox/index.ts';
+export { startRemoteSandboxServer } from './remote-sandbox/index.ts';
 export type { SeededRandom } from './seeded-random.ts';
 export { seededRandom } from './seeded-random.ts';
 export type { TempDir, TempGitRepo, TempGitRepoOptions } from './temp/index.ts';

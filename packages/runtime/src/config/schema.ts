@@ -87,6 +87,28 @@ export const configSchema = z.looseObject({
       network_mode: z.string().optional(),
       /** The image of the docker and podman backends. */
       image: z.string().min(1).optional(),
+      /** The remote backend's provider (docs/remote-sandbox.md); the token is read from `token_env`. */
+      remote: z
+        .looseObject({
+          url: z
+            .string()
+            .regex(/^https?:\/\/[^/]/, 'an http(s) URL')
+            .optional(),
+          token_env: z
+            .string()
+            .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'the name of an environment variable')
+            .optional(),
+          idle_timeout_s: z.number().int().positive().optional(),
+          exclude: z
+            .array(
+              z
+                .string()
+                .min(1)
+                .regex(/^[^/]+$/, 'a file or directory name'),
+            )
+            .optional(),
+        })
+        .optional(),
     })
     .optional(),
   circuit_breaker: z

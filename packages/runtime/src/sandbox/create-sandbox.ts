@@ -2,6 +2,7 @@ import { ConfigError } from '../errors/index.ts';
 import { BubblewrapSandbox } from './bubblewrap.ts';
 import { ContainerSandbox, defaultContainerImage } from './container.ts';
 import { findExecutableSync } from './find-executable.ts';
+import { RemoteSandbox } from './remote-sandbox.ts';
 import type { Sandbox } from './sandbox.ts';
 import { SeatbeltSandbox } from './seatbelt.ts';
 
@@ -9,12 +10,26 @@ import { SeatbeltSandbox } from './seatbelt.ts';
 export interface SandboxSettings {
   /** Unset: on when this machine has an OS-level backend (bubblewrap, Seatbelt). False: off. */
   enabled?: boolean | undefined;
-  /** `auto` (default), `bubblewrap`, `seatbelt`, `docker` or `podman`. */
+  /** `auto` (default), `bubblewrap`, `seatbelt`, `docker`, `podman` or `remote`. */
   backend?: string | undefined;
   /** `none` (or `disabled`): no network; `host` (or `enabled`): the machine's network. Default `none`. */
   network_mode?: string | undefined;
   /** The container backends' image (default `debian:bookworm-slim`). */
   image?: string | undefined;
+  /** The remote backend's provider (docs/remote-sandbox.md). */
+  remote?: RemoteSandboxSettings | undefined;
+}
+
+/** Configuration `sandbox.remote`: where the remote backend's provider is and how to reach it. */
+export interface RemoteSandboxSettings {
+  /** The provider's base URL (endpoints under `{url}/v1/`). */
+  url?: string | undefined;
+  /** The environment variable holding its bearer token (never the token itself). */
+  token_env?: string | undefined;
+  /** Seconds an unused sandbox is kept before the provider destroys it (default 1800). */
+  idle_timeout_s?: number | undefined;
+  /** Names never synced either way, at any depth, besides `.git`. */
+  exclude?: string[] | undefined;
 }
 
 /** What the sandbox settings come to on this machine: shown by `keel config show` and `/config/status`. */
@@ -31,11 +46,15 @@ export interface SandboxEnvironment {
   platform?: NodeJS.Platform;
   /** Where backends' programs are looked for (default this process's PATH). */
   searchPath?: string;
+  /** Where the remote backend's token variable is read (default this process's environment). */
+  env?: NodeJS.ProcessEnv;
+  /** Where the remote backend remembers each workdir's sandbox (default a private folder in the temp dir). */
+  remoteStateDir?: string;
 }
 
 const noNetwork = new Set(['none', 'disabled', 'off']);
 const hostNetwork = new Set(['host', 'enabled', 'on']);
-const backends: Record<string, 'bubblewrap' | 'seatbelt' | 'docker' | 'podman' | 'auto'> = {
+const backends: Record<string, 'bubblewrap' | 'seatbelt' | 'docker' | 'podman' | 'remote' | 'auto'> = {
   auto: 'auto',
   bubblewrap: 'bubblewrap',
   bwrap: 'bubblewrap',
@@ -43,6 +62,7 @@ const backends: Record<string, 'bubblewrap' | 'seatbelt' | 'docker' | 'podman' |
   'sandbox-exec': 'seatbelt',
   docker: 'docker',
   podman: 'podman',
+  remote: 'remote',
 };
 const turnOff = 'Set sandbox.enabled to false to run commands unconfined.';
 
@@ -85,7 +105,7 @@ function resolveSandbox(
   const backend = backends[(settings?.backend ?? 'auto').toLowerCase()];
   if (backend === undefined) {
     throw new ConfigError(
-      `Unsupported sandbox.backend "${settings?.backend}": use auto, bubblewrap, seatbelt, docker or podman.`,
+      `Unsupported sandbox.backend "${settings?.backend}": use auto, bubblewrap, seatbelt, docker, podman or remote.`,
       { option: 'sandbox.backend' },
     );
   }
@@ -103,6 +123,7 @@ function resolveSandbox(
   });
   const writes = `the workdir and allowed_roots writable, ${network ? 'the host network' : 'no network'}`;
 
+  if (backend === 'remote') return remote(settings?.remote, network, environment, on);
   if (backend === 'docker' || backend === 'podman') {
     const image = settings?.image ?? defaultContainerImage;
     const sandbox = new ContainerSandbox({ engine: backend, image, network, searchPath });
@@ -136,4 +157,39 @@ function resolveSandbox(
       : new BubblewrapSandbox({ network, searchPath });
   const missing = found === undefined ? ` (${program} is not installed: commands will be refused)` : '';
   return on(sandbox, `Commands run in the ${sandbox.name} sandbox${missing}: ${writes}. ${turnOff}`);
+}
+
+/** The remote backend: only when named (`auto` never picks it: it needs a provider). */
+function remote(
+  settings: RemoteSandboxSettings | undefined,
+  network: boolean,
+  environment: SandboxEnvironment,
+  on: (sandbox: Sandbox, reason: string) => { sandbox: Sandbox; status: SandboxStatus },
+) {
+  const url = settings?.url;
+  if (!url || !/^https?:\/\/[^/]/.test(url)) {
+    throw new ConfigError('sandbox.backend "remote" needs sandbox.remote.url, the provider\'s http(s) URL.', {
+      option: 'sandbox.remote.url',
+    });
+  }
+  const env = environment.env ?? process.env;
+  const sandbox = new RemoteSandbox({
+    url,
+    tokenEnv: settings?.token_env,
+    network,
+    idleTimeoutS: settings?.idle_timeout_s,
+    exclude: settings?.exclude,
+    env,
+    stateDir: environment.remoteStateDir,
+  });
+  const shown = new URL(url);
+  shown.username = '';
+  shown.password = '';
+  const token = settings?.token_env;
+  const missing = token && !env[token] ? ` (${token} is not set: commands will be refused)` : '';
+  return on(
+    sandbox,
+    `Commands run in the remote sandbox at ${shown.href}${missing}: the workdir is copied there before each ` +
+      `command and its changes copied back, ${network ? 'the host network' : 'no network'}. ${turnOff}`,
+  );
 }

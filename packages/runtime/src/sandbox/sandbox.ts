@@ -14,4 +14,9 @@ export interface Sandbox {
   readonly name: string;
   /** The argv that runs the command confined. Throws a ToolError when this machine cannot sandbox it. */
   wrap(command: SandboxCommand): Promise<string[]>;
+  /**
+   * Variables the wrapped program needs on top of the command's environment, which keeps credentials out:
+   * the remote backend's token for its client program (which does not pass it on to the command).
+   */
+  environment?(): Record<string, string>;
 }

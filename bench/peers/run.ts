@@ -3,8 +3,9 @@
 // (chat completions for Keel and opencode, the Responses API for Codex). Installs @openai/codex and
 // opencode-ai on first use (pinned, cached under ~/.cache/keel/test-agents). Prints wall time, CPU time
 // and peak RSS of each whole process (GNU time), the cost of one extra step, and the ratios to Keel.
-import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTempGitRepo, type ScriptedReply, startMockModel } from '@keel/testkit';
@@ -35,25 +36,36 @@ function script(peer: Peer, steps: number): ScriptedReply[] {
         : { name: 'read_file', arguments: { path: `f${i}.txt` } };
   const replies: ScriptedReply[] = [];
   for (let i = 1; i <= steps; i++) {
-    const when =
-      i === 1 ? { lastRole: 'user' as const } : { lastMessageIncludes: `content of file ${i - 1}.` };
-    replies.push({ when, toolCalls: [call(i)] });
+    // The first turn matches whatever comes first: Codex's first request does not end on the user's words.
+    if (i === 1) replies.push({ toolCalls: [call(i)] });
+    else replies.push({ when: { lastMessageIncludes: `content of file ${i - 1}.` }, toolCalls: [call(i)] });
   }
   replies.push({ when: { lastMessageIncludes: `content of file ${steps}.` }, text: 'Read them all.' });
   return replies;
 }
 
-/** Runs `argv` under GNU time: the figures of the whole process tree's main process. */
-function timed(argv: string[], env: NodeJS.ProcessEnv, cwd: string): Measure {
-  const result = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S %M', ...argv], {
+/**
+ * Runs `argv` under GNU time: the figures of the whole process tree's main process. Asynchronously: the
+ * scripted model server answering it lives in this process, so blocking here would leave it unanswered.
+ */
+async function timed(argv: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Measure> {
+  const child = spawn('/usr/bin/time', ['-f', 'TIME %e %U %S %M', ...argv], {
     env,
     cwd,
-    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const line = /TIME (\S+) (\S+) (\S+) (\S+)/.exec(result.stderr ?? '');
-  if (result.status !== 0 || !line) {
-    throw new Error(`${argv[0]} failed (${result.status}): ${(result.stderr ?? '').slice(-600)}`);
-  }
+  let stderr = '';
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout = (stdout + chunk).slice(-3000);
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const [status] = (await once(child, 'close')) as [number | null];
+  const line = /TIME (\S+) (\S+) (\S+) (\S+)/.exec(stderr);
+  if (status !== 0 || !line)
+    throw new Error(`${argv[0]} failed (${status}): ${stderr.slice(-3000)}\n${stdout}`);
   const [, wall, user, sys, rssKb] = line.map(Number);
   return { wallS: wall!, cpuS: user! + sys!, rssMb: rssKb! / 1024 };
 }
@@ -73,6 +85,8 @@ async function runOnce(
   const path = process.env.PATH ?? '';
   try {
     if (peer === 'keel') {
+      // Reading file after file is what the loop detector is there to stop; the peers have none.
+      await writeFile(join(home, 'config.json'), JSON.stringify({ circuit_breaker: { enabled: false } }));
       const env = {
         PATH: path,
         HOME: home,
@@ -80,7 +94,7 @@ async function runOnce(
         RUNTIME_MODEL: 'mock-model',
         RUNTIME_MODEL_BASE_URL: model.url,
       };
-      return timed([process.execPath, keelBin, 'run', prompt, '-w', repo.path], env, repo.path);
+      return await timed([process.execPath, keelBin, 'run', prompt, '-w', repo.path], env, repo.path);
     }
     const adapter: AgentAdapter = peer === 'codex' ? codexAdapter : opencodeAdapter;
     const invocation = await adapter.prepare({
@@ -104,7 +118,14 @@ async function runOnce(
       '.bin',
       peer === 'codex' ? 'codex' : 'opencode',
     );
-    return timed([bin, ...invocation.args, ...invocation.tail], { PATH: path, ...invocation.env }, repo.path);
+    return await timed(
+      [bin, ...invocation.args, ...invocation.tail],
+      { PATH: path, ...invocation.env },
+      repo.path,
+    );
+  } catch (error) {
+    const seen = model.requests.map((each) => `${each.method} ${each.path}`).join(', ');
+    throw new Error(`${(error as Error).message}\nrequests the model server saw: ${seen || 'none'}`);
   } finally {
     await model.close();
     await repo.remove();
@@ -123,7 +144,10 @@ async function measure(
   prefixes: Partial<Record<AgentName, string>>,
 ): Promise<Measure> {
   const runs: Measure[] = [];
-  for (let i = 0; i < repeats; i++) runs.push(await runOnce(peer, steps, prefixes));
+  for (let i = 0; i < repeats; i++) {
+    process.stderr.write(`${peer}, ${steps} steps, run ${i + 1} of ${repeats}\n`);
+    runs.push(await runOnce(peer, steps, prefixes));
+  }
   return {
     wallS: median(runs.map((run) => run.wallS)),
     cpuS: median(runs.map((run) => run.cpuS)),
@@ -133,7 +157,9 @@ async function measure(
 
 const prefixes = { codex: await ensureAgent('codex'), opencode: await ensureAgent('opencode') };
 const rows: Record<string, number | string>[] = [];
-for (const peer of ['keel', 'codex', 'opencode'] as const) {
+// PEERS=codex,opencode measures a subset (the ratios need keel in it).
+const peers = (process.env.PEERS ?? 'keel,codex,opencode').split(',') as Peer[];
+for (const peer of peers) {
   const few = await measure(peer, small, prefixes);
   const many = await measure(peer, large, prefixes);
   const stepMs = ((many.wallS - few.wallS) / (large - small)) * 1000;
@@ -146,7 +172,7 @@ for (const peer of ['keel', 'codex', 'opencode'] as const) {
     peak_rss_mb: Math.round(many.rssMb),
   });
 }
-const keel = rows[0]!;
+const keel = rows.find((row) => row.agent === 'keel') ?? rows[0]!;
 for (const row of rows) {
   row.step_vs_keel = (Number(row.ms_per_extra_step) / Math.max(1, Number(keel.ms_per_extra_step))).toFixed(1);
   row.rss_vs_keel = (Number(row.peak_rss_mb) / Number(keel.peak_rss_mb)).toFixed(1);

@@ -192,6 +192,14 @@ const migrations: { version: number; sql: (t: Tables) => string }[] = [
       CREATE INDEX ON ${t.runs} (agent_id, ord) WHERE agent_id IS NOT NULL;
     `,
   },
+  {
+    // Checkpoints that decode on their own: loading a run reads from the latest one (checkpointChain).
+    version: 5,
+    sql: (t) => `
+      ALTER TABLE ${t.checkpoints} ADD COLUMN whole boolean NOT NULL DEFAULT false;
+      CREATE INDEX ON ${t.checkpoints} (run_id, ord) WHERE whole;
+    `,
+  },
 ];
 
 // 'keel' in ASCII: the first half of the two-key advisory lock, the schema's hash is the second.

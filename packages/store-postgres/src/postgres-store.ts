@@ -10,10 +10,10 @@ import type {
   Claim,
   ControlKind,
   JsonObject,
-  JsonValue,
   NewApproval,
   NewArtifact,
   NewAuditEntry,
+  NewCheckpoint,
   NewProject,
   NewRun,
   NewStep,
@@ -114,7 +114,7 @@ export class PostgresRunStore implements RunStore {
     return steps.listSteps(this.#db, runId);
   }
 
-  saveCheckpoint(input: { run_id: string; step_id: string | null; state: JsonValue }): Promise<Checkpoint> {
+  saveCheckpoint(input: NewCheckpoint): Promise<Checkpoint> {
     return steps.saveCheckpoint(this.#db, input);
   }
   getCheckpoint(id: string): Promise<Checkpoint> {
@@ -125,6 +125,9 @@ export class PostgresRunStore implements RunStore {
   }
   listCheckpoints(runId: string): Promise<Checkpoint[]> {
     return steps.listCheckpoints(this.#db, runId);
+  }
+  checkpointChain(runId: string, upTo?: string): Promise<Checkpoint[]> {
+    return steps.checkpointChain(this.#db, runId, upTo);
   }
 
   createApproval(input: NewApproval): Promise<Approval> {

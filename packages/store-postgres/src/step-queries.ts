@@ -9,7 +9,7 @@ import { newId } from '@keel/runtime/store';
 import type {
   Checkpoint,
   JsonObject,
-  JsonValue,
+  NewCheckpoint,
   NewStep,
   Step,
   StepStatus,
@@ -63,19 +63,37 @@ export async function listSteps(db: Database, runId: string): Promise<Step[]> {
   return rows.map(toStep);
 }
 
-export async function saveCheckpoint(
-  db: Database,
-  input: { run_id: string; step_id: string | null; state: JsonValue },
-): Promise<Checkpoint> {
-  // Reads last_seq in the same statement, so the checkpoint's cursor is the run's at that instant.
+export async function saveCheckpoint(db: Database, input: NewCheckpoint): Promise<Checkpoint> {
+  const finish = input.finishStep === true && input.step_id !== null;
+  // Reads last_seq in the same statement, so the checkpoint's cursor is the run's at that instant. With
+  // `finishStep` the step's end is in the same statement too: one round trip, stored together or not at all.
   const row = await db.row<CheckpointRow>(
-    `INSERT INTO ${db.t.checkpoints} (id, run_id, step_id, seq, state)
-     SELECT $1, r.id, $3, r.last_seq, $4::jsonb FROM ${db.t.runs} r WHERE r.id = $2
+    `WITH finished AS (
+       UPDATE ${db.t.steps} SET status = 'succeeded', error = NULL, ended_at = now()
+       WHERE $5 AND id = $3 AND status IN ('running', 'waiting') RETURNING id
+     )
+     INSERT INTO ${db.t.checkpoints} (id, run_id, step_id, seq, state, whole)
+     SELECT $1, r.id, $3, r.last_seq, $4::jsonb, $6 FROM ${db.t.runs} r
+     WHERE r.id = $2 AND (NOT $5 OR EXISTS (SELECT 1 FROM finished))
      RETURNING *`,
-    [newId('chk'), input.run_id, input.step_id, json(input.state)],
+    [newId('chk'), input.run_id, input.step_id, json(input.state), finish, input.whole === true],
   );
-  if (!row) throw new RunNotFoundError(input.run_id);
-  return toCheckpoint(row);
+  if (row) return toCheckpoint(row);
+  if (finish) {
+    // The same errors as finishStep's; a step exists only with its run, so a missing run fails here too.
+    const found = await db.row<{ status: StepStatus }>(`SELECT status FROM ${db.t.steps} WHERE id = $1`, [
+      input.step_id,
+    ]);
+    if (!found)
+      throw new InvalidParamsError(`Step '${input.step_id}' does not exist.`, { step_id: input.step_id });
+    if (found.status !== 'running' && found.status !== 'waiting') {
+      throw new InvalidStateError(
+        `Step '${input.step_id}' is ${found.status}; only a running or waiting step can be finished.`,
+        { step_id: input.step_id, status: found.status, allowed: ['running', 'waiting'] },
+      );
+    }
+  }
+  throw new RunNotFoundError(input.run_id);
 }
 
 export async function getCheckpoint(db: Database, id: string): Promise<Checkpoint> {
@@ -97,5 +115,25 @@ export async function listCheckpoints(db: Database, runId: string): Promise<Chec
     `SELECT * FROM ${db.t.checkpoints} WHERE run_id = $1 ORDER BY ord`,
     [runId],
   );
+  return rows.map(toCheckpoint);
+}
+
+export async function checkpointChain(db: Database, runId: string, upTo?: string): Promise<Checkpoint[]> {
+  const rows = await db.rows<CheckpointRow>(
+    `WITH last AS (
+       SELECT ord FROM ${db.t.checkpoints} WHERE run_id = $1 AND ($2::text IS NULL OR id = $2)
+       ORDER BY ord DESC LIMIT 1
+     )
+     SELECT c.* FROM ${db.t.checkpoints} c, last
+     WHERE c.run_id = $1 AND c.ord <= last.ord
+       AND c.ord >= coalesce((SELECT max(ord) FROM ${db.t.checkpoints}
+                              WHERE run_id = $1 AND whole AND ord <= last.ord), 0)
+     ORDER BY c.ord`,
+    [runId, upTo ?? null],
+  );
+  // A chain ends with `upTo` itself: none means it is not a checkpoint of this run.
+  if (upTo !== undefined && rows.length === 0) {
+    throw new RecordNotFoundError('CHECKPOINT_NOT_FOUND', 'Checkpoint', upTo);
+  }
   return rows.map(toCheckpoint);
 }

@@ -58,22 +58,38 @@ export function similarity(a: string, b: string, atLeast = 0): number {
 
 const Q = 3;
 
+// Q-gram counts hashed into a reused table: no string or map entry per Q-gram (this runs after every tool
+// batch, on up to 2 × COMPARED_CHARS characters). Q-grams that share a bucket only lower the count, so it
+// stays a lower bound; `touched` lists the buckets to read and clear.
+const buckets = new Int32Array(1 << 16);
+let touched = new Uint32Array(2 * COMPARED_CHARS);
+
 /**
  * A lower bound on the insertions and deletions that turn `a` into `b`: one such edit changes at most
  * 2·Q − 1 of a text's Q-grams, so the difference of the two Q-gram counts needs at least that many edits.
  */
 function minEdits(a: string, b: string): number {
-  const counts = new Map<string, number>();
-  for (let i = 0; i + Q <= a.length; i++) {
-    const gram = a.slice(i, i + Q);
-    counts.set(gram, (counts.get(gram) ?? 0) + 1);
-  }
-  for (let i = 0; i + Q <= b.length; i++) {
-    const gram = b.slice(i, i + Q);
-    counts.set(gram, (counts.get(gram) ?? 0) - 1);
-  }
+  if (touched.length < a.length + b.length) touched = new Uint32Array(a.length + b.length);
+  let used = 0;
+  const count = (text: string, sign: number) => {
+    for (let i = 0; i + Q <= text.length; i++) {
+      const bucket =
+        (Math.imul(text.charCodeAt(i), 0x9e3779b1) ^
+          Math.imul(text.charCodeAt(i + 1), 0x85ebca6b) ^
+          Math.imul(text.charCodeAt(i + 2), 0xc2b2ae35)) >>>
+        16;
+      if (buckets[bucket] === 0) touched[used++] = bucket;
+      buckets[bucket]! += sign;
+    }
+  };
+  count(a, 1);
+  count(b, -1);
   let difference = 0;
-  for (const count of counts.values()) difference += Math.abs(count);
+  for (let i = 0; i < used; i++) {
+    const bucket = touched[i]!;
+    difference += Math.abs(buckets[bucket]!);
+    buckets[bucket] = 0;
+  }
   return Math.ceil(difference / (2 * Q - 1));
 }
 
@@ -86,7 +102,9 @@ function lastToolTurns(messages: readonly ChatMessage[], count: number): string[
     if (message.role === 'user') break;
     if (message.role !== 'assistant' || !message.tool_calls?.length) continue;
     const results = new Map<string, string>();
-    for (const reply of messages.slice(i + 1)) {
+    // Only the tool replies right after the call: no copy of the rest of the history per turn.
+    for (let j = i + 1; j < messages.length; j++) {
+      const reply = messages[j]!;
       if (reply.role !== 'tool') break;
       results.set(reply.tool_call_id, reply.content);
     }

@@ -77,8 +77,8 @@ export async function runAgentNode(
           state.usage.output_tokens += spent.output_tokens;
           state.cost_usd += costOf(setup.price, spent);
           counted = { ...current.usage };
-          await store.finishStep(stepId, { status: 'succeeded' });
-          await execution.checkpointer.save(stepId);
+          // The step's end and its checkpoint in one write (one commit on SQLite, one statement on PostgreSQL).
+          await execution.checkpointer.save(stepId, { finishStep: true });
         },
         failStep: async (stepId, error) => {
           const cancelled = KeelError.is(error) && error.code === 'CANCELLED';

@@ -1,6 +1,6 @@
 import type { RunStore } from '../store/index.ts';
 import { type SchedulerState, SuspendRun } from '../workflow/index.ts';
-import { CheckpointCodec } from './checkpoint-codec.ts';
+import { CheckpointCodec, isWhole } from './checkpoint-codec.ts';
 import type { RunSupervisor } from './run-supervisor.ts';
 
 /**
@@ -17,23 +17,38 @@ export class Checkpointer {
   // to the model again after recover, never loses them.
   readonly #markedInputs = new Set<string>();
 
-  /** `state` is the state the execution starts from (decoded from the run's checkpoints, or fresh). */
-  constructor(store: RunStore, runId: string, state: SchedulerState, supervisor: RunSupervisor) {
+  /**
+   * `state` is the state the execution starts from (decoded from the run's checkpoints, or fresh);
+   * `chainBytes` the JSON sizes of the checkpoints it was decoded from (see CheckpointCodec.remember).
+   */
+  constructor(
+    store: RunStore,
+    runId: string,
+    state: SchedulerState,
+    supervisor: RunSupervisor,
+    chainBytes: readonly number[] = [],
+  ) {
     this.#store = store;
     this.#runId = runId;
     this.#state = state;
     this.#supervisor = supervisor;
-    this.#codec.remember(state);
+    this.#codec.remember(state, chainBytes);
   }
 
-  /** Checkpoints the state after `stepId` (null: no step); then pauses the run if a pause was asked for. */
-  async save(stepId: string | null): Promise<void> {
+  /**
+   * Checkpoints the state after `stepId` (null: no step), with `finishStep` ending that step as succeeded
+   * in the same write; then pauses the run if a pause was asked for.
+   */
+  async save(stepId: string | null, options: { finishStep?: boolean } = {}): Promise<void> {
     const state = this.#state;
     state.elapsed_ms = this.#supervisor.elapsedMs();
+    const encoded = this.#codec.encode(state);
     await this.#store.saveCheckpoint({
       run_id: this.#runId,
       step_id: stepId,
-      state: this.#codec.encode(state),
+      state: encoded,
+      whole: isWhole(encoded),
+      ...(options.finishStep ? { finishStep: true } : {}),
     });
     const unmarked = (state.user_inputs ?? []).filter((id) => !this.#markedInputs.has(id));
     if (unmarked.length > 0) {

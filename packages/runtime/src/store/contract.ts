@@ -10,10 +10,10 @@ import type {
   Claim,
   ControlKind,
   JsonObject,
-  JsonValue,
   NewApproval,
   NewArtifact,
   NewAuditEntry,
+  NewCheckpoint,
   NewProject,
   NewRun,
   NewStep,
@@ -71,6 +71,7 @@ export type {
   NewApproval,
   NewArtifact,
   NewAuditEntry,
+  NewCheckpoint,
   NewProject,
   NewRun,
   NewStep,
@@ -147,13 +148,19 @@ export interface RunStore {
   /** In start order. */
   listSteps(runId: string): Promise<Step[]>;
 
-  /** Saves a checkpoint at the run's current `last_seq`. */
-  saveCheckpoint(input: { run_id: string; step_id: string | null; state: JsonValue }): Promise<Checkpoint>;
+  /** Saves a checkpoint at the run's current `last_seq` (and finishes its step, with `finishStep`). */
+  saveCheckpoint(input: NewCheckpoint): Promise<Checkpoint>;
   /** Throws a KeelError with code CHECKPOINT_NOT_FOUND for an unknown id. */
   getCheckpoint(id: string): Promise<Checkpoint>;
   latestCheckpoint(runId: string): Promise<Checkpoint | null>;
   /** Oldest first; `state` is included. */
   listCheckpoints(runId: string): Promise<Checkpoint[]>;
+  /**
+   * Optional: the checkpoints a state is rebuilt from, oldest first: from the latest one saved `whole` at
+   * or before `upTo` (or from the run's first when none was) up to `upTo` (default: the run's latest).
+   * CHECKPOINT_NOT_FOUND when `upTo` is not a checkpoint of the run. Without it, `listCheckpoints` is read.
+   */
+  checkpointChain?(runId: string, upTo?: string): Promise<Checkpoint[]>;
 
   createApproval(input: NewApproval): Promise<Approval>;
   /** Throws a KeelError with code APPROVAL_NOT_FOUND for an unknown id. */

@@ -16,6 +16,7 @@ export type {
   NewApproval,
   NewArtifact,
   NewAuditEntry,
+  NewCheckpoint,
   NewProject,
   NewRun,
   NewStep,

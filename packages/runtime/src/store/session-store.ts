@@ -1,4 +1,4 @@
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { SessionNotFoundError } from '../errors/index.ts';
 import type { ChatMessage, ImagePayload } from '../model/index.ts';
 import { newId } from './ids.ts';
@@ -49,6 +49,7 @@ const selectSession = `SELECT s.*, (SELECT COUNT(*) FROM session_messages m WHER
 export class SessionStore {
   readonly #db: DatabaseSync;
   readonly #now: () => Date;
+  #appendStatements: { insert: StatementSync; touch: StatementSync } | undefined;
 
   constructor(db: DatabaseSync, now: () => Date = () => new Date()) {
     this.#db = db;
@@ -120,15 +121,19 @@ export class SessionStore {
   append(id: string, message: ChatMessage): void {
     const now = localTimestamp(this.#now());
     this.#sql(() => {
+      // Prepared once: a run appends every message of every turn here.
+      this.#appendStatements ??= {
+        insert: this.#db.prepare(
+          `INSERT INTO session_messages (session_id, seq, role, data, created_at)
+           VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM session_messages WHERE session_id = ?), ?, ?, ?)`,
+        ),
+        touch: this.#db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?'),
+      };
+      const { insert, touch } = this.#appendStatements;
       this.#db.exec('BEGIN IMMEDIATE');
       try {
-        this.#db
-          .prepare(
-            `INSERT INTO session_messages (session_id, seq, role, data, created_at)
-             VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM session_messages WHERE session_id = ?), ?, ?, ?)`,
-          )
-          .run(id, id, message.role, JSON.stringify(message), now);
-        this.#db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(now, id);
+        insert.run(id, id, message.role, JSON.stringify(message), now);
+        touch.run(now, id);
         this.#db.exec('COMMIT');
       } catch (error) {
         if (this.#db.isTransaction) this.#db.exec('ROLLBACK');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { RunsApi } from '../../src/runtime/runs-api.ts';
 import type { NewRun, RunEventText, RunStore } from '../../src/store/contract.ts';
-import { openSqliteRunStore, type SqliteRunStore } from '../../src/store/sqlite/sqlite-run-store.ts';
+import { openSqliteRunStore, type SqliteRunStore } from '../../src/store/sqlite/index.ts';
 
 const newRun: NewRun = { session_id: null, workdir: '/w', prompt: 'p', workflow: null, input: {} };
 

@@ -2,7 +2,7 @@
 // gapless when two processes write at once. Arguments: database path, run id, writer name, count.
 // It prints "ready", waits for a line on stdin so every writer starts together, appends, prints "done".
 import { createInterface } from 'node:readline';
-import { openSqliteRunStore } from '../../src/store/sqlite/sqlite-run-store.ts';
+import { openSqliteRunStore } from '../../src/store/sqlite/index.ts';
 
 const [path, runId, writer, count] = process.argv.slice(2);
 const store = openSqliteRunStore(path!);

@@ -1,3 +1,4 @@
+import { eventually } from '@keel/testkit';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ErrorCode } from '../../src/errors/index.ts';
 import { KeelError } from '../../src/errors/index.ts';
@@ -16,21 +17,6 @@ export interface StoreUnderTest {
 }
 
 const isoUtc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/** Bounded polling: resolves once `check` returns a value other than undefined/false, or fails at the timeout. */
-async function waitFor<T>(
-  check: () => Promise<T> | T,
-  what: string,
-  timeoutMs = 5000,
-): Promise<Exclude<T, false | undefined>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value as Exclude<T, false | undefined>;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** The KeelError a promise rejects with, checked against the expected code. */
 async function rejection(promise: Promise<unknown>, code: ErrorCode): Promise<KeelError> {
@@ -352,10 +338,10 @@ export function describeStoreContract(
         const recover = { owner: 'rescuer', leaseMs: 60_000, from: ['running'] as RunStatus[] };
         // Still leased: not claimable.
         expect(await rescuer.claimRun(run.id, recover)).toBeNull();
-        const recovered = await waitFor(
-          () => rescuer.claimRun(run.id, recover).then((r) => r ?? undefined),
-          'expiry',
-        );
+        // The stores judge leases by their own clocks (PostgreSQL's is the database's): a real wait.
+        const recovered = await eventually(() => rescuer.claimRun(run.id, recover), {
+          what: 'the lease to expire',
+        });
         expect(recovered).toMatchObject({ status: 'running', lease_owner: 'rescuer' });
         expect(Date.parse(recovered.lease_expires_at!)).toBeGreaterThan(Date.now() + 30_000);
 
@@ -603,6 +589,74 @@ export function describeStoreContract(
         expect(await store.getCheckpoint(first.id)).toEqual(first);
         expect(await store.latestCheckpoint(run.id)).toEqual(second);
         expect(await writer.listCheckpoints(run.id)).toEqual([first, second]);
+      });
+
+      test('finishStep: the step ends with its checkpoint, or neither is stored', async () => {
+        const run = await runningRun();
+        const step = await store.startStep({ run_id: run.id, node_id: 'agent', kind: 'model_turn' });
+        const saved = await store.saveCheckpoint({
+          run_id: run.id,
+          step_id: step.id,
+          state: { turn: 1 },
+          finishStep: true,
+        });
+        expect(saved).toMatchObject({ step_id: step.id, state: { turn: 1 } });
+        const [done] = await store.listSteps(run.id);
+        expect(done).toMatchObject({ id: step.id, status: 'succeeded', error: null });
+        expect(done!.ended_at).toMatch(isoUtc);
+        // A step already finished cannot be finished again: the checkpoint is not stored either.
+        await rejection(
+          store.saveCheckpoint({ run_id: run.id, step_id: step.id, state: { turn: 2 }, finishStep: true }),
+          'INVALID_STATE',
+        );
+        await rejection(
+          store.saveCheckpoint({ run_id: run.id, step_id: 'stp_missing', state: {}, finishStep: true }),
+          'INVALID_PARAMS',
+        );
+        // A waiting step (an approval) ends with its checkpoint too.
+        const wait = await store.startStep({ run_id: run.id, node_id: 'agent', kind: 'tool_batch' });
+        await store.finishStep(wait.id, { status: 'waiting' });
+        await store.saveCheckpoint({
+          run_id: run.id,
+          step_id: wait.id,
+          state: { turn: 3 },
+          finishStep: true,
+        });
+        expect((await store.listSteps(run.id))[1]!.status).toBe('succeeded');
+        expect((await store.listCheckpoints(run.id)).map((each) => each.state)).toEqual([
+          { turn: 1 },
+          { turn: 3 },
+        ]);
+      });
+
+      test('checkpointChain starts at the latest whole checkpoint at or before the one asked for', async () => {
+        const run = await runningRun();
+        expect(await store.checkpointChain!(run.id)).toEqual([]);
+        const save = (n: number, whole: boolean) =>
+          store.saveCheckpoint({ run_id: run.id, step_id: null, state: { n }, whole });
+        // A run whose checkpoints were never marked whole (older ones) is read from its first.
+        const first = await save(1, false);
+        const second = await save(2, false);
+        expect(await store.checkpointChain!(run.id)).toEqual([first, second]);
+        const third = await save(3, true);
+        const fourth = await save(4, false);
+        const fifth = await save(5, true);
+        const sixth = await save(6, false);
+        const reader = await other();
+        expect(await reader.checkpointChain!(run.id)).toEqual([fifth, sixth]);
+        expect(await reader.checkpointChain!(run.id, fourth.id)).toEqual([third, fourth]);
+        expect(await reader.checkpointChain!(run.id, third.id)).toEqual([third]);
+        expect(await reader.checkpointChain!(run.id, second.id)).toEqual([first, second]);
+        await rejection(reader.checkpointChain!(run.id, 'chk_missing'), 'CHECKPOINT_NOT_FOUND');
+        const elsewhere = await runningRun();
+        const foreign = await store.saveCheckpoint({
+          run_id: elsewhere.id,
+          step_id: null,
+          state: {},
+          whole: true,
+        });
+        await rejection(reader.checkpointChain!(run.id, foreign.id), 'CHECKPOINT_NOT_FOUND');
+        expect(await reader.checkpointChain!('run_missing')).toEqual([]);
       });
 
       test('unknown checkpoints are CHECKPOINT_NOT_FOUND; a checkpoint of an unknown run is RUN_NOT_FOUND', async () => {
@@ -939,18 +993,18 @@ export function describeStoreContract(
         });
 
         await writer.appendEvent(run.id, { type: 'tick' });
-        await waitFor(() => heard >= 1, 'a notification of the append');
-        await waitFor(() => heardByLeaver >= 1, 'the second listener');
+        await eventually(() => heard >= 1, { what: 'a notification of the append' });
+        await eventually(() => heardByLeaver >= 1, { what: 'the second listener' });
         leave();
         const leaverCount = heardByLeaver;
 
         let before = heard;
         await writer.transition(run.id, { from: ['queued'], to: 'cancelled' });
-        await waitFor(() => heard > before, 'a notification of the status change');
+        await eventually(() => heard > before, { what: 'a notification of the status change' });
         before = heard;
         // Once more, to prove the remaining listener still hears while the one that left does not.
         await writer.appendEvent(run.id, { type: 'late' });
-        await waitFor(() => heard > before, 'a notification of the late append');
+        await eventually(() => heard > before, { what: 'a notification of the late append' });
         expect(heardByLeaver).toBe(leaverCount);
 
         stop();
@@ -970,9 +1024,9 @@ export function describeStoreContract(
           noisyCalls += 1;
         });
         await writer.appendEvent(noisy.id, { type: 'tick' });
-        await waitFor(() => noisyCalls >= 1, 'the noisy run');
+        await eventually(() => noisyCalls >= 1, { what: 'the noisy run' });
         await writer.appendEvent(noisy.id, { type: 'tick' });
-        await waitFor(() => noisyCalls >= 2, 'the noisy run again');
+        await eventually(() => noisyCalls >= 2, { what: 'the noisy run again' });
         expect(watchedCalls).toBe(0);
         stopWatched();
         stopNoisy();

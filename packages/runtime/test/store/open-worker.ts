@@ -1,6 +1,6 @@
 // A separate process opening the database: started by sqlite-open.test.ts so several processes create,
 // convert and migrate one new file at once. Prints "ok", or the error message.
-import { openSqliteRunStore } from '../../src/store/sqlite/sqlite-run-store.ts';
+import { openSqliteRunStore } from '../../src/store/sqlite/index.ts';
 
 try {
   const store = openSqliteRunStore(process.argv[2]!);

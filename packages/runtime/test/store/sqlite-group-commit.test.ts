@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { KeelError } from '../../src/errors/index.ts';
 import type { NewRun } from '../../src/store/contract.ts';
 import { openSqlite } from '../../src/store/sqlite/database.ts';
-import { openSqliteRunStore, SqliteRunStore } from '../../src/store/sqlite/sqlite-run-store.ts';
+import { openSqliteRunStore, SqliteRunStore } from '../../src/store/sqlite/index.ts';
+import { prepareStatements } from '../../src/store/sqlite/statements.ts';
 
 const newRun: NewRun = { session_id: null, workdir: '/w', prompt: 'p', workflow: null, input: {} };
 
@@ -106,6 +107,59 @@ describe('SQLite group commit', () => {
     } finally {
       await second.close();
       await store.close();
+    }
+  });
+
+  test('appends of many runs made together are one commit, each run numbered in call order', async () => {
+    // A clock that moves on at every reading: events stored by one commit share its time, and no other.
+    let tick = Date.parse('2026-11-23T10:00:00Z');
+    const store = openSqliteRunStore(path, { now: () => new Date(tick++), pollMs: 60_000 });
+    try {
+      const runs = await Promise.all(Array.from({ length: 300 }, () => store.createRun(newRun)));
+      const odd = 'run_"quoted\\and\u00e9';
+      const appends = [0, 1].flatMap((round) =>
+        runs.map((run, index) => store.appendEvent(run.id, { type: 'tick', round, index })),
+      );
+      const missing = store.appendEvent(odd, { type: 'lost' });
+      const seqs = await Promise.all(appends);
+      expect(seqs).toEqual([...runs.map(() => 1), ...runs.map(() => 2)]);
+      await expect(missing).rejects.toMatchObject({ code: 'RUN_NOT_FOUND' });
+      const times = reader
+        .prepare(
+          'SELECT DISTINCT created_at FROM run_events WHERE run_id IN (SELECT value FROM json_each(?))',
+        )
+        .all(JSON.stringify(runs.map((run) => run.id)));
+      expect(times).toHaveLength(1);
+      for (const [index, run] of runs.entries()) {
+        const records = await store.listEvents(run.id);
+        expect(records.map((record) => [record.seq, record.event.round, record.event.index])).toEqual([
+          [1, 0, index],
+          [2, 1, index],
+        ]);
+        expect((await store.getRun(run.id)).last_seq).toBe(2);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('reserving numbers finds each run of a batch by its key, however many runs the table holds', () => {
+    const db = openSqlite(path);
+    try {
+      // Many runs, and the statistics that tell the planner so.
+      db.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
+               INSERT INTO runs (id, status, workdir, prompt, created_at, updated_at)
+               SELECT 'run_' || i, 'queued', '/w', 'p', '', '' FROM n;
+               ANALYZE;`);
+      const { bumpSeqs } = prepareStatements(db);
+      const plan = db.prepare(`EXPLAIN QUERY PLAN ${bumpSeqs.sourceSQL}`).all({ now: '', counts: '{}' }) as {
+        detail: string;
+      }[];
+      const steps = plan.map((step) => step.detail);
+      expect(steps.some((detail) => /^SEARCH runs USING .*\(id=\?\)/.test(detail))).toBe(true);
+      expect(steps.some((detail) => /^SCAN runs\b/.test(detail))).toBe(false);
+    } finally {
+      db.close();
     }
   });
 

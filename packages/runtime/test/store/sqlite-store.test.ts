@@ -6,8 +6,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { KeelError } from '../../src/errors/index.ts';
 import { openSqlite } from '../../src/store/sqlite/database.ts';
+import { openSqliteRunStore, SqliteRunStore } from '../../src/store/sqlite/index.ts';
 import { migrations } from '../../src/store/sqlite/migrations.ts';
-import { openSqliteRunStore, SqliteRunStore } from '../../src/store/sqlite/sqlite-run-store.ts';
 import { describeStoreContract } from './contract-suite.ts';
 
 // A short poll keeps the subscribe tests quick; the default (100 ms) is for real use.

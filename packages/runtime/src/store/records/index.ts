@@ -33,4 +33,4 @@ export type {
   SubAgentType,
 } from './run.ts';
 export { finishedStatuses, runStatuses } from './run.ts';
-export type { Checkpoint, NewStep, Step, StepKind, StepStatus } from './step.ts';
+export type { Checkpoint, NewCheckpoint, NewStep, Step, StepKind, StepStatus } from './step.ts';

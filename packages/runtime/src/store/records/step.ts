@@ -41,3 +41,19 @@ export interface Checkpoint {
   state: JsonValue;
   created_at: string;
 }
+
+export interface NewCheckpoint {
+  run_id: string;
+  step_id: string | null;
+  state: JsonValue;
+  /**
+   * The state decodes on its own, without the checkpoints before it: `checkpointChain` starts at the
+   * latest such one. Default false (a chain then starts at the run's first checkpoint).
+   */
+  whole?: boolean;
+  /**
+   * Also ends the step `step_id` as `succeeded`, in the same transaction, with finishStep's checks: the
+   * step and the checkpoint after it are stored together or not at all.
+   */
+  finishStep?: boolean;
+}

@@ -15,9 +15,10 @@ export interface EventToAppend {
 }
 
 /**
- * Writes a batch of events in one `BEGIN IMMEDIATE` transaction (a group commit): each run's events get
- * the run's next sequence numbers in batch order. Returns, per event, its seq, or RunNotFoundError for an
- * unknown run (the others are still written). A failure of the transaction itself throws, writing nothing.
+ * Writes a batch of events in one `BEGIN IMMEDIATE` transaction (a group commit), whichever runs they belong
+ * to: one statement reserves every run's sequence numbers, then the events are inserted in batch order, each
+ * run's taking its next numbers. Returns, per event, its seq, or RunNotFoundError for an unknown run (the
+ * others are still written). A failure of the transaction itself throws, writing nothing.
  */
 export function appendEvents(
   ctx: SqliteContext,
@@ -25,30 +26,28 @@ export function appendEvents(
 ): (number | RunNotFoundError)[] {
   const now = ctx.now();
   const timestamp = now.toISOString();
-  const byRun = new Map<string, number[]>();
-  batch.forEach((event, index) => {
-    const indexes = byRun.get(event.runId);
-    if (indexes) indexes.push(index);
-    else byRun.set(event.runId, [index]);
-  });
+  const time = now.getTime();
+  const counts = new Map<string, number>();
+  for (const event of batch) counts.set(event.runId, (counts.get(event.runId) ?? 0) + 1);
   const results: (number | RunNotFoundError)[] = new Array(batch.length);
   immediate(ctx, () => {
-    for (const [runId, indexes] of byRun) {
-      const row = ctx.sql.bumpSeq.get({ id: runId, count: indexes.length, now: timestamp }) as
-        | { last_seq: number }
-        | undefined;
-      if (!row) {
-        for (const index of indexes) results[index] = new RunNotFoundError(runId);
-        continue;
+    const reserved = ctx.sql.bumpSeqs.all({
+      now: timestamp,
+      counts: JSON.stringify(Object.fromEntries(counts)),
+    }) as { id: string; last_seq: number }[];
+    // Each run's next number: the first of those just reserved for it.
+    const next = new Map<string, number>();
+    for (const row of reserved) next.set(row.id, row.last_seq - counts.get(row.id)! + 1);
+    batch.forEach((event, index) => {
+      const seq = next.get(event.runId);
+      if (seq === undefined) {
+        results[index] = new RunNotFoundError(event.runId);
+        return;
       }
-      let seq = row.last_seq - indexes.length;
-      for (const index of indexes) {
-        const event = batch[index]!;
-        seq++;
-        ctx.sql.insertEvent.run(newId('evt', now.getTime()), runId, seq, event.type, event.data, timestamp);
-        results[index] = seq;
-      }
-    }
+      next.set(event.runId, seq + 1);
+      ctx.sql.insertEvent.run(newId('evt', time), event.runId, seq, event.type, event.data, timestamp);
+      results[index] = seq;
+    });
   });
   return results;
 }

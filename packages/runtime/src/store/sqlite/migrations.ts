@@ -172,4 +172,7 @@ export const migrations: string[] = [
    ALTER TABLE runs ADD COLUMN agent TEXT;
    CREATE INDEX runs_parent ON runs (parent_run_id, id) WHERE parent_run_id IS NOT NULL;
    CREATE INDEX runs_agent ON runs (agent_id, id) WHERE agent_id IS NOT NULL;`,
+  // Checkpoints that decode on their own: loading a run reads from the latest one (checkpointChain).
+  `ALTER TABLE run_checkpoints ADD COLUMN whole INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX run_checkpoints_whole ON run_checkpoints (run_id, id) WHERE whole = 1;`,
 ];

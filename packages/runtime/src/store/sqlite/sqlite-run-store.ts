@@ -11,10 +11,10 @@ import type {
   Claim,
   ControlKind,
   JsonObject,
-  JsonValue,
   NewApproval,
   NewArtifact,
   NewAuditEntry,
+  NewCheckpoint,
   NewProject,
   NewRun,
   NewStep,
@@ -39,10 +39,11 @@ import type {
 import * as approvals from './approval-queries.ts';
 import * as artifacts from './artifact-queries.ts';
 import type { SqliteContext } from './context.ts';
-import { openSqlite, retryWhileBusy } from './database.ts';
+import { retryWhileBusy } from './database.ts';
 import { SqliteEventAppender } from './event-appender.ts';
 import * as events from './event-queries.ts';
 import * as inputs from './input-queries.ts';
+import { ownedDatabases } from './owned-databases.ts';
 import * as projects from './project-queries.ts';
 import * as runs from './run-queries.ts';
 import { SqliteRunWatch } from './run-watch.ts';
@@ -56,21 +57,8 @@ export interface SqliteRunStoreOptions {
   pollMs?: number;
 }
 
-// Stores made by openSqliteRunStore own their database and close it with themselves.
-const ownsDatabase = new WeakSet<SqliteRunStore>();
-
-/** Opens (creating and migrating) the SQLite database at `path`; the store's close() closes it. */
-export function openSqliteRunStore(path: string, options: SqliteRunStoreOptions = {}): SqliteRunStore {
-  const db = openSqlite(path);
-  try {
-    const store = new SqliteRunStore(db, options);
-    ownsDatabase.add(store);
-    return store;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-}
+/** WAL pages (4 KiB each) after which a commit checkpoints the log into the database file. */
+const walCheckpointPages = 4000;
 
 /**
  * The durable store on the embedded SQLite database (WAL). Each operation is one statement or one
@@ -90,6 +78,10 @@ export class SqliteRunStore implements RunStore {
     // Preparing reads the schema, which can meet another process converting the file.
     const sql = retryWhileBusy(() => prepareStatements(db));
     this.#ctx = { db, sql, now: options.now ?? (() => new Date()) };
+    // A longer interval between checkpoints than SQLite's 1000 pages: many runs appending at once rewrite
+    // each run's index page in every commit, so a longer interval copies that page to the database once
+    // for more commits, and syncs the files less often (decisions/2026-11-23-event-append-and-replay.md).
+    db.exec(`PRAGMA wal_autocheckpoint = ${walCheckpointPages}`);
     this.#watch = new SqliteRunWatch(sql.watchRuns, options.pollMs ?? 100);
     this.#appender = new SqliteEventAppender(
       this.#ctx,
@@ -158,7 +150,7 @@ export class SqliteRunStore implements RunStore {
     return this.#call(() => steps.listSteps(this.#ctx, runId));
   }
 
-  saveCheckpoint(input: { run_id: string; step_id: string | null; state: JsonValue }): Promise<Checkpoint> {
+  saveCheckpoint(input: NewCheckpoint): Promise<Checkpoint> {
     return this.#call(() => steps.saveCheckpoint(this.#ctx, input));
   }
 
@@ -172,6 +164,10 @@ export class SqliteRunStore implements RunStore {
 
   listCheckpoints(runId: string): Promise<Checkpoint[]> {
     return this.#call(() => steps.listCheckpoints(this.#ctx, runId));
+  }
+
+  checkpointChain(runId: string, upTo?: string): Promise<Checkpoint[]> {
+    return this.#call(() => steps.checkpointChain(this.#ctx, runId, upTo));
   }
 
   createApproval(input: NewApproval): Promise<Approval> {
@@ -279,7 +275,7 @@ export class SqliteRunStore implements RunStore {
     this.#closed = true;
     this.#watch.close();
     return this.#call(() => {
-      if (ownsDatabase.has(this) && this.#ctx.db.isOpen) this.#ctx.db.close();
+      if (ownedDatabases.has(this) && this.#ctx.db.isOpen) this.#ctx.db.close();
     });
   }
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { InvalidParamsError, parseWorkflow, type Workflow } from '@keel/runtime';
+import { InvalidParamsError, type Workflow } from '@keel/runtime';
+import { parseWorkflow } from '@keel/runtime/internal';
 
 /** Reads and validates a workflow JSON file; a missing, unreadable or invalid file is INVALID_PARAMS. */
 export async function loadWorkflow(path: string, cwd: string): Promise<Workflow> {

@@ -5,38 +5,22 @@
  * import { createRuntime } from '@keel/runtime';
  * const runtime = createRuntime();
  * for await (const event of runtime.stream({ prompt: 'Explain src/index.ts' })) console.log(event.type);
+ *
+ * The SDK's classes that the runtime makes for you (`runtime.runs` is a RunsApi, `runtime.events` an
+ * EventManager…) are exported as types. What only Keel's CLI and server use is `@keel/runtime/internal`.
  */
 export type { AgentHooks, AgentState, BreakerLimits } from './agent/index.ts';
-export { defaultBreakerLimits, deriveMetadata, executeAgent } from './agent/index.ts';
 export type {
   AgentScope,
+  AgentsApi,
   ConfiguredSpecialist,
   SpawnRequest,
   Specialist,
   SubAgent,
   SubAgentStatus,
 } from './agents/index.ts';
-export {
-  AgentsApi,
-  createAgentTools,
-  maxAgentTimeoutSeconds,
-  spawnRequestSchema,
-  subAgentStatuses,
-  subAgentTypes,
-} from './agents/index.ts';
-export { FsBlobStore } from './artifacts/index.ts';
 export type { ConfigObject, RuntimeConfig, RuntimeEnv } from './config/index.ts';
-export {
-  ConfigFile,
-  configFileAt,
-  configSchema,
-  globalConfigPath,
-  hiddenValue,
-  hideSecrets,
-  loadConfig,
-  projectConfigPath,
-  readEnv,
-} from './config/index.ts';
+export { configFileAt } from './config/index.ts';
 export type { ErrorCode, ErrorObject } from './errors/index.ts';
 export {
   AgentError,
@@ -65,8 +49,16 @@ export {
   ToolNotFoundError,
   toErrorObject,
 } from './errors/index.ts';
-export type { EventOf, EventType, RunMetadata, RuntimeEvent, ToolTrace, Usage } from './events/index.ts';
-export { EventManager, eventSchemas, parseEvent } from './events/index.ts';
+export type {
+  EventManager,
+  EventOf,
+  EventType,
+  RunMetadata,
+  RuntimeEvent,
+  ToolTrace,
+  Usage,
+} from './events/index.ts';
+export { parseEvent } from './events/index.ts';
 export type {
   McpClientPoolOptions,
   McpServerConfig,
@@ -75,7 +67,6 @@ export type {
 } from './mcp/index.ts';
 export { createMcpTools, McpClientPool, resolveMcpServers, withMcpTools } from './mcp/index.ts';
 export type { MemoryEntry } from './memory/index.ts';
-export { maxEntriesPerCategory, memoryCategories, memoryDir, ProjectMemory } from './memory/index.ts';
 export type { ChatMessage, ImagePayload, ModelSettings, RetryPolicy, ToolCall } from './model/index.ts';
 export { ModelClient } from './model/index.ts';
 export type {
@@ -84,46 +75,31 @@ export type {
   NewTaskInput,
   ProjectCallOptions,
   ProjectChatMessage,
+  ProjectsApi,
   ProjectUpdateInput,
   StartOptions,
+  TasksApi,
   TaskUpdateInput,
 } from './projects/index.ts';
-export {
-  guideFileName,
-  invalidFields,
-  newProjectSchema,
-  newTaskSchema,
-  ProjectsApi,
-  projectUpdateSchema,
-  TasksApi,
-  taskUpdateSchema,
-} from './projects/index.ts';
 export type { ExecutionOutcome, RunMetrics, Timeline, TimelineEntry, WorkflowResult } from './runs/index.ts';
-export { isOrphaned, RunControls } from './runs/index.ts';
 export type {
+  ApprovalsApi,
+  ArtifactsApi,
+  AuditApi,
   DriveOptions,
   RunOptions,
   RunRequest,
   RunResult,
+  RunsApi,
   RuntimeOptions,
   SkillChange,
   SkillQuery,
+  SkillsApi,
   WorkOptions,
 } from './runtime/index.ts';
-export {
-  ApprovalsApi,
-  ArtifactsApi,
-  AuditApi,
-  createRuntime,
-  normaliseWorkdir,
-  parseRunRequest,
-  RunsApi,
-  Runtime,
-  runRequestSchema,
-  SkillsApi,
-} from './runtime/index.ts';
+export { createRuntime, Runtime } from './runtime/index.ts';
 export type { Sandbox, SandboxCommand, SandboxSettings, SandboxStatus } from './sandbox/index.ts';
-export { BubblewrapSandbox, createSandbox, sandboxStatus } from './sandbox/index.ts';
+export { createSandbox, sandboxStatus } from './sandbox/index.ts';
 export type {
   Skill,
   SkillDetail,
@@ -132,15 +108,7 @@ export type {
   SkillSource,
   SkillWarning,
 } from './skills/index.ts';
-export {
-  builtinSkillsDir,
-  createSkillTools,
-  getSkill,
-  listSkills,
-  setSkillEnabled,
-  skillNameProblem,
-  skillSources,
-} from './skills/index.ts';
+export { getSkill, listSkills, setSkillEnabled, skillNameProblem } from './skills/index.ts';
 export type {
   Approval,
   ApprovalQuery,
@@ -164,20 +132,13 @@ export type {
   Session,
   SessionDetail,
   SessionMessage,
+  SessionStore,
   Step,
   SubAgentType,
   Task,
   UserInput,
 } from './store/index.ts';
-export {
-  finishedStatuses,
-  newId,
-  openSqlite,
-  openSqliteRunStore,
-  runStatuses,
-  SessionStore,
-  SqliteRunStore,
-} from './store/index.ts';
+export { finishedStatuses, newId, openSqlite, openSqliteRunStore, runStatuses } from './store/index.ts';
 export type {
   CommandOutcome,
   CommandPolicyOptions,
@@ -196,18 +157,11 @@ export type {
 export {
   CommandPolicy,
   createCodingTools,
-  createCommandPolicy,
   createPathGuard,
   defaultAllowedCommands,
-  defaultCommandTimeoutMs,
   defineTool,
   FileHistory,
   LspServers,
-  maxCommandOutputChars,
-  maxCommandTimeoutMs,
-  PathGuard,
-  runCommand,
-  TodoList,
   ToolRegistry,
 } from './tools/index.ts';
 export type {
@@ -219,4 +173,3 @@ export type {
   Workflow,
   WorkflowNode,
 } from './workflow/index.ts';
-export { parseWorkflow } from './workflow/index.ts';

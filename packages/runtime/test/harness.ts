@@ -7,14 +7,18 @@ import {
   type RunRequest,
   type Runtime,
   type RuntimeEvent,
+  type RuntimeOptions,
   type Workflow,
 } from '../src/index.ts';
 
-/** A runtime wired to a scripted model over HTTP, a temp runtime dir and a temp git repo. */
+/**
+ * A runtime wired to a scripted model over HTTP, a temp runtime dir and a temp git repo. `now` (a
+ * fakeClock's) is the clock of the runtime, its store and `other()`.
+ */
 export async function startHarness(
   script: ScriptedReply[],
   files: Record<string, string> = {},
-  options: { requireApproval?: string[] } = {},
+  options: Pick<RuntimeOptions, 'requireApproval' | 'now' | 'leaseMs'> = {},
 ) {
   const model = await startMockModel({ script });
   const runtimeDir = await mkdtemp(join(tmpdir(), 'keel-home-'));

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { waitForFileCommand } from '@keel/testkit';
+import { eventually, waitForFileCommand } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { KeelError, type RuntimeEvent } from '../src/index.ts';
 import { startHarness } from './harness.ts';
@@ -23,18 +23,20 @@ describe('user input sent to a running run', () => {
     // From another runtime on the same store, as another process (or the WebSocket) would.
     const other = h.other();
     try {
-      for (let i = 0; i < 1000 && !events.some((event) => event.type === 'tool_call'); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await eventually(() => events.some((event) => event.type === 'tool_call'), {
+        timeoutMs: 10_000,
+        what: 'the run to call exec_command',
+      });
       const input = await other.sendInput(run.id, 'also check the README');
       expect(input).toMatchObject({ run_id: run.id, content: 'also check the README', consumed_at: null });
       await writeFile(join(h.workdir, 'go'), '');
     } finally {
       await other.close();
     }
-    for (let i = 0; i < 1000 && !events.some((event) => event.type === 'done'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await eventually(() => events.some((event) => event.type === 'done'), {
+      timeoutMs: 10_000,
+      what: 'the run to finish',
+    });
     const types = events.map((event) => event.type);
     expect(types.indexOf('user_input_received')).toBeGreaterThan(types.indexOf('tool_result'));
     expect(events.find((event) => event.type === 'user_input_received')).toMatchObject({

@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { KeelError, parseWorkflow, type Workflow } from '../src/index.ts';
+import { KeelError, type Workflow } from '../src/index.ts';
+import { parseWorkflow } from '../src/internal.ts';
+import { fakeClock } from './fake-clock.ts';
 import { reviewScript, reviewWorkflow } from './fixtures/review-workflow.ts';
 import { startHarness } from './harness.ts';
 
@@ -123,15 +125,18 @@ describe('workflows', () => {
   });
 
   test('a time budget stops the run with a clear reason', async () => {
-    await using h = await startHarness([{ text: 'never', delayMs: 5_000 }]);
+    const clock = fakeClock();
+    await using h = await startHarness([{ text: 'never', delayMs: 60_000 }], {}, { now: clock.now });
     const workflow: Workflow = {
       root: { id: 'a', kind: 'agent', prompt: 'work' },
-      budgets: { max_duration_ms: 300 },
+      budgets: { max_duration_ms: 600_000 },
     };
+    // Ten minutes pass on the run's clock while the model thinks: no test waits that long on a real one.
+    h.runtime.events.on('session_start', () => clock.advance(600_001));
     const { error, events } = await h.collect({ prompt: 'x' }, undefined, workflow);
     expect(KeelError.is(error) && error.code).toBe('BUDGET_EXCEEDED');
     const breaker = events.find((event) => event.type === 'circuit_breaker');
-    expect(breaker).toMatchObject({ reason: expect.stringMatching(/Time budget exceeded.*300 ms/) });
+    expect(breaker).toMatchObject({ reason: expect.stringMatching(/Time budget exceeded.*600000 ms/) });
     expect(events.at(-1)).toMatchObject({ type: 'error', error: { code: 'BUDGET_EXCEEDED' } });
   });
 

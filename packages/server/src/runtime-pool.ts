@@ -4,11 +4,10 @@ import {
   createRuntime,
   InvalidParamsError,
   KeelError,
-  loadConfig,
   type Runtime,
   type RuntimeOptions,
-  readEnv,
 } from '@keel/runtime';
+import { loadConfig, readEnv } from '@keel/runtime/internal';
 
 const notFound = new Set([
   'RUN_NOT_FOUND',

@@ -2,7 +2,8 @@ import { homedir } from 'node:os';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
-import { loadConfig, type RuntimeOptions, readEnv } from '@keel/runtime';
+import type { RuntimeOptions } from '@keel/runtime';
+import { loadConfig, readEnv } from '@keel/runtime/internal';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,

@@ -2,7 +2,8 @@
 // are longer than a page (1000 events) and cursors fall on and around page boundaries. Every event must
 // arrive exactly once, in order, with its own content, while more are being written too.
 import { join } from 'node:path';
-import { openSqliteRunStore, type SqliteRunStore } from '@keel/runtime';
+import { openSqliteRunStore } from '@keel/runtime';
+import type { SqliteRunStore } from '@keel/runtime/store';
 import { eventually } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { startServer } from './harness.ts';

@@ -1,14 +1,13 @@
 import { createInterface } from 'node:readline/promises';
+import { ConfigError, sandboxStatus } from '@keel/runtime';
 import {
-  ConfigError,
   ConfigFile,
   globalConfigPath,
   hideSecrets,
   loadConfig,
   projectConfigPath,
   readEnv,
-  sandboxStatus,
-} from '@keel/runtime';
+} from '@keel/runtime/internal';
 import type { Command } from 'commander';
 import { printJson, type WorkdirFlags, workdirOf, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';

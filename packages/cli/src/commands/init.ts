@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { projectConfigPath } from '@keel/runtime';
+import { projectConfigPath } from '@keel/runtime/internal';
 import type { Command } from 'commander';
 import { type WorkdirFlags, workdirOf, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';

@@ -1,4 +1,5 @@
-import { globalConfigPath, projectConfigPath, readEnv, type Skill } from '@keel/runtime';
+import type { Skill } from '@keel/runtime';
+import { globalConfigPath, projectConfigPath, readEnv } from '@keel/runtime/internal';
 import type { Command } from 'commander';
 import { printJson, type WorkdirFlags, withRuntime, workdirOf, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';

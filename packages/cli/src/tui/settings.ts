@@ -1,4 +1,5 @@
-import { type BreakerLimits, defaultBreakerLimits, loadConfig, readEnv } from '@keel/runtime';
+import type { BreakerLimits } from '@keel/runtime';
+import { defaultBreakerLimits, loadConfig, readEnv } from '@keel/runtime/internal';
 import type { RunRequestFlags } from '../run-request-flags.ts';
 
 /** The model choices given on the command line; they win over config files and environment. */

@@ -1,6 +1,7 @@
 import { InvalidStateError } from '../errors/index.ts';
 import { type Approval, finishedStatuses, type JsonObject, type Run, type RunStore } from '../store/index.ts';
-import { CheckpointCodec, decodeCheckpoints } from './checkpoint-codec.ts';
+import { loadCheckpointChain } from './checkpoint-chain.ts';
+import { CheckpointCodec, decodeCheckpoints, isWhole } from './checkpoint-codec.ts';
 import { deadlineOf, expiredBy, expiryReason, isOverdue } from './interaction-timeout.ts';
 import { ownerIsDead } from './worker-id.ts';
 
@@ -165,14 +166,14 @@ export class RunControls {
       }
       after = page.at(-1)!.seq;
     }
-    // The origin's checkpoints hold deltas: the fork starts from the full state at the chosen one.
-    const history = await this.#store.listCheckpoints(origin.id);
-    const upto = history.slice(0, history.findIndex((each) => each.id === checkpoint.id) + 1);
-    const state = decodeCheckpoints(upto)!;
+    // The origin's checkpoints hold changes: the fork starts from the full state at the chosen one.
+    const state = decodeCheckpoints(await loadCheckpointChain(this.#store, origin.id, checkpoint.id))!;
+    const encoded = new CheckpointCodec().encode(state);
     await this.#store.saveCheckpoint({
       run_id: fork.id,
       step_id: null,
-      state: new CheckpointCodec().encode(state),
+      state: encoded,
+      whole: isWhole(encoded),
     });
     return this.#done(
       `fork of ${origin.id} at ${checkpoint.id}`,

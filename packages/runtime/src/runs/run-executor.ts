@@ -2,6 +2,7 @@ import { TimeoutError } from '../errors/index.ts';
 import type { EventBody, RuntimeEvent } from '../events/index.ts';
 import type { BlobStore, JsonObject, Run, RunStore } from '../store/index.ts';
 import { newSchedulerState, parseWorkflow, Scheduler, type SchedulerState } from '../workflow/index.ts';
+import { loadCheckpointChain } from './checkpoint-chain.ts';
 import { decodeCheckpoints } from './checkpoint-codec.ts';
 import { Checkpointer } from './checkpointer.ts';
 import type { Execution } from './execution.ts';
@@ -36,9 +37,12 @@ export interface ExecutionDeps {
 export async function executeRun(run: Run, deps: ExecutionDeps): Promise<ExecutionOutcome> {
   const { store, setup } = deps;
   const workflow = parseWorkflow(run.workflow);
-  const checkpoints = await store.listCheckpoints(run.id);
-  // A fork's first checkpoint is the state it was forked at: its usage columns count only its own work.
-  const inherited = run.forked_from ? checkpoints[0]?.state : undefined;
+  // From the latest whole checkpoint on: a resume reads about the state's size, not the run's history.
+  const checkpoints = await loadCheckpointChain(store, run.id);
+  // A fork starts from the state at its origin's checkpoint: its usage columns count only its own work.
+  const inherited = run.forked_from
+    ? (await store.getCheckpoint(run.forked_from.checkpoint_id)).state
+    : undefined;
   const state: SchedulerState = decodeCheckpoints(checkpoints) ?? newSchedulerState();
   const emit = async (body: EventBody) => {
     const event = { ...body, session_id: setup.sessionId } as RuntimeEvent;
@@ -66,7 +70,13 @@ export async function executeRun(run: Run, deps: ExecutionDeps): Promise<Executi
     setup,
     state,
     supervisor,
-    checkpointer: new Checkpointer(store, run.id, state, supervisor),
+    checkpointer: new Checkpointer(
+      store,
+      run.id,
+      state,
+      supervisor,
+      checkpoints.map((checkpoint) => JSON.stringify(checkpoint.state).length),
+    ),
     budget,
     emit,
     deliver: deps.deliver,

@@ -46,29 +46,17 @@ export class RunSupervisor {
   /** Starts watching at once: call `stop()` when the execution ends. */
   constructor(options: SupervisorOptions) {
     this.#options = options;
-    const { now, maxDurationMs, elapsedBase } = options;
+    const { now, maxDurationMs, elapsedBase, deadline } = options;
     this.#startedAt = now();
     this.signal = options.signal ? AbortSignal.any([options.signal, this.#stop.signal]) : this.#stop.signal;
     this.#lastRenew = now();
     this.#beat = setInterval(() => void this.#tick().catch(() => undefined), controlPollMs);
     this.#beat.unref();
+    // The timers stop the run on time; each beat also reads `now` (see #checkClock).
     const remaining = maxDurationMs > 0 ? maxDurationMs - elapsedBase : 0;
     this.#timeBudget =
-      maxDurationMs > 0
-        ? setTimeout(
-            () =>
-              this.#stop.abort(
-                new BudgetExceededError(`Time budget exceeded: the run took more than ${maxDurationMs} ms.`, {
-                  budget: 'max_duration_ms',
-                  limit: maxDurationMs,
-                  used: this.elapsedMs(),
-                }),
-              ),
-            Math.max(remaining, 0),
-          )
-        : undefined;
-    const { deadline } = options;
-    // Beyond setTimeout's range (about 24.8 days) a delay would fire at once: such a deadline is no limit here.
+      maxDurationMs > 0 ? setTimeout(() => this.#checkClock(true), Math.max(remaining, 0)) : undefined;
+    // Beyond setTimeout's range (about 24.8 days) a delay would fire at once: such a deadline is left to the beat.
     const untilDeadline = deadline ? Math.max(deadline.at - now(), 0) : Number.POSITIVE_INFINITY;
     this.#deadline =
       deadline && untilDeadline <= maxTimerMs
@@ -106,8 +94,29 @@ export class RunSupervisor {
     if (this.#deadline) clearTimeout(this.#deadline);
   }
 
+  /**
+   * Stops the run once its time budget or its deadline has passed by `now`: the timers measure time on
+   * this process's monotonic clock, while `now` is the runtime's (a test's fake clock, or a wall clock that
+   * jumped on waking from sleep). With `budgetDue`, the time budget's timer fired: it is over, whatever
+   * `now` says.
+   */
+  #checkClock(budgetDue = false): void {
+    const { maxDurationMs, deadline, now } = this.#options;
+    if (maxDurationMs > 0 && (budgetDue || this.elapsedMs() >= maxDurationMs)) {
+      this.#stop.abort(
+        new BudgetExceededError(`Time budget exceeded: the run took more than ${maxDurationMs} ms.`, {
+          budget: 'max_duration_ms',
+          limit: maxDurationMs,
+          used: this.elapsedMs(),
+        }),
+      );
+    }
+    if (deadline && now() >= deadline.at) this.#stop.abort(deadline.error());
+  }
+
   /** Renews the lease every third of its length, and reads control requests every time. */
   async #tick(): Promise<void> {
+    this.#checkClock();
     const { store, runId, owner, leaseMs, now } = this.#options;
     if (now() - this.#lastRenew >= leaseMs / 3) {
       this.#lastRenew = now();

@@ -15,6 +15,8 @@ export interface ClaimedRunDeps extends Omit<RunSetupDeps, 'store' | 'requestKey
   events: EventManager;
   /** Per-request model keys of runs started in this process; a run's is forgotten once it is final. */
   requestKeys: Map<string, string>;
+  /** The runtime's clock in epoch ms: leases, the time budget and a sub-agent's deadline go by it. */
+  now?: () => number;
   /** Told where each execution left the run (sub-agents: a child's end wakes its parent; see agents/). */
   afterExecution?: (run: Run) => Promise<void>;
 }
@@ -62,6 +64,7 @@ export async function executeClaimed(
     owner: deps.owner,
     leaseMs: deps.leaseMs,
     setup,
+    ...(deps.now ? { now: deps.now } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     deliver: async (event, at) => {
       // Events others appended meanwhile (a sub-agent's `agent_finished`) are delivered first, in order.

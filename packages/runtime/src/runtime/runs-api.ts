@@ -24,9 +24,12 @@ import { RunTails } from './run-tails.ts';
 export class RunsApi {
   readonly #store: () => Promise<RunStore>;
   readonly #tails = new RunTails();
+  readonly #now: () => number;
 
-  constructor(store: () => Promise<RunStore>) {
+  /** `now` is the runtime's clock in epoch ms: leases and interaction timeouts are judged by it. */
+  constructor(store: () => Promise<RunStore>, now: () => number = Date.now) {
     this.#store = store;
+    this.#now = now;
   }
 
   /** Throws RUN_NOT_FOUND for an unknown id. */
@@ -71,12 +74,12 @@ export class RunsApi {
 
   /** Whether a `running` run lost its worker (lease expired, or its process on this host died). */
   isOrphaned(run: Run): boolean {
-    return isOrphaned(run);
+    return isOrphaned(run, this.#now());
   }
 
   /** Duration, usage, retries, tools, gates and artifacts of a run. */
   async metrics(id: string): Promise<RunMetrics> {
-    return computeMetrics(await this.#store(), id);
+    return computeMetrics(await this.#store(), id, this.#now());
   }
 
   /**
@@ -176,6 +179,6 @@ export class RunsApi {
   }
 
   async #controls(): Promise<RunControls> {
-    return new RunControls(await this.#store());
+    return new RunControls(await this.#store(), this.#now);
   }
 }

@@ -22,6 +22,7 @@ export interface RuntimeAgentsContext {
  */
 export function createRuntimeAgents(context: RuntimeAgentsContext): AgentsApi {
   const { options, env, runtimeDir, requestKeys } = context;
+  const now = () => options.now?.() ?? new Date();
   const agents: AgentsApi = new AgentsApi({
     store: () => context.store(),
     workdir: (requested) => normaliseWorkdir(requested ?? options.workdir),
@@ -43,10 +44,10 @@ export function createRuntimeAgents(context: RuntimeAgentsContext): AgentsApi {
       if (key) requestKeys.set(run.id, key);
       void context.follow(run.id).catch(() => undefined);
       // A sub-agent that waits (for an approval, say) has no worker to time it out: this timer does.
-      const untilDeadline = Date.parse(run.agent!.deadline_at) - Date.now();
+      const untilDeadline = Date.parse(run.agent!.deadline_at) - now().getTime();
       setTimeout(() => void agents.sweep(), Math.max(untilDeadline, 0) + 50).unref();
     },
-    now: () => options.now?.() ?? new Date(),
+    now,
   });
   return agents;
 }

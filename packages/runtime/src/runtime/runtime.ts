@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { type AgentsApi, settleEndedRun } from '../agents/index.ts';
+import type { AgentsApi } from '../agents/index.ts';
 import { type RuntimeEnv, readEnv } from '../config/index.ts';
 import { InvalidParamsError } from '../errors/index.ts';
 import { EventManager, type RuntimeEvent } from '../events/index.ts';
 import { McpClientPool } from '../mcp/index.ts';
 import { ProjectsApi, TasksApi } from '../projects/index.ts';
-import { type ExecutionOutcome, newWorkerId, RunControls } from '../runs/index.ts';
+import { type ExecutionOutcome, newWorkerId } from '../runs/index.ts';
 import { type Run, type RunStore, SessionStore, type UserInput } from '../store/index.ts';
 import { LspServers } from '../tools/index.ts';
 import type { Workflow } from '../workflow/index.ts';
@@ -15,10 +15,9 @@ import { ArtifactsApi } from './artifacts-api.ts';
 import { AuditApi } from './audit-api.ts';
 import { DirectTools } from './direct-tools.ts';
 import { eventStream } from './event-stream.ts';
-import { executeClaimed } from './execute-claimed.ts';
-import { followRun } from './follow-run.ts';
 import { openDatabase } from './open-store.ts';
 import { recordRun } from './record-run.ts';
+import { RunDriver } from './run-driver.ts';
 import type { RunRequest } from './run-request.ts';
 import type { RunResult } from './run-result.ts';
 import { RunsApi } from './runs-api.ts';
@@ -26,9 +25,6 @@ import { createRuntimeAgents } from './runtime-agents.ts';
 import type { DriveOptions, RunOptions, RuntimeOptions, WorkOptions } from './runtime-options.ts';
 import { RuntimeStores } from './runtime-stores.ts';
 import { SkillsApi } from './skills-api.ts';
-import { workLoop } from './worker-loop.ts';
-
-const defaultLeaseMs = 15_000;
 
 /**
  * The one execution path every surface calls: validates a request, records the run, and hands it to the
@@ -77,6 +73,8 @@ export class Runtime {
   readonly #mcp: McpClientPool;
   /** Language servers, one per workdir and language, started by the first lsp_* call and stopped by `close()`. */
   readonly #lsp: LspServers;
+  /** Claims, executes and follows runs in this process. */
+  readonly #driver: RunDriver;
   #closed = false;
 
   constructor(options: RuntimeOptions = {}) {
@@ -98,10 +96,28 @@ export class Runtime {
       this.#env,
       this.#lsp,
     );
-    this.runs = new RunsApi(() => this.store());
+    const now = options.now;
+    // One clock for the run controls, the executor and the stores: a test's fake one, or the wall clock.
+    const nowMs = now ? () => now().getTime() : Date.now;
+    this.runs = new RunsApi(() => this.store(), nowMs);
+    this.#driver = new RunDriver({
+      options,
+      env: this.#env,
+      runtimeDir: this.runtimeDir,
+      sessions: this.sessions,
+      stores: this.#stores,
+      mcp: this.#mcp,
+      lsp: this.#lsp,
+      events: this.events,
+      requestKeys: this.#requestKeys,
+      workerId: this.workerId,
+      agents: () => this.agents,
+      cancel: (runId) => this.runs.cancel(runId),
+      now: nowMs,
+    });
     this.approvals = new ApprovalsApi(
       () => this.store(),
-      () => this.#controls(),
+      () => this.#driver.controls(),
     );
     this.artifacts = new ArtifactsApi(() => this.#stores.opened());
     this.audit = new AuditApi(() => this.store());
@@ -123,7 +139,7 @@ export class Runtime {
       runtimeDir: this.runtimeDir,
       store: () => this.store(),
       requestKeys: this.#requestKeys,
-      follow: (runId) => this.#runToEnd(runId, {}),
+      follow: (runId) => this.#driver.follow(runId, {}),
     });
     this.projects = new ProjectsApi(projectDeps);
     this.tasks = new TasksApi(projectDeps);
@@ -140,7 +156,7 @@ export class Runtime {
       ...(options.workflow ? { workflow: options.workflow } : {}),
       execute: false,
     });
-    const final = await this.#runToEnd(run.id, options);
+    const final = await this.#driver.follow(run.id, options);
     return final as RunResult;
   }
 
@@ -156,7 +172,7 @@ export class Runtime {
       ...(options.workflow ? { workflow: options.workflow } : {}),
       execute: false,
     });
-    yield* eventStream<RuntimeEvent>((handlers) => this.#runToEnd(run.id, handlers), options.signal);
+    yield* eventStream<RuntimeEvent>((handlers) => this.#driver.follow(run.id, handlers), options.signal);
   }
 
   /**
@@ -176,7 +192,9 @@ export class Runtime {
     });
     if (requestKey) this.#requestKeys.set(run.id, requestKey);
     if (options.execute !== false) {
-      void this.#runToEnd(run.id, options.onEvent ? { onEvent: options.onEvent } : {}).catch(() => undefined);
+      void this.#driver
+        .follow(run.id, options.onEvent ? { onEvent: options.onEvent } : {})
+        .catch(() => undefined);
     }
     return run;
   }
@@ -185,14 +203,8 @@ export class Runtime {
    * Claims a queued run and executes it in this process until it ends, waits for a human or is paused.
    * Returns null when another worker claimed it first.
    */
-  async drive(runId: string, options: DriveOptions = {}): Promise<ExecutionOutcome | null> {
-    const store = await this.store();
-    const claimed = await store.claimRun(runId, { owner: this.workerId, leaseMs: this.#leaseMs() });
-    if (!claimed) {
-      await store.getRun(runId);
-      return null;
-    }
-    return this.#execute(claimed, options);
+  drive(runId: string, options: DriveOptions = {}): Promise<ExecutionOutcome | null> {
+    return this.#driver.drive(runId, options);
   }
 
   /**
@@ -200,17 +212,8 @@ export class Runtime {
    * `signal` aborts. Several workers (processes) can share one store; each run is executed by exactly
    * one of them. `stop` lets the run in hand reach its end (or its next wait); `signal` cancels it too.
    */
-  async work(options: WorkOptions = {}): Promise<void> {
-    await workLoop(
-      {
-        store: await this.store(),
-        owner: this.workerId,
-        leaseMs: () => this.#leaseMs(),
-        execute: (run, driveOptions) => this.#execute(run, driveOptions),
-        expire: async () => (await this.#controls()).expireOverdue(),
-      },
-      options,
-    );
+  work(options: WorkOptions = {}): Promise<void> {
+    return this.#driver.work(options);
   }
 
   /**
@@ -276,59 +279,6 @@ export class Runtime {
     await Promise.all([this.#mcp.close(), this.#lsp.close()]);
     await this.#stores.close();
     this.#db.close();
-  }
-
-  /** Drives a run until it is final, here or by following it in the store (see followRun). */
-  async #runToEnd(runId: string, options: Pick<RunOptions, 'signal' | 'onEvent'>): Promise<unknown> {
-    return followRun(
-      runId,
-      {
-        store: await this.store(),
-        events: this.events,
-        drive: (id, driveOptions) => this.drive(id, driveOptions),
-        cancel: (id) => this.runs.cancel(id),
-        expire: async (id) => {
-          // A run parked on a sub-agent whose end could not wake it (a crash between) goes on from here.
-          await this.agents.wakeIfReady(id).catch(() => false);
-          return (await this.#controls()).expireOverdue(id);
-        },
-      },
-      options,
-    );
-  }
-
-  /** Executes a run this worker has claimed (see executeClaimed). */
-  async #execute(claimed: Run, options: DriveOptions): Promise<ExecutionOutcome> {
-    const { store, blobs } = await this.#stores.opened();
-    return executeClaimed(
-      claimed,
-      {
-        options: this.#options,
-        env: this.#env,
-        runtimeDir: this.runtimeDir,
-        sessions: this.sessions,
-        mcp: this.#mcp,
-        lsp: this.#lsp,
-        store,
-        blobs,
-        owner: this.workerId,
-        leaseMs: this.#leaseMs(),
-        events: this.events,
-        requestKeys: this.#requestKeys,
-        agents: this.agents,
-        afterExecution: (run) => settleEndedRun(store, run),
-      },
-      options,
-    );
-  }
-
-  #leaseMs(): number {
-    return this.#options.leaseMs ?? this.#stores.configLeaseMs ?? defaultLeaseMs;
-  }
-
-  async #controls(): Promise<RunControls> {
-    const now = this.#options.now;
-    return new RunControls(await this.store(), now ? () => now().getTime() : Date.now);
   }
 }
 

@@ -4,6 +4,7 @@ import { type ChatRequestBody, eventually, waitForFileCommand } from '@keel/test
 import { describe, expect, test } from 'vitest';
 import type { Run, RunStore, Runtime, SubAgent } from '../../src/index.ts';
 import { createRuntime, newId, StoreError } from '../../src/index.ts';
+import { fakeClock } from '../fake-clock.ts';
 import { startHarness } from '../harness.ts';
 
 const offset = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/;
@@ -49,15 +50,26 @@ const lastText = (body: ChatRequestBody) => String(body.messages?.at(-1)?.conten
 
 describe('sub-agent lifecycle', () => {
   test('a sub-agent still working at its timeout is stopped by its worker and ends timeout', async () => {
-    await using h = await startHarness([
-      { when: { lastMessageIncludes: 'ponder' }, delayMs: 60_000, text: 'late' },
-    ]);
-    const spawned = await h.runtime.agents.spawn({ task: 'ponder forever', timeout: 1, workdir: h.workdir });
-    expect(spawned).toMatchObject({ status: 'pending', timeout: 1, parent_run_id: null });
+    const clock = fakeClock();
+    // A lease longer than the clock's jump: the worker, not a sweep of orphans, must be what stops it.
+    await using h = await startHarness(
+      [{ when: { lastMessageIncludes: 'ponder' }, delayMs: 60_000, text: 'late' }],
+      {},
+      { now: clock.now, leaseMs: 3_600_000 },
+    );
+    const spawned = await h.runtime.agents.spawn({
+      task: 'ponder forever',
+      timeout: 600,
+      workdir: h.workdir,
+    });
+    expect(spawned).toMatchObject({ status: 'pending', timeout: 600, parent_run_id: null });
     expect(spawned).not.toHaveProperty('output');
     expect(spawned.completed_at).toBeNull();
+    await until(h.runtime, spawned.agent_id, 'running');
+    await eventually(() => h.model.chatRequests.length > 0, { what: 'the sub-agent to ask the model' });
+    clock.advance(601_000);
     const ended = await until(h.runtime, spawned.agent_id, 'timeout');
-    expect(ended).toMatchObject({ output: '', error: 'The sub-agent ran past its timeout of 1 s.' });
+    expect(ended).toMatchObject({ output: '', error: 'The sub-agent ran past its timeout of 600 s.' });
     expect(ended.completed_at).toMatch(offset);
     const run = await h.runtime.runs.get(ended.run_id);
     expect(run).toMatchObject({ status: 'failed', error: { code: 'TIMEOUT' } });
@@ -72,17 +84,16 @@ describe('sub-agent lifecycle', () => {
   }, 30_000);
 
   test('sub-agents past their deadline that no worker holds end timeout when anyone looks', async () => {
-    await using h = await startHarness([]);
+    const clock = fakeClock();
+    await using h = await startHarness([], {}, { now: clock.now });
     const store = await h.runtime.store();
-    const past = new Date(Date.now() - 1000);
+    const past = new Date(clock.now().getTime() - 1000);
     const pending = await strandedAgentRun(store, h.workdir, past);
     const orphan = await strandedAgentRun(store, h.workdir, past);
-    // Claimed by a worker whose lease has run out: a crashed process's run.
-    await store.claimRun(orphan.id, { owner: 'gone:1:x', leaseMs: 1 });
-    const notYet = await strandedAgentRun(store, h.workdir, new Date(Date.now() + 60_000));
-    await eventually(
-      async () => (await store.getRun(orphan.id)).lease_expires_at! < new Date().toISOString(),
-    );
+    // Claimed by a worker on another host whose lease then ran out: a crashed process's run.
+    await store.claimRun(orphan.id, { owner: 'gone:1:x', leaseMs: 1000 });
+    const notYet = await strandedAgentRun(store, h.workdir, new Date(clock.now().getTime() + 60_000));
+    clock.advance(2_000);
 
     expect(await h.runtime.agents.get(pending.agent!.agent_id)).toMatchObject({
       status: 'timeout',

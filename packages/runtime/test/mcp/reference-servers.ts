@@ -4,6 +4,7 @@ import { createServer, type IncomingHttpHeaders, request } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
+import { eventually } from '@keel/testkit';
 import type { McpServerConfig } from '../../src/mcp/index.ts';
 
 const require = createRequire(import.meta.url);
@@ -72,13 +73,11 @@ export function processesWith(marker: string): number[] {
 
 /** Polls until no process holds `marker` (a process may take a moment to be reaped), or fails. */
 export async function expectNoProcessWith(marker: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (processesWith(marker).length > 0) {
-    if (Date.now() > deadline) {
-      throw new Error(`processes still running with ${marker}: ${processesWith(marker).join(', ')}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await eventually(() => processesWith(marker).length === 0, {
+    timeoutMs,
+    intervalMs: 50,
+    what: () => `no process with ${marker}; still running: ${processesWith(marker).join(', ')}`,
+  });
 }
 
 /** A free TCP port on the loopback interface. */

@@ -5,32 +5,37 @@ import { createTempGitRepo, eventually, startMockModel } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { readConfigFile } from '../../src/config/index.ts';
 import { createRuntime, type Workflow } from '../../src/index.ts';
+import { fakeClock } from '../fake-clock.ts';
 import { startHarness } from '../harness.ts';
 
-// A short interaction timeout in the project's configuration: 0.2 s, so the tests wait no longer than that.
-const shortTimeout = { '.runtime/config.json': JSON.stringify({ interaction_timeout: 0.2 }) };
+// An interaction timeout of 30 s in the project's configuration. No test waits for it: each moves a fake
+// clock past it (a test that waited on the real clock would time out first).
+const timeout30s = { '.runtime/config.json': JSON.stringify({ interaction_timeout: 30 }) };
+const pastTimeoutMs = 31_000;
 const writeNote = {
   toolCalls: [{ name: 'write_file', arguments: { path: 'note.txt', content: 'unapproved\n' } }],
 };
 
 describe('interaction timeout', () => {
   test('an approval nobody decides expires; the call is not run, the model hears why and the run goes on', async () => {
+    const clock = fakeClock();
     await using h = await startHarness(
       [
         writeNote,
         { when: { lastMessageIncludes: 'the approval expired' }, text: 'Nobody approved; no note.' },
       ],
-      shortTimeout,
-      { requireApproval: ['write_file'] },
+      timeout30s,
+      { requireApproval: ['write_file'], now: clock.now },
     );
-    // run() follows the waiting run, and so enforces its timeout.
+    // Time passes as soon as the run asks; run() follows the waiting run, and so enforces its timeout.
+    h.runtime.events.on('interaction_request', () => clock.advance(pastTimeoutMs));
     const { result, error, events, types } = await h.collect({ prompt: 'write a note' });
     expect(error).toBeUndefined();
     expect(result!.output).toBe('Nobody approved; no note.');
     expect(types.indexOf('interaction_request')).toBeLessThan(types.indexOf('tool_call'));
     expect(events.find((event) => event.type === 'tool_result')).toMatchObject({
       tool_name: 'write_file',
-      result: 'Not run: the approval expired (nobody decided within 0.2 seconds).',
+      result: 'Not run: the approval expired (nobody decided within 30 seconds).',
     });
     await expect(readFile(join(h.workdir, 'note.txt'), 'utf8')).rejects.toThrow();
 
@@ -38,19 +43,20 @@ describe('interaction timeout', () => {
     expect(approval).toMatchObject({
       kind: 'tool',
       status: 'expired',
-      answer: 'nobody decided within 0.2 seconds',
+      answer: 'nobody decided within 30 seconds',
       decided_by: 'interaction_timeout',
-      detail: { tool_name: 'write_file', timeout_seconds: 0.2 },
+      detail: { tool_name: 'write_file', timeout_seconds: 30 },
     });
     // A late decision is refused; the audit log says what happened.
     await expect(h.runtime.approvals.approve(approval!.id)).rejects.toMatchObject({ code: 'INVALID_STATE' });
     const { entries } = await h.runtime.audit.list({ event: 'run_control' });
     expect(entries.map((entry) => entry.args_summary)).toContain(
-      `expired ${approval!.id}: nobody decided within 0.2 seconds`,
+      `expired ${approval!.id}: nobody decided within 30 seconds`,
     );
   });
 
   test('a question nobody answers expires when someone looks, with no process following the run', async () => {
+    const clock = fakeClock();
     await using h = await startHarness(
       [
         {
@@ -60,21 +66,18 @@ describe('interaction timeout', () => {
         },
         { when: { lastMessageIncludes: 'the question expired' }, text: 'No answer: I will use SQLite.' },
       ],
-      shortTimeout,
+      timeout30s,
+      { now: clock.now },
     );
     const run = await h.runtime.start({ prompt: 'set up storage', workdir: h.workdir }, { execute: false });
     expect((await h.runtime.drive(run.id))?.run.status).toBe('waiting');
     const [question] = await h.runtime.approvals.list({ run_id: run.id });
-    expect(question).toMatchObject({ kind: 'question', status: 'pending', detail: { timeout_seconds: 0.2 } });
+    expect(question).toMatchObject({ kind: 'question', status: 'pending', detail: { timeout_seconds: 30 } });
+    clock.advance(29_000);
+    expect((await h.runtime.approvals.list({ run_id: run.id }))[0]!.status).toBe('pending');
+    clock.advance(pastTimeoutMs - 29_000);
     // Listing approvals (as `keel approvals list` does) expires an overdue one and queues its run.
-    await eventually(
-      async () => (await h.runtime.approvals.list({ run_id: run.id }))[0]!.status === 'expired',
-      {
-        timeoutMs: 5000,
-        intervalMs: 50,
-        what: 'the question to expire',
-      },
-    );
+    expect((await h.runtime.approvals.list({ run_id: run.id }))[0]!.status).toBe('expired');
     expect((await h.runtime.runs.get(run.id)).status).toBe('queued');
     const outcome = await h.runtime.drive(run.id);
     expect(outcome?.run.status).toBe('succeeded');
@@ -83,7 +86,7 @@ describe('interaction timeout', () => {
       tool_traces: [
         {
           tool_name: 'question',
-          result: 'The user answered: (no answer: the question expired; nobody answered within 0.2 seconds)',
+          result: 'The user answered: (no answer: the question expired; nobody answered within 30 seconds)',
         },
       ],
     });
@@ -93,13 +96,15 @@ describe('interaction timeout', () => {
   });
 
   test('a worker expires overdue approvals of runs it does not hold, then continues them', async () => {
+    const clock = fakeClock();
     await using h = await startHarness(
       [writeNote, { when: { lastMessageIncludes: 'the approval expired' }, text: 'Gave up waiting.' }],
-      shortTimeout,
-      { requireApproval: ['write_file'] },
+      timeout30s,
+      { requireApproval: ['write_file'], now: clock.now },
     );
     const run = await h.runtime.start({ prompt: 'write a note', workdir: h.workdir }, { execute: false });
     expect((await h.runtime.drive(run.id))?.run.status).toBe('waiting');
+    clock.advance(pastTimeoutMs);
     const stop = new AbortController();
     const worker = h.runtime.work({ stop: stop.signal, idleMs: 20 });
     try {
@@ -116,10 +121,13 @@ describe('interaction timeout', () => {
   });
 
   test('an approval node that expires fails as a rejected one does, and a fallback takes over', async () => {
+    const clock = fakeClock();
     await using h = await startHarness(
       [{ when: { lastMessageIncludes: 'plan B' }, text: 'B done' }],
-      shortTimeout,
+      timeout30s,
+      { now: clock.now },
     );
+    h.runtime.events.on('interaction_request', () => clock.advance(pastTimeoutMs));
     const workflow: Workflow = {
       root: {
         id: 'choose',
@@ -141,7 +149,7 @@ describe('interaction timeout', () => {
     expect(error).toBeUndefined();
     expect(result!.output).toBe('B done');
     const [approval] = await h.runtime.approvals.list();
-    expect(approval).toMatchObject({ kind: 'node', status: 'expired', detail: { timeout_seconds: 0.2 } });
+    expect(approval).toMatchObject({ kind: 'node', status: 'expired', detail: { timeout_seconds: 30 } });
   });
 
   test('deciding an overdue approval is refused and expires it (the SDK option, an injected clock)', async () => {

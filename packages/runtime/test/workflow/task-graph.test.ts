@@ -146,7 +146,7 @@ describe('task graphs', () => {
   });
 
   test('given tasks need no planner; parseWorkflow refuses unknown dependencies and cycles', async () => {
-    const { parseWorkflow } = await import('../../src/index.ts');
+    const { parseWorkflow } = await import('../../src/internal.ts');
     const bad = (tasks: unknown) => () => parseWorkflow({ root: { id: 'g', kind: 'task_graph', tasks } });
     expect(bad([{ id: 'a', capability: 'code', task: 'x', depends_on: ['b'] }])).toThrow(/unknown task 'b'/);
     expect(

@@ -1,4 +1,4 @@
-import { spawnRequestSchema } from '@keel/runtime';
+import { spawnRequestSchema } from '@keel/runtime/internal';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';

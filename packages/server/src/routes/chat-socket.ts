@@ -1,5 +1,4 @@
 import {
-  invalidFields,
   KeelError,
   type Project,
   type ProjectChatMessage,
@@ -7,6 +6,7 @@ import {
   type Task,
   toErrorObject,
 } from '@keel/runtime';
+import { invalidFields } from '@keel/runtime/internal';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';

@@ -1,12 +1,5 @@
-import {
-  configFileAt,
-  globalConfigPath,
-  hideSecrets,
-  loadConfig,
-  type RuntimeOptions,
-  readEnv,
-  sandboxStatus,
-} from '@keel/runtime';
+import { configFileAt, type RuntimeOptions, sandboxStatus } from '@keel/runtime';
+import { globalConfigPath, hideSecrets, loadConfig, readEnv } from '@keel/runtime/internal';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { applyConfigUpdate, configUpdateBody } from '../config-update.ts';

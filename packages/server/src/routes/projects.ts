@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { invalidFields, KeelError, newProjectSchema, projectUpdateSchema, type Runtime } from '@keel/runtime';
+import { KeelError, type Runtime } from '@keel/runtime';
+import { invalidFields, newProjectSchema, projectUpdateSchema } from '@keel/runtime/internal';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';

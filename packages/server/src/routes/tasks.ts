@@ -1,4 +1,4 @@
-import { newTaskSchema, taskUpdateSchema } from '@keel/runtime';
+import { newTaskSchema, taskUpdateSchema } from '@keel/runtime/internal';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';

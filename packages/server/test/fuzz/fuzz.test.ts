@@ -1,4 +1,5 @@
-import { createCodingTools, runRequestSchema } from '@keel/runtime';
+import { createCodingTools } from '@keel/runtime';
+import { runRequestSchema } from '@keel/runtime/internal';
 import { failureSummary, fuzzService, type JsonSchema } from '@keel/testkit/fuzz';
 import { expect, test } from 'vitest';
 import { z } from 'zod';

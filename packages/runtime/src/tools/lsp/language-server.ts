@@ -1,34 +1,15 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  type CancellationToken,
-  CancellationTokenSource,
-  createMessageConnection,
-  type MessageConnection,
-  ResponseError,
-  StreamMessageReader,
-  StreamMessageWriter,
-} from 'vscode-languageserver-protocol/node';
+import { CancellationTokenSource, ResponseError } from 'vscode-languageserver-protocol/node';
 import { ToolError } from '../../errors/index.ts';
-import { commandEnvironment } from '../commands/command-env.ts';
-import { type Bounds, bounded } from './bounded.ts';
 import type { LspTimeouts } from './lsp-config.ts';
-import type { PublishDiagnosticsParams } from './lsp-types.ts';
 import { type DocumentText, OpenDocuments } from './open-documents.ts';
 import { type Publication, PublishedDiagnostics } from './published-diagnostics.ts';
 import type { LspServerDefinition } from './server-definitions.ts';
-import {
-  exitFailure,
-  lastWords,
-  requestFailure,
-  serverTitle,
-  spawnFailure,
-  startFailure,
-} from './server-failures.ts';
-import { answerServerRequest, clientCapabilities } from './server-handshake.ts';
+import { requestFailure, serverTitle, startFailure } from './server-failures.ts';
+import { clientCapabilities } from './server-handshake.ts';
+import { ServerProcess } from './server-process.ts';
 
-const stderrTailChars = 2_000;
 // How long a polite shutdown may take before the process is terminated, then killed.
 const shutdownGraceMs = 2_000;
 // A server that failed to start has no session worth a long goodbye.
@@ -38,7 +19,7 @@ const fenceTimeoutMs = 5_000;
 const fenceTimedOut = new Error('The server did not answer the fence.');
 
 /**
- * One running language server for one workspace: its process, the JSON-RPC connection over its stdio, the
+ * One running language server for one workspace: the LSP session over its process (ServerProcess), the
  * documents open in it and the diagnostics it publishes. Every wait on it is bounded (timeouts, the
  * caller's signal, the process's exit), and a failure is a ToolError that names the server and says why.
  */
@@ -48,14 +29,7 @@ export class LanguageServer {
   readonly timeouts: LspTimeouts;
   readonly diagnostics = new PublishedDiagnostics();
   readonly documents: OpenDocuments;
-  readonly #child: ChildProcessWithoutNullStreams;
-  readonly #connection: MessageConnection;
-  /** Rejects with the reason once the process has exited (or failed to spawn). */
-  readonly #stopped: Promise<never>;
-  #exited = false;
-  #stderr = '';
-  /** The server's own last error and warning messages (window/logMessage, window/showMessage). */
-  #messages: string[] = [];
+  readonly #process: ServerProcess;
   /** How many syncs sent the server something: a document's diagnostics are fresh as of one of these. */
   #changes = 0;
   /** Per document, as of which change its diagnostics were last asked for, and where that wait starts. */
@@ -73,53 +47,13 @@ export class LanguageServer {
     this.definition = definition;
     this.workdir = workdir;
     this.timeouts = timeouts;
-    this.#child = spawn(definition.command, definition.args, {
-      cwd: workdir,
-      env: { ...commandEnvironment(baseEnv), ...definition.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
-    this.#stopped = new Promise<never>((_, reject) => {
-      this.#child.once('error', (error: NodeJS.ErrnoException) => {
-        this.#exited = true;
-        reject(spawnFailure(this.definition, error));
-      });
-      this.#child.once('exit', (code, signal) => {
-        this.#exited = true;
-        reject(exitFailure(this.definition, code, signal, this.#lastWords()));
-      });
-    });
-    // Nobody may be waiting when it exits; the rejection is read through the waits that race it.
-    this.#stopped.catch(() => undefined);
-    // Writes to a server that just died fail with EPIPE: its exit is reported instead.
-    this.#child.stdin.on('error', () => undefined);
-    this.#child.stderr.on('data', (chunk: Buffer) => {
-      this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-stderrTailChars);
-    });
-    this.#connection = createMessageConnection(
-      new StreamMessageReader(this.#child.stdout),
-      new StreamMessageWriter(this.#child.stdin),
-    );
-    this.#connection.onError(() => undefined);
-    this.#connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+    this.#process = new ServerProcess(definition, workdir, baseEnv, (params) => {
       if (typeof params.version === 'number') this.#versioned = true;
       else this.#versioned ??= false;
       this.diagnostics.record(params);
     });
-    const keepMessage = (params: { type?: number; message?: string }) => {
-      // Errors (1) and warnings (2) explain a failure; the chatter of info and log lines does not.
-      if ((params.type === 1 || params.type === 2) && typeof params.message === 'string') {
-        this.#messages = [...this.#messages, params.message].slice(-5);
-      }
-    };
-    this.#connection.onNotification('window/logMessage', keepMessage);
-    this.#connection.onNotification('window/showMessage', keepMessage);
-    this.#connection.onRequest((method, params) =>
-      answerServerRequest(method, params, definition.settings, workdir),
-    );
-    this.#connection.listen();
     this.documents = new OpenDocuments((method, params) => {
-      this.#notify(method, params);
+      this.#process.notify(method, params);
     });
   }
 
@@ -146,12 +80,12 @@ export class LanguageServer {
 
   /** True once the process has exited (or never started). */
   get exited(): boolean {
-    return this.#exited;
+    return this.#process.exited;
   }
 
   /** The process id, while it runs. */
   get pid(): number | undefined {
-    return this.#exited ? undefined : this.#child.pid;
+    return this.#process.pid;
   }
 
   /**
@@ -193,7 +127,7 @@ export class LanguageServer {
       sentAt: asked?.sentAt ?? Date.now(),
       timeoutMs: this.timeouts.diagnosticsMs,
       signal,
-      stopped: this.#stopped,
+      stopped: this.#process.stopped,
     });
   }
 
@@ -201,7 +135,7 @@ export class LanguageServer {
   async request<T>(method: string, params: unknown, signal: AbortSignal): Promise<T> {
     const tokens = new CancellationTokenSource();
     try {
-      return await this.#bounded(this.#send<T>(method, params, tokens.token), {
+      return await this.#process.bounded(this.#process.send<T>(method, params, tokens.token), {
         signal,
         what: `The ${this.definition.name} request ${method}`,
         timeout: {
@@ -227,40 +161,13 @@ export class LanguageServer {
    * Calling it again waits for the same stop.
    */
   shutdown(graceMs = shutdownGraceMs): Promise<void> {
-    this.#closing ??= this.#stop(graceMs);
+    this.#closing ??= this.#process.stop(graceMs);
     return this.#closing;
-  }
-
-  async #stop(graceMs: number): Promise<void> {
-    const exited = this.#stopped.catch(() => undefined);
-    const within = (ms: number) =>
-      Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(r, ms, false).unref())]);
-    if (!this.#exited) {
-      try {
-        await bounded(this.#send('shutdown', undefined), {
-          timeout: { ms: graceMs, error: () => new Error('The server did not shut down in time.') },
-          what: 'Shutting down',
-          stopped: this.#stopped,
-        });
-        this.#notify('exit', undefined);
-      } catch {
-        // A server that cannot shut down politely is stopped below.
-      }
-      this.#child.stdin.end();
-      if (!(await within(graceMs))) {
-        this.#child.kill('SIGTERM');
-        if (!(await within(graceMs))) {
-          this.#child.kill('SIGKILL');
-          await within(graceMs);
-        }
-      }
-    }
-    this.#connection.dispose();
   }
 
   async #initialize(abandon: AbortSignal): Promise<void> {
     const root = pathToFileURL(this.workdir).href;
-    const initialize = this.#send('initialize', {
+    const initialize = this.#process.send('initialize', {
       processId: process.pid,
       clientInfo: { name: 'keel', version: '0.1.0' },
       rootUri: root,
@@ -271,26 +178,26 @@ export class LanguageServer {
     });
     const limit = this.timeouts.startMs;
     try {
-      await this.#bounded(initialize, {
+      await this.#process.bounded(initialize, {
         signal: abandon,
         what: `Starting ${this.definition.name}`,
         timeout: {
           ms: limit,
           error: () =>
             new ToolError(
-              `${serverTitle(this.definition)} did not finish starting within ${limit} ms (config lsp.start_timeout_ms).${this.#lastWords()}`,
+              `${serverTitle(this.definition)} did not finish starting within ${limit} ms (config lsp.start_timeout_ms).${this.#process.lastWords()}`,
               { server: this.definition.name },
             ),
         },
       });
     } catch (error) {
       throw error instanceof ResponseError
-        ? startFailure(this.definition, error.message, this.#lastWords())
+        ? startFailure(this.definition, error.message, this.#process.lastWords())
         : error;
     }
-    this.#notify('initialized', {});
+    this.#process.notify('initialized', {});
     if (Object.keys(this.definition.settings).length > 0) {
-      this.#notify('workspace/didChangeConfiguration', { settings: this.definition.settings });
+      this.#process.notify('workspace/didChangeConfiguration', { settings: this.definition.settings });
     }
   }
 
@@ -302,7 +209,7 @@ export class LanguageServer {
    */
   async #fence(signal: AbortSignal): Promise<void> {
     try {
-      await this.#bounded(this.#send('keel/fence', {}), {
+      await this.#process.bounded(this.#process.send('keel/fence', {}), {
         signal,
         what: 'Syncing the documents',
         timeout: { ms: fenceTimeoutMs, error: () => fenceTimedOut },
@@ -325,52 +232,7 @@ export class LanguageServer {
         signal,
       );
     } catch (error) {
-      if (this.#exited || signal.aborted) throw error;
+      if (this.#process.exited || signal.aborted) throw error;
     }
-  }
-
-  /**
-   * Sends a request. An answer with an error is a ResponseError; a connection that closed under the
-   * request (the process is ending) fails with the reason the process gives by exiting.
-   */
-  async #send<T>(method: string, params: unknown, token?: CancellationToken): Promise<T> {
-    try {
-      // Only what is given: an undefined argument would be sent as a parameter.
-      const args = [...(params === undefined ? [] : [params]), ...(token === undefined ? [] : [token])];
-      return await this.#connection.sendRequest<T>(method, ...args);
-    } catch (error) {
-      if (error instanceof ResponseError) throw error;
-      const lost = new ToolError(
-        `${serverTitle(this.definition)} closed the connection: ${(error as Error).message}`,
-        {
-          server: this.definition.name,
-        },
-      );
-      throw await bounded(this.#stopped, { what: 'exit', timeout: { ms: 1_000, error: () => lost } }).catch(
-        (reason: unknown) => reason,
-      );
-    }
-  }
-
-  /**
-   * Sends a notification. A server that has gone cannot take it: its exit is what callers hear about
-   * (through the waits that race it), so the connection's own complaint, thrown or rejected, is dropped.
-   */
-  #notify(method: string, params: unknown): void {
-    if (this.#exited) return;
-    try {
-      void this.#connection.sendNotification(method, params).catch(() => undefined);
-    } catch {
-      // Closed or disposed: see above.
-    }
-  }
-
-  #bounded<T>(work: Promise<T>, bounds: Omit<Bounds, 'stopped'>): Promise<T> {
-    return bounded(work, { ...bounds, stopped: this.#stopped });
-  }
-
-  /** The server's last error and warning messages and the end of its stderr, for a failure message. */
-  #lastWords(): string {
-    return lastWords(this.#messages, this.#stderr);
   }
 }

@@ -1,0 +1,48 @@
+/**
+ * @keel/runtime/internal: what Keel's own surfaces (`@keel/cli`, `@keel/server`) use beside the SDK, and
+ * the runtime's parts no other package needs. No stability promise: names here change with Keel's
+ * surfaces, without notice. Embedders use `@keel/runtime` (docs/decisions/2026-11-23-runtime-internal-subpath.md).
+ */
+export { defaultBreakerLimits, deriveMetadata, executeAgent } from './agent/index.ts';
+export {
+  createAgentTools,
+  maxAgentTimeoutSeconds,
+  spawnRequestSchema,
+  subAgentStatuses,
+  subAgentTypes,
+} from './agents/index.ts';
+export { FsBlobStore } from './artifacts/index.ts';
+export {
+  ConfigFile,
+  configSchema,
+  globalConfigPath,
+  hiddenValue,
+  hideSecrets,
+  loadConfig,
+  projectConfigPath,
+  readEnv,
+} from './config/index.ts';
+export { eventSchemas } from './events/index.ts';
+export { maxEntriesPerCategory, memoryCategories, memoryDir, ProjectMemory } from './memory/index.ts';
+export {
+  guideFileName,
+  invalidFields,
+  newProjectSchema,
+  newTaskSchema,
+  projectUpdateSchema,
+  taskUpdateSchema,
+} from './projects/index.ts';
+export { isOrphaned, RunControls } from './runs/index.ts';
+export { normaliseWorkdir, parseRunRequest, runRequestSchema } from './runtime/index.ts';
+export { BubblewrapSandbox } from './sandbox/index.ts';
+export { builtinSkillsDir, createSkillTools, skillSources } from './skills/index.ts';
+export {
+  createCommandPolicy,
+  defaultCommandTimeoutMs,
+  maxCommandOutputChars,
+  maxCommandTimeoutMs,
+  PathGuard,
+  runCommand,
+  TodoList,
+} from './tools/index.ts';
+export { parseWorkflow } from './workflow/index.ts';

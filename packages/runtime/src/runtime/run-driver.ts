@@ -1,0 +1,133 @@
+import { type AgentsApi, settleEndedRun } from '../agents/index.ts';
+import type { RuntimeEnv } from '../config/index.ts';
+import type { EventManager } from '../events/index.ts';
+import type { McpClientPool } from '../mcp/index.ts';
+import { type ExecutionOutcome, RunControls } from '../runs/index.ts';
+import type { Run, SessionStore } from '../store/index.ts';
+import type { LspServers } from '../tools/index.ts';
+import { executeClaimed } from './execute-claimed.ts';
+import { followRun } from './follow-run.ts';
+import type { DriveOptions, RunOptions, RuntimeOptions, WorkOptions } from './runtime-options.ts';
+import type { RuntimeStores } from './runtime-stores.ts';
+import { workLoop } from './worker-loop.ts';
+
+const defaultLeaseMs = 15_000;
+
+export interface RunDriverDeps {
+  options: RuntimeOptions;
+  env: RuntimeEnv;
+  runtimeDir: string;
+  sessions: SessionStore;
+  stores: RuntimeStores;
+  mcp: McpClientPool;
+  lsp: LspServers;
+  /** The runtime's event manager: every event goes through it before a caller's `onEvent`. */
+  events: EventManager;
+  /** Per-request model keys of runs started in this process. */
+  requestKeys: Map<string, string>;
+  /** This runtime's identity as a worker: what its leases record. */
+  workerId: string;
+  /** The runtime's sub-agents (made after the driver, since they follow runs through it). */
+  agents(): AgentsApi;
+  /** Asks for a run to be cancelled, from any process (runtime.runs.cancel). */
+  cancel(runId: string): Promise<Run>;
+  /** The runtime's clock in epoch ms (RuntimeOptions.now, or the wall clock). */
+  now(): number;
+}
+
+/**
+ * How one runtime executes runs in its own process: claiming a run with a lease and executing it
+ * (`drive`), working the queue (`work`), and following a run to its end, executing it whenever it is
+ * queued (`follow`: what `run`, `stream` and a background `start` do).
+ */
+export class RunDriver {
+  readonly #deps: RunDriverDeps;
+
+  constructor(deps: RunDriverDeps) {
+    this.#deps = deps;
+  }
+
+  /** Claims a queued run and executes it here; null when another worker claimed it first. */
+  async drive(runId: string, options: DriveOptions = {}): Promise<ExecutionOutcome | null> {
+    const { store } = await this.#deps.stores.opened();
+    const claimed = await store.claimRun(runId, { owner: this.#deps.workerId, leaseMs: this.#leaseMs() });
+    if (!claimed) {
+      // An unknown run is RUN_NOT_FOUND, not null.
+      await store.getRun(runId);
+      return null;
+    }
+    return this.#execute(claimed, options);
+  }
+
+  /** Claims queued runs one at a time until `stop` or `signal` aborts (see workLoop). */
+  async work(options: WorkOptions = {}): Promise<void> {
+    await workLoop(
+      {
+        store: (await this.#deps.stores.opened()).store,
+        owner: this.#deps.workerId,
+        leaseMs: () => this.#leaseMs(),
+        execute: (run, driveOptions) => this.#execute(run, driveOptions),
+        expire: async () => (await this.controls()).expireOverdue(),
+      },
+      options,
+    );
+  }
+
+  /** Drives a run until it is final, here or by following it in the store (see followRun). */
+  async follow(runId: string, options: Pick<RunOptions, 'signal' | 'onEvent'>): Promise<unknown> {
+    return followRun(
+      runId,
+      {
+        store: (await this.#deps.stores.opened()).store,
+        events: this.#deps.events,
+        drive: (id, driveOptions) => this.drive(id, driveOptions),
+        cancel: (id) => this.#deps.cancel(id),
+        expire: async (id) => {
+          // A run parked on a sub-agent whose end could not wake it (a crash between) goes on from here.
+          await this.#deps
+            .agents()
+            .wakeIfReady(id)
+            .catch(() => false);
+          return (await this.controls()).expireOverdue(id);
+        },
+      },
+      options,
+    );
+  }
+
+  /** The run controls over this runtime's store, on its clock. */
+  async controls(): Promise<RunControls> {
+    return new RunControls((await this.#deps.stores.opened()).store, this.#deps.now);
+  }
+
+  /** Executes a run this worker has claimed (see executeClaimed). */
+  async #execute(claimed: Run, options: DriveOptions): Promise<ExecutionOutcome> {
+    const deps = this.#deps;
+    const { store, blobs } = await deps.stores.opened();
+    return executeClaimed(
+      claimed,
+      {
+        options: deps.options,
+        env: deps.env,
+        runtimeDir: deps.runtimeDir,
+        sessions: deps.sessions,
+        mcp: deps.mcp,
+        lsp: deps.lsp,
+        store,
+        blobs,
+        owner: deps.workerId,
+        leaseMs: this.#leaseMs(),
+        events: deps.events,
+        requestKeys: deps.requestKeys,
+        agents: deps.agents(),
+        now: deps.now,
+        afterExecution: (run) => settleEndedRun(store, run),
+      },
+      options,
+    );
+  }
+
+  #leaseMs(): number {
+    return this.#deps.options.leaseMs ?? this.#deps.stores.configLeaseMs ?? defaultLeaseMs;
+  }
+}

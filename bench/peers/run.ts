@@ -5,7 +5,7 @@
 // and peak RSS of each whole process (GNU time), the cost of one extra step, and the ratios to Keel.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTempGitRepo, type ScriptedReply, startMockModel } from '@keel/testkit';
@@ -112,6 +112,18 @@ async function runOnce(
       env: { PATH: path },
       workdirs: [repo.path],
     });
+    // Codex's own sandbox cannot start in a container like this one, and a read it cannot run never
+    // reaches the next turn: the bench measures the agent, so it runs without that sandbox here.
+    if (peer === 'codex') {
+      const config = join(home, 'config.toml');
+      await writeFile(
+        config,
+        (await readFile(config, 'utf8')).replace(
+          /^sandbox_mode = .*$/m,
+          'sandbox_mode = "danger-full-access"',
+        ),
+      );
+    }
     const bin = join(
       prefixes[peer as AgentName]!,
       'node_modules',
@@ -168,7 +180,7 @@ for (const peer of peers) {
     [`wall_s_${small}_steps`]: few.wallS,
     [`wall_s_${large}_steps`]: many.wallS,
     ms_per_extra_step: Math.round(stepMs),
-    cpu_s: many.cpuS,
+    cpu_s: Number(many.cpuS.toFixed(2)),
     peak_rss_mb: Math.round(many.rssMb),
   });
 }

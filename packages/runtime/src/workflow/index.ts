@@ -8,8 +8,9 @@ export type {
   Workflow,
   WorkflowNode,
 } from './definition.ts';
-export { agentWorkflow, allNodes, parseWorkflow } from './definition.ts';
+export { agentWorkflow, allNodes } from './definition.ts';
 export { evaluate, outputText, render } from './expressions.ts';
+export { parseWorkflow } from './parse-workflow.ts';
 export { Scheduler } from './scheduler.ts';
 export type { SchedulerHooks } from './scheduler-hooks.ts';
 export type { NodeState, SchedulerState } from './state.ts';

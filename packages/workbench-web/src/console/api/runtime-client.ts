@@ -6,8 +6,10 @@ import type {
   ConfigStatus,
   Directory,
   NewProject,
+  NewTask,
   Project,
   ProjectInit,
+  ProjectUpdate,
   Run,
   RunDetail,
   RunMetrics,
@@ -16,6 +18,7 @@ import type {
   RunStatus,
   ServerInfo,
   Task,
+  TaskUpdate,
   Timeline,
 } from './runtime-types.ts';
 
@@ -54,6 +57,8 @@ export const runtimeApi = {
       request<{ projects: Project[]; next_cursor: string | null }>('GET', `/api/projects${query(params)}`),
     get: (projectId: string) => request<Project>('GET', `/api/projects/${id(projectId)}`),
     create: (body: NewProject) => request<Project>('POST', '/api/projects', body),
+    update: (projectId: string, body: ProjectUpdate) =>
+      request<Project>('PUT', `/api/projects/${id(projectId)}`, body),
     remove: (projectId: string) => request<unknown>('DELETE', `/api/projects/${id(projectId)}`),
     init: (projectId: string) => request<ProjectInit>('POST', `/api/projects/${id(projectId)}/init`),
     tasks: (projectId: string, params: { cursor?: string; limit?: number } = {}) =>
@@ -61,10 +66,11 @@ export const runtimeApi = {
         'GET',
         `/api/projects/${id(projectId)}/tasks${query(params)}`,
       ),
-    createTask: (projectId: string, body: { name: string; branch_name: string }) =>
+    createTask: (projectId: string, body: NewTask) =>
       request<Task>('POST', `/api/projects/${id(projectId)}/tasks`, body),
   },
   tasks: {
+    update: (taskId: string, body: TaskUpdate) => request<Task>('PUT', `/api/tasks/${id(taskId)}`, body),
     remove: (taskId: string) => request<unknown>('DELETE', `/api/tasks/${id(taskId)}`),
   },
   directories: (path?: string) => request<Directory>('GET', `/api/directories${query({ path })}`),

@@ -230,7 +230,20 @@ export interface NewProject {
   name: string;
   workdir: string;
   description?: string;
+  code_paths?: string[];
 }
+
+/** `PUT /api/projects/{id}`: the fields given change, the others stay. */
+export type ProjectUpdate = Partial<NewProject>;
+
+/** `POST /api/projects/{id}/tasks`. */
+export interface NewTask {
+  name: string;
+  branch_name: string;
+}
+
+/** `PUT /api/tasks/{id}`: rename it, or move it to another branch (created or switched to). */
+export type TaskUpdate = Partial<NewTask>;
 
 /** A development task of a project: a git branch of its repository and a session of its own. */
 export interface Task {

@@ -1,73 +1,108 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, lazy, Suspense, useId, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import type { ApiError } from '../../api/errors.ts';
-import { ErrorNote, invalidBy, Loading } from '../../components/status.tsx';
+import { ErrorNote, Loading } from '../../components/status.tsx';
 import { runtimeApi } from '../api/runtime-client.ts';
-import type { NewProject, Project } from '../api/runtime-types.ts';
-import { fieldOfError } from '../field-error.ts';
+import type { NewProject, Project, ProjectUpdate } from '../api/runtime-types.ts';
+import { useFieldErrors } from '../use-field-errors.tsx';
 
 const DirectoryPicker = lazy(() => import('./directory-picker.tsx'));
 
 // The 422's `details.issues` name them `body.<field>`, which ApiError reads without the `body.`.
-const fields = ['name', 'description', 'workdir'] as const;
+const fields = ['name', 'description', 'workdir', 'code_paths'] as const;
+
+/** The code paths typed, one a line. */
+const linesOf = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
 
 /**
- * `POST /api/projects` as a form: a name, what the project is, and its directory (typed, or browsed on the
- * server's machine with `GET /api/directories`). An error shows under the field it names, marked invalid.
+ * `POST /api/projects` as a form, or with `project` its `PUT`: a name, what the project is, its directory
+ * (typed, or browsed on the server's machine with `GET /api/directories`) and further code paths. An error
+ * shows under the field it names, marked invalid. Editing sends only what changed, so a code path that has
+ * gone since does not stop a rename.
  */
 export default function ProjectForm({
+  project,
   defaultWorkdir,
-  onCreated,
+  onSaved,
+  onCancel,
 }: {
+  project?: Project;
   defaultWorkdir?: string;
-  onCreated: (project: Project) => void;
+  onSaved: (project: Project) => void;
+  onCancel?: () => void;
 }) {
   const queryClient = useQueryClient();
   const id = useId();
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [workdir, setWorkdir] = useState(defaultWorkdir ?? '');
+  const [name, setName] = useState(project?.name ?? '');
+  const [description, setDescription] = useState(project?.description ?? '');
+  const [workdir, setWorkdir] = useState(project?.workdir ?? defaultWorkdir ?? '');
+  const [codePaths, setCodePaths] = useState(project?.code_paths.join('\n') ?? '');
   const [browsing, setBrowsing] = useState(false);
-  const create = useMutation<Project, ApiError, NewProject>({
-    mutationFn: runtimeApi.projects.create,
-    onSuccess: (project) => {
+  const nameInput = useRef<HTMLInputElement>(null);
+  // Editing starts in the name; keyed on the mode, not the record, which a refetch replaces.
+  const editing = project !== undefined;
+  useEffect(() => {
+    if (editing) nameInput.current?.focus();
+  }, [editing]);
+  const save = useMutation<Project, ApiError, NewProject | ProjectUpdate>({
+    // Creating, the body is always a whole NewProject (see `body` below).
+    mutationFn: (body) =>
+      project ? runtimeApi.projects.update(project.id, body) : runtimeApi.projects.create(body as NewProject),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(['project', saved.id], saved);
       void queryClient.invalidateQueries({ queryKey: ['projects'] });
-      onCreated(project);
+      onSaved(saved);
     },
   });
-  const errorField = fieldOfError(create.error, fields);
-  const errorOf = (field: (typeof fields)[number]) => (errorField === field ? create.error : null);
-  const noteId = (field: string) => `${id}-${field}-error`;
-  const note = (field: (typeof fields)[number]) =>
-    errorOf(field) ? (
-      <div className="field-error" data-error-for={field}>
-        <ErrorNote error={errorOf(field)} id={noteId(field)} />
-      </div>
-    ) : null;
+  const errors = useFieldErrors(save.error, fields);
+
+  const typed = {
+    name: name.trim(),
+    description: description.trim(),
+    workdir: workdir.trim(),
+    code_paths: linesOf(codePaths),
+  };
+  const body: NewProject | ProjectUpdate = project
+    ? changes(project, typed)
+    : {
+        name: typed.name,
+        workdir: typed.workdir,
+        ...(typed.description ? { description: typed.description } : {}),
+        ...(typed.code_paths.length ? { code_paths: typed.code_paths } : {}),
+      };
+  const unchanged = project !== undefined && Object.keys(body).length === 0;
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (create.isPending) return;
-    create.mutate({
-      name: name.trim(),
-      workdir: workdir.trim(),
-      ...(description.trim() ? { description: description.trim() } : {}),
-    });
+    if (!save.isPending && !unchanged) save.mutate(body);
   }
 
   return (
-    <form className="card form project-form" onSubmit={submit} aria-label="New project">
+    <form
+      className="card form project-form"
+      onSubmit={submit}
+      aria-label={project ? 'Edit project' : 'New project'}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && onCancel && !browsing) onCancel();
+      }}
+    >
+      {project ? <h2>Edit project {project.name}</h2> : null}
       <div className="field">
         <label htmlFor={`${id}-name`}>Name</label>
         <input
           id={`${id}-name`}
+          ref={nameInput}
           value={name}
           required
           placeholder="Shop"
           onChange={(event) => setName(event.target.value)}
-          {...invalidBy(errorOf('name'), noteId('name'))}
+          {...errors.invalid('name')}
         />
-        {note('name')}
+        {errors.note('name')}
       </div>
       <div className="field">
         <label htmlFor={`${id}-description`}>Description</label>
@@ -77,9 +112,9 @@ export default function ProjectForm({
           value={description}
           placeholder="What it is, for the agent (optional)"
           onChange={(event) => setDescription(event.target.value)}
-          {...invalidBy(errorOf('description'), noteId('description'))}
+          {...errors.invalid('description')}
         />
-        {note('description')}
+        {errors.note('description')}
       </div>
       <div className="field">
         <label htmlFor={`${id}-workdir`}>Directory</label>
@@ -91,13 +126,27 @@ export default function ProjectForm({
             required
             spellCheck={false}
             onChange={(event) => setWorkdir(event.target.value)}
-            {...invalidBy(errorOf('workdir'), noteId('workdir'))}
+            {...errors.invalid('workdir')}
           />
           <button type="button" className="button-secondary" onClick={() => setBrowsing(true)}>
             Browse…
           </button>
         </div>
-        {note('workdir')}
+        {errors.note('workdir')}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-code_paths`}>Code paths</label>
+        <textarea
+          id={`${id}-code_paths`}
+          className="mono"
+          rows={2}
+          value={codePaths}
+          spellCheck={false}
+          placeholder="Further directories its runs may use, one a line (optional)"
+          onChange={(event) => setCodePaths(event.target.value)}
+          {...errors.invalid('code_paths')}
+        />
+        {errors.note('code_paths')}
       </div>
       {browsing ? (
         <Suspense fallback={<Loading what="folders" />}>
@@ -112,11 +161,31 @@ export default function ProjectForm({
         </Suspense>
       ) : null}
       <div className="form-actions">
-        <button type="submit" className="button-primary" disabled={create.isPending || !name.trim()}>
-          {create.isPending ? 'Creating…' : 'Create project'}
+        <button
+          type="submit"
+          className="button-primary"
+          disabled={save.isPending || !typed.name || unchanged}
+          title={unchanged ? 'Nothing changed yet' : undefined}
+        >
+          {project ? (save.isPending ? 'Saving…' : 'Save') : save.isPending ? 'Creating…' : 'Create project'}
         </button>
+        {onCancel ? (
+          <button type="button" className="button-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
       </div>
-      {create.error && !errorField ? <ErrorNote error={create.error} /> : null}
+      <ErrorNote error={errors.general} />
     </form>
   );
+}
+
+/** The fields of `typed` that differ from `project`'s: the body of its `PUT`. */
+function changes(project: Project, typed: Required<ProjectUpdate>): ProjectUpdate {
+  const body: ProjectUpdate = {};
+  if (typed.name !== project.name) body.name = typed.name;
+  if (typed.description !== project.description) body.description = typed.description;
+  if (typed.workdir !== project.workdir) body.workdir = typed.workdir;
+  if (typed.code_paths.join('\n') !== project.code_paths.join('\n')) body.code_paths = typed.code_paths;
+  return body;
 }

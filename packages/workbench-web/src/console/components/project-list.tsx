@@ -42,7 +42,7 @@ export function ProjectList({
         <Suspense fallback={<Loading what="form" />}>
           <ProjectForm
             defaultWorkdir={defaultWorkdir}
-            onCreated={(project) => {
+            onSaved={(project) => {
               setCreating(false);
               onOpen(project.id);
             }}

@@ -114,6 +114,7 @@ async function runTasks(
   const active = new Map<string, Promise<void>>();
   let stop: unknown;
   while (waiting.length || active.size) {
+    let skippedAny = false;
     for (const task of [...waiting]) {
       if (stop !== undefined || active.size >= limit) break;
       const inputs = (task.depends_on ?? []).map((id) => results.get(id));
@@ -122,6 +123,7 @@ async function runTasks(
       waiting.splice(waiting.indexOf(task), 1);
       if (blocker) {
         results.set(task.id, skipped(task, blocker.id));
+        skippedAny = true;
         continue;
       }
       const done = run(task, inputs as TaskResult[]).then(
@@ -137,7 +139,11 @@ async function runTasks(
         done.finally(() => active.delete(task.id)),
       );
     }
-    if (!active.size) break;
+    // A skip may unblock (to be skipped in turn) a task listed before it: look again.
+    if (!active.size) {
+      if (skippedAny && stop === undefined) continue;
+      break;
+    }
     await Promise.race(active.values());
   }
   // A task waiting for a human (SuspendRun) or a cancelled run stops the graph once the others settled.

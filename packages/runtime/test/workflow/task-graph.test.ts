@@ -145,6 +145,33 @@ describe('task graphs', () => {
     expect(String((bad.error as Error).message)).toContain('cycle: a -> a');
   });
 
+  test('a task that fails with its fallback fails the graph; every task depending on it, however listed, is skipped', async () => {
+    await using h = await startHarness([
+      { when: { lastMessageIncludes: 'TASK-A' }, error: { status: 400, message: 'down' }, repeat: true },
+    ]);
+    const chain: Workflow = {
+      root: {
+        id: 'g',
+        kind: 'task_graph',
+        tasks: [
+          { id: 'b', capability: 'code', task: 'TASK-B', depends_on: ['c'] },
+          { id: 'c', capability: 'code', task: 'TASK-C', depends_on: ['a'] },
+          { id: 'a', capability: 'research', task: 'TASK-A' },
+        ],
+      },
+    };
+    const run = await h.collect({ prompt: 'x' }, undefined, chain);
+    expect(run.error).toMatchObject({ code: 'AGENT_ERROR' });
+    const [latest] = await h.runtime.runs.list({ limit: 1 });
+    const [artifact] = await h.runtime.runs.artifacts(latest!.id);
+    const saved = JSON.parse(Buffer.from(await h.runtime.artifacts.read(artifact!.id)).toString('utf8'));
+    expect(saved.tasks.map((each: { id: string; status: string }) => `${each.id}:${each.status}`)).toEqual([
+      'a:failed',
+      'b:skipped',
+      'c:skipped',
+    ]);
+  });
+
   test('given tasks need no planner; parseWorkflow refuses unknown dependencies and cycles', async () => {
     const { parseWorkflow } = await import('../../src/internal.ts');
     const bad = (tasks: unknown) => () => parseWorkflow({ root: { id: 'g', kind: 'task_graph', tasks } });

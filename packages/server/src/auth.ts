@@ -1,70 +1,48 @@
-import { timingSafeEqual } from 'node:crypto';
+import { installRequestGuard, type SocketAuthorizer } from '@keel/service';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { errorBody } from './errors.ts';
 
 /**
- * Paths open without a key: the health check and the API docs (spec section 5), and the browser
- * console's page and assets, which then ask for the key (its data comes from the API, which needs it).
+ * Routes open without a key: the health check and the API docs (spec section 5), and the browser console's
+ * page and assets, which then ask for the key (its data comes from the API, which needs it). Route
+ * patterns as registered: the guard judges the route the router matched, never the raw URL.
  */
-const open = [/^\/health$/, /^\/docs(\/|$)/, /^\/$/, /^\/console\/?$/, /^\/console\/assets\/[^/]+$/];
-/** WebSocket paths: their handler checks the key (header or `?token=`) and closes with 4001 on failure. */
-const sockets = [/^\/ws$/, /^\/ws\/chat\/(task\/)?[^/]+$/];
+const openRoutes = new Set(['/health', '/', '/console', '/console/', '/console/assets/*']);
+/** WebSocket routes: their handler asks the authorizer (header or `?token=`) and closes with 4001. */
+const socketRoutes = new Set(['/ws', '/ws/chat/:project_id', '/ws/chat/task/:task_id']);
 
-export interface AuthOptions {
-  /** Told of every refused request (for the audit log); `reason` never contains the offered key. */
-  onFailure?: (request: FastifyRequest, reason: string) => void;
+export interface GuardSettings {
+  apiKey: string | undefined;
+  allowedHosts: readonly string[];
+  allowedOrigins: readonly string[];
+  /** Told of every refused key (for the audit log); `reason` never contains the offered key. */
+  onAuthFailure?: (request: FastifyRequest, reason: string) => void;
+  now?: () => number;
 }
 
-/** Whether a WebSocket upgrade request may connect; refusals are reported like any other. */
-export type SocketAuthorizer = (request: FastifyRequest) => boolean;
-
-/**
- * Optional bearer-key authentication: with a key configured (`RUNTIME_AUTH_API_KEY`), every request but
- * the open paths needs `Authorization: Bearer <key>`; without one, every request passes. WebSockets may
- * send the key as `?token=<key>` instead (browsers cannot set headers on them): the returned authorizer
- * is what their handler asks.
- */
-export function installAuth(
-  app: FastifyInstance,
-  apiKey: string | undefined,
-  options: AuthOptions = {},
-): SocketAuthorizer {
-  if (!apiKey) return () => true;
-  const expected = Buffer.from(apiKey);
-  const check = (
-    request: FastifyRequest,
-    allowQuery: boolean,
-  ): 'ok' | 'missing API key' | 'invalid API key' => {
-    const header = request.headers.authorization ?? '';
-    const token = allowQuery ? (request.query as { token?: unknown } | undefined)?.token : undefined;
-    const offered = header.startsWith('Bearer ')
-      ? header.slice('Bearer '.length).trim()
-      : typeof token === 'string'
-        ? token
-        : undefined;
-    if (offered === undefined && !header) return 'missing API key';
-    const given = Buffer.from(offered ?? '');
-    return given.length === expected.length && timingSafeEqual(given, expected) ? 'ok' : 'invalid API key';
-  };
-  app.addHook('onRequest', async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    if (open.some((pattern) => pattern.test(path)) || sockets.some((pattern) => pattern.test(path))) return;
-    const outcome = check(request, false);
-    if (outcome === 'ok') return;
-    options.onFailure?.(request, outcome);
-    return reply.status(401).send(
-      errorBody({
-        code: 'AUTHENTICATION_FAILED',
-        message:
-          outcome === 'invalid API key'
-            ? 'Invalid API key.'
-            : 'Missing API key: send Authorization: Bearer <key>.',
-      }),
-    );
+/** keel-web's request guard (Host, Origin, bearer key): the one both services share, with keel-web's routes. */
+export function installGuard(app: FastifyInstance, settings: GuardSettings): SocketAuthorizer {
+  return installRequestGuard(app, {
+    service: 'keel-web',
+    apiKey: settings.apiKey,
+    allowedHosts: settings.allowedHosts,
+    allowedOrigins: settings.allowedOrigins,
+    isOpenRoute: (route) => openRoutes.has(route) || route === '/docs' || route.startsWith('/docs/'),
+    isSocketRoute: (route) => socketRoutes.has(route),
+    howToAllow: {
+      host: 'start keel-web with --allowed-host <name> (or set RUNTIME_ALLOWED_HOSTS, comma separated)',
+      origin:
+        'start keel-web with --allowed-origin <origin> (or set RUNTIME_ALLOWED_ORIGINS, comma separated)',
+      key: 'the key keel-web was started with, RUNTIME_AUTH_API_KEY',
+    },
+    ...(settings.onAuthFailure ? { onAuthFailure: settings.onAuthFailure } : {}),
+    ...(settings.now ? { now: settings.now } : {}),
   });
-  return (request) => {
-    const outcome = check(request, true);
-    if (outcome !== 'ok') options.onFailure?.(request, outcome);
-    return outcome === 'ok';
-  };
+}
+
+/** Comma-separated list from an environment variable. */
+export function listFromEnv(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 }

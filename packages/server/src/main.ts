@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
+import { checkBind } from '@keel/service';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { listFromEnv } from './auth.ts';
 import { createServer } from './server.ts';
 import { version } from './version.ts';
 
@@ -7,6 +9,9 @@ interface RunFlags {
   port: number;
   host: string;
   workdir?: string;
+  allowedHost: string[];
+  allowedOrigin: string[];
+  insecureNoAuth?: boolean;
 }
 
 /** `keel-web run --port <port>`: serves until SIGINT or SIGTERM, then closes cleanly. Returns the exit code. */
@@ -23,6 +28,17 @@ export async function main(argv: string[]): Promise<number> {
     .option('-p, --port <port>', 'port to listen on (0: any free port)', port, 8000)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('-w, --workdir <dir>', 'directory whose configuration picks the default store (default: cwd)')
+    .option('--allowed-host <name>', 'also answer requests for this Host name (repeatable)', collect, [])
+    .option(
+      '--allowed-origin <origin>',
+      'also take requests and WebSockets from this origin (repeatable)',
+      collect,
+      [],
+    )
+    .option(
+      '--insecure-no-auth',
+      'listen beyond loopback without RUNTIME_AUTH_API_KEY (anyone reaching it runs commands as you)',
+    )
     .action(async (flags: RunFlags) => {
       exitCode = await serve(flags);
     });
@@ -37,7 +53,23 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function serve(flags: RunFlags): Promise<number> {
-  const app = await createServer({ workdir: resolve(flags.workdir ?? '.') });
+  const bind = checkBind({
+    host: flags.host,
+    hasKey: Boolean(process.env.RUNTIME_AUTH_API_KEY),
+    insecureNoAuth: flags.insecureNoAuth === true,
+    service: 'keel-web',
+    keyHint: 'RUNTIME_AUTH_API_KEY',
+  });
+  if (bind.refusal) {
+    process.stderr.write(`Error: ${bind.refusal}\n`);
+    return 1;
+  }
+  if (bind.warning) process.stderr.write(`\n${bind.warning}\n\n`);
+  const app = await createServer({
+    workdir: resolve(flags.workdir ?? '.'),
+    allowedHosts: [...listFromEnv(process.env.RUNTIME_ALLOWED_HOSTS), ...flags.allowedHost],
+    allowedOrigins: [...listFromEnv(process.env.RUNTIME_ALLOWED_ORIGINS), ...flags.allowedOrigin],
+  });
   try {
     await app.listen({ port: flags.port, host: flags.host });
   } catch (error) {
@@ -57,6 +89,10 @@ async function serve(flags: RunFlags): Promise<number> {
   });
   await app.close();
   return 0;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 function port(value: string): number {

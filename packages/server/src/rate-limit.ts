@@ -1,8 +1,8 @@
 import { ConfigError, type RuntimeConfig } from '@keel/runtime';
+import { SlidingWindowLimiter } from '@keel/service';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { errorBody } from './errors.ts';
-import { SlidingWindowLimiter } from './sliding-window.ts';
 
 /** Overrides of the configured window, for embedding callers and tests. */
 export interface RateLimitOverrides {

@@ -12,7 +12,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { AuditRecorder } from './audit-recorder.ts';
-import { installAuth } from './auth.ts';
+import { installGuard, listFromEnv } from './auth.ts';
 import { frameworkOptions, installErrorHandling } from './errors.ts';
 import { installRateLimit, type RateLimitOverrides, rateLimitSettings } from './rate-limit.ts';
 import { installRequestAudit, recordAuthFailure } from './request-audit.ts';
@@ -42,8 +42,14 @@ export interface ServerOptions {
   workdir?: string;
   /** Requires `Authorization: Bearer <key>` (default: `RUNTIME_AUTH_API_KEY` from the environment). */
   apiKey?: string;
+  /** Host names answered besides loopback (default: `RUNTIME_ALLOWED_HOSTS`, comma separated). */
+  allowedHosts?: string[];
+  /** Origins besides its own that may change state or open a WebSocket (default: `RUNTIME_ALLOWED_ORIGINS`). */
+  allowedOrigins?: string[];
   /** How long an event stream may stay quiet before it ends (default 10 minutes). */
   streamIdleMs?: number;
+  /** The clock of the guard's wrong-key window (default: the runtime's `now`, then the wall clock). */
+  now?: () => number;
   /** Fastify's request log (default off). */
   logger?: boolean;
   /**
@@ -73,10 +79,15 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
-  // Spec section 5: authentication, then rate limit, then audit (each an onRequest hook, in this order).
+  // Spec section 5: authentication, then rate limit, then audit (each an onRequest hook, in this order);
+  // the guard also refuses foreign Hosts and Origins before anything else runs (docs/security.md).
   const audit = new AuditRecorder(async () => pool.for().store(), app.log);
-  const authorizeSocket = installAuth(app, options.apiKey ?? env.RUNTIME_AUTH_API_KEY, {
-    onFailure: (request, reason) => recordAuthFailure(audit, request, reason, pool.workdir),
+  const authorizeSocket = installGuard(app, {
+    apiKey: options.apiKey ?? (env.RUNTIME_AUTH_API_KEY || undefined),
+    allowedHosts: options.allowedHosts ?? listFromEnv(env.RUNTIME_ALLOWED_HOSTS),
+    allowedOrigins: options.allowedOrigins ?? listFromEnv(env.RUNTIME_ALLOWED_ORIGINS),
+    onAuthFailure: (request, reason) => recordAuthFailure(audit, request, reason, pool.workdir),
+    now: options.now ?? guardClock(options.runtime?.now),
   });
   if (rateLimit) installRateLimit(app, rateLimit);
   installRequestAudit(app, audit, pool.workdir);
@@ -118,4 +129,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     await pool.close();
   });
   return app;
+}
+
+/** The runtime's one clock as milliseconds, for the guard's windows. */
+function guardClock(runtimeNow: (() => Date) | undefined): () => number {
+  return runtimeNow ? () => runtimeNow().getTime() : Date.now;
 }

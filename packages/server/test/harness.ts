@@ -19,6 +19,8 @@ export async function startServer(
     apiKey?: string;
     streamIdleMs?: number;
     rateLimit?: ServerOptions['rateLimit'];
+    /** The clock of the guard's wrong-key window. */
+    now?: () => number;
     /** The built console to serve (default: the one @keel/workbench-web built). */
     consoleDir?: string;
     /** Over the default environment; an undefined value removes the variable. */
@@ -46,6 +48,7 @@ export async function startServer(
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.streamIdleMs ? { streamIdleMs: options.streamIdleMs } : {}),
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(options.now ? { now: options.now } : {}),
     ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
   });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -34,6 +34,19 @@ describe('keel-web', () => {
     }
   });
 
+  test('beyond loopback it refuses to start without a key, saying how to set one', async () => {
+    const child = spawn(process.execPath, [bin, 'run', '--port', '0', '--host', '0.0.0.0'], {
+      env: { ...process.env, RUNTIME_AUTH_API_KEY: '' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain('Refusing to listen on 0.0.0.0 without an API key');
+    expect(stderr).toContain('RUNTIME_AUTH_API_KEY');
+    expect(stderr).toContain('--insecure-no-auth');
+  });
+
   test('a bad port is refused with usage help', async () => {
     const child = spawn(process.execPath, [bin, 'run', '--port', 'eighty']);
     let stderr = '';

@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
 import { answerClientError } from '@keel/runtime';
+import { checkBind } from '@keel/service';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -10,7 +11,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { answerBadUrl, healthRoutes, installAuth, installErrorHandler } from './http/index.ts';
+import { answerBadUrl, healthRoutes, installErrorHandler, installGuard } from './http/index.ts';
 import { registerRoutes } from './routes.ts';
 import type { RunnerRegistry } from './runners/index.ts';
 import { createServices, type Services } from './services.ts';
@@ -30,6 +31,10 @@ export interface WorkbenchOptions {
   port?: number;
   /** Address `listen()` uses (default 127.0.0.1: loopback unless told otherwise). */
   host?: string;
+  /** Host names answered besides loopback, over `WORKBENCH_ALLOWED_HOSTS` (`--allowed-host`). */
+  allowedHosts?: string[];
+  /** Lets `listen()` bind beyond loopback without `WORKBENCH_AUTH_API_KEY` (`--insecure-no-auth`). */
+  insecureNoAuth?: boolean;
   /** Fastify's request log (default off). */
   logger?: boolean;
   /** Largest request body in bytes (default 40 MiB: tasks carry base64 images). */
@@ -41,8 +46,13 @@ export interface WorkbenchOptions {
 export interface Workbench {
   app: FastifyInstance;
   services: Services;
-  /** Listens and answers the base URL, e.g. `http://127.0.0.1:8000`. */
+  /**
+   * Listens and answers the base URL, e.g. `http://127.0.0.1:8000`. Refuses an address beyond loopback
+   * without an API key (unless `insecureNoAuth`); `warning` is set when it listens open on purpose.
+   */
   listen(port?: number, host?: string): Promise<string>;
+  /** The loud warning of a service listening beyond loopback without a key, once `listen()` did. */
+  warning?: string;
   /** Stops running sessions, the timers and the server, then closes the database. */
   close(): Promise<void>;
 }
@@ -69,13 +79,18 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  // First of all hooks: foreign Hosts and Origins are refused before CORS or any route sees them.
+  const authorized = installGuard(app, {
+    apiKey: services.config.apiKey,
+    allowedHosts: [...services.config.allowedHosts, ...(options.allowedHosts ?? [])],
+    corsOrigins: services.config.corsOrigins,
+  });
   // Not strict: a bare OPTIONS (no Origin) gets an empty 204 rather than the plugin's plain-text 400.
   await app.register(cors, {
     origin: services.config.corsOrigins,
     credentials: true,
     strictPreflight: false,
   });
-  const authorized = installAuth(app, services.config.apiKey);
   await app.register(swagger, {
     openapi: {
       info: {
@@ -98,10 +113,19 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   app.addHook('onClose', async () => {
     await services.close();
   });
-  return {
+  const workbench: Workbench = {
     app,
     services,
     async listen(port = options.port ?? 8000, host = options.host ?? '127.0.0.1') {
+      const bind = checkBind({
+        host,
+        hasKey: Boolean(services.config.apiKey),
+        insecureNoAuth: options.insecureNoAuth === true,
+        service: 'the workbench',
+        keyHint: 'WORKBENCH_AUTH_API_KEY',
+      });
+      if (bind.refusal) throw new Error(bind.refusal);
+      if (bind.warning) workbench.warning = bind.warning;
       await app.listen({ port, host });
       const address = app.server.address();
       const shownHost = host.includes(':') ? `[${host}]` : host;
@@ -109,4 +133,5 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
     },
     close: () => app.close(),
   };
+  return workbench;
 }

@@ -11,6 +11,8 @@ export interface WorkbenchConfig {
   corsOrigins: string[];
   /** Bearer key every endpoint but health and docs needs (`WORKBENCH_AUTH_API_KEY`; unset: open). */
   apiKey: string | undefined;
+  /** Host names answered besides loopback (`WORKBENCH_ALLOWED_HOSTS`, comma separated): DNS rebinding. */
+  allowedHosts: string[];
 }
 
 export const defaultCorsOrigins = [
@@ -22,15 +24,18 @@ export const defaultCorsOrigins = [
 
 export function readConfig(env: Record<string, string | undefined>): WorkbenchConfig {
   const days = Number(env.WORKBENCH_LOG_RETENTION_DAYS);
-  const origins = (env.WORKBENCH_CORS_ORIGINS ?? '')
-    .split(',')
-    .map((origin) => origin.trim())
-    .filter(Boolean);
+  const list = (value: string | undefined) =>
+    (value ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+  const origins = list(env.WORKBENCH_CORS_ORIGINS);
   return {
     home: resolve(env.WORKBENCH_HOME || join(homedir(), '.workbench')),
     logRetentionDays: env.WORKBENCH_LOG_RETENTION_DAYS && Number.isFinite(days) && days >= 0 ? days : 30,
     corsOrigins: origins.length > 0 ? origins : defaultCorsOrigins,
     apiKey: env.WORKBENCH_AUTH_API_KEY || undefined,
+    allowedHosts: list(env.WORKBENCH_ALLOWED_HOSTS),
   };
 }
 

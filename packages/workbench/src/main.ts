@@ -5,6 +5,8 @@ import { version } from './version.ts';
 interface RunFlags {
   port: number;
   host: string;
+  allowedHost: string[];
+  insecureNoAuth?: boolean;
 }
 
 /** `keel-workbench run [--port 8000] [--host 127.0.0.1]`: serves until SIGINT or SIGTERM. Returns the exit code. */
@@ -20,6 +22,11 @@ export async function main(argv: string[]): Promise<number> {
     .description('Start the workbench service (data under WORKBENCH_HOME, default ~/.workbench)')
     .option('-p, --port <port>', 'port to listen on (0: any free port)', port, 8000)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--allowed-host <name>', 'also answer requests for this Host name (repeatable)', collect, [])
+    .option(
+      '--insecure-no-auth',
+      'listen beyond loopback without WORKBENCH_AUTH_API_KEY (anyone reaching it runs commands as you)',
+    )
     .action(async (flags: RunFlags) => {
       exitCode = await serve(flags);
     });
@@ -34,7 +41,10 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function serve(flags: RunFlags): Promise<number> {
-  const workbench = await createWorkbench();
+  const workbench = await createWorkbench({
+    allowedHosts: flags.allowedHost,
+    insecureNoAuth: flags.insecureNoAuth === true,
+  });
   let url: string;
   try {
     url = await workbench.listen(flags.port, flags.host);
@@ -45,6 +55,7 @@ async function serve(flags: RunFlags): Promise<number> {
     );
     return 1;
   }
+  if (workbench.warning) process.stderr.write(`\n${workbench.warning}\n\n`);
   process.stdout.write(`Keel workbench listening on ${url} (API docs: ${url}/docs)\n`);
   await new Promise<void>((done) => {
     process.once('SIGINT', done);
@@ -52,6 +63,10 @@ async function serve(flags: RunFlags): Promise<number> {
   });
   await workbench.close();
   return 0;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 function port(value: string): number {

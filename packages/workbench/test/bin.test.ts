@@ -43,6 +43,32 @@ async function killHard(child: ChildProcess): Promise<void> {
 }
 
 describe('keel-workbench run', () => {
+  test('beyond loopback it refuses to start without a key, and warns loudly when told to run open', async () => {
+    const home = tempDir('bind');
+    const refused = spawn(process.execPath, [bin, 'run', '--port', '0', '--host', '0.0.0.0'], {
+      env: { ...process.env, WORKBENCH_HOME: home, WORKBENCH_AUTH_API_KEY: '' },
+    });
+    let stderr = '';
+    refused.stderr.on('data', (chunk) => (stderr += chunk));
+    expect(await new Promise((resolve) => refused.on('exit', resolve))).toBe(1);
+    expect(stderr).toContain('Refusing to listen on 0.0.0.0 without an API key');
+    expect(stderr).toContain('WORKBENCH_AUTH_API_KEY');
+    const open = spawn(
+      process.execPath,
+      [bin, 'run', '--port', '0', '--host', '0.0.0.0', '--insecure-no-auth'],
+      {
+        env: { ...process.env, WORKBENCH_HOME: home, WORKBENCH_AUTH_API_KEY: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    open.stdout?.on('data', (chunk) => (output += chunk));
+    open.stderr?.on('data', (chunk) => (output += chunk));
+    await eventually(() => output.includes('listening on'), `the bin to listen (output: ${output})`, 20_000);
+    expect(output).toContain('WARNING: the workbench is listening on 0.0.0.0 WITHOUT an API key');
+    await killHard(open);
+  });
+
   test('kill -9 mid-coding, restart, finish: the todo is retried from its before-snapshot', {
     timeout: 120_000,
   }, async () => {

@@ -47,6 +47,7 @@ describe('load from a second process, with auth and the rate limit on', () => {
       apiKey: 'load-key',
       config: { rate_limit: { enabled: true } },
       rateLimit: { windowMs: 60_000, max, now: () => now },
+      now: () => now,
     });
 
     // A burst larger than the limit, all inside one window: the first `max` pass, the rest are refused.
@@ -82,13 +83,22 @@ describe('load from a second process, with auth and the rate limit on', () => {
     expect(count(second, 200)).toBe(max);
     expect(count(second, 429)).toBe(200);
 
-    // Wrong credentials are refused before the limiter and do not use its budget.
+    // Wrong credentials are refused before the limiter and do not use its budget: the first ten of a
+    // minute are told the key is wrong, the rest are refused unheard (the guard's own guessing limit).
     now += 60_000;
     const strangers = await load(s.base, 'wrong-key', 1_000);
-    expect(count(strangers, 401)).toBe(1_000);
+    expect(count(strangers, 401)).toBe(10);
+    expect(count(strangers, 429)).toBe(990);
+    expect(strangers.every((answer) => answer.limit === null)).toBe(true);
     expect(
-      strangers.every((answer) => answer.limit === null && answer.code === 'AUTHENTICATION_FAILED'),
+      strangers.filter((answer) => answer.status === 401).every((a) => a.code === 'AUTHENTICATION_FAILED'),
     ).toBe(true);
+    expect(strangers.filter((answer) => answer.status === 429).every((a) => a.code === 'RATE_LIMITED')).toBe(
+      true,
+    );
+    // While the guesses fill the window, even the right key is not compared; once they leave it, it works.
+    expect((await load(s.base, 'load-key', 1))[0]).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    now += 60_000;
     const after = await load(s.base, 'load-key', 1);
     expect(after[0]).toMatchObject({ status: 200, remaining: String(max - 1) });
     expect((await s.api('GET', '/health')).status).toBe(200);

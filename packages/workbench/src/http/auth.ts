@@ -1,53 +1,38 @@
-import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { errorBody } from './error-handler.ts';
+import { installRequestGuard, type SocketAuthorizer } from '@keel/service';
+import type { FastifyInstance } from 'fastify';
 
-// Open without the key: health, the API docs, and the browser app's own files (everything but /api/…),
-// which hold no data; the app sends the key with each API call.
-const open = [/^\/health$/, /^\/api\/health$/, /^\/docs(\/|$)/, /^\/(?!api(\/|$))/];
-/** The WebSocket path: its handler checks the key (header or `?token=`) and closes with 4001. */
-const socketPath = /^\/api\/ws$/;
+export type { SocketAuthorizer };
 
 /** Close code of a WebSocket connection without a valid key. */
 export const unauthorizedClose = 4001;
 
-export type SocketAuthorizer = (request: FastifyRequest) => boolean;
+export interface GuardSettings {
+  /** `WORKBENCH_AUTH_API_KEY`; undefined: no key. */
+  apiKey: string | undefined;
+  /** `WORKBENCH_ALLOWED_HOSTS` and `--allowed-host`. */
+  allowedHosts: readonly string[];
+  /** `WORKBENCH_CORS_ORIGINS`: the origins that may also change state and open the WebSocket. */
+  corsOrigins: readonly string[];
+}
 
 /**
- * Optional bearer-key authentication (`WORKBENCH_AUTH_API_KEY`): with a key, every request but the open
- * paths needs `Authorization: Bearer <key>` (401 AUTHENTICATION_FAILED otherwise); the WebSocket may send it
- * as `?token=` because browsers cannot set headers on one. Returns what the WebSocket handler asks.
+ * The workbench's request guard (Host, Origin, bearer key), the one both services share. Open without the
+ * key: health, the API docs, and the browser app's own files (every route outside /api), which hold no
+ * data; the app sends the key with each API call. Judged on the route the router matched, so a spelling
+ * such as `/%61pi/settings` is `/api/settings` here too. The WebSocket may send its key as `?token=`.
  */
-export function installAuth(app: FastifyInstance, apiKey: string | undefined): SocketAuthorizer {
-  if (!apiKey) return () => true;
-  const expected = Buffer.from(apiKey);
-  const matches = (offered: string | undefined) => {
-    if (offered === undefined) return false;
-    const given = Buffer.from(offered);
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  };
-  const bearer = (request: FastifyRequest) => {
-    const header = request.headers.authorization ?? '';
-    return header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
-  };
-  app.addHook('onRequest', async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    if (open.some((pattern) => pattern.test(path)) || socketPath.test(path)) return;
-    if (request.method === 'OPTIONS') return; // CORS preflights carry no credentials
-    const offered = bearer(request);
-    if (matches(offered)) return;
-    return reply.status(401).send(
-      errorBody({
-        code: 'AUTHENTICATION_FAILED',
-        message:
-          offered === undefined
-            ? 'Missing API key: send Authorization: Bearer <WORKBENCH_AUTH_API_KEY>.'
-            : 'Invalid API key.',
-      }),
-    );
+export function installGuard(app: FastifyInstance, settings: GuardSettings): SocketAuthorizer {
+  return installRequestGuard(app, {
+    service: 'the workbench',
+    apiKey: settings.apiKey,
+    allowedHosts: settings.allowedHosts,
+    allowedOrigins: settings.corsOrigins,
+    isOpenRoute: (route) => route === '/api/health' || !/^\/api(\/|$)/.test(route),
+    isSocketRoute: (route) => route === '/api/ws',
+    howToAllow: {
+      host: 'start the workbench with --allowed-host <name> (or set WORKBENCH_ALLOWED_HOSTS, comma separated)',
+      origin: 'add it to WORKBENCH_CORS_ORIGINS (comma separated)',
+      key: 'WORKBENCH_AUTH_API_KEY',
+    },
   });
-  return (request) => {
-    const token = (request.query as { token?: unknown } | undefined)?.token;
-    return matches(bearer(request) ?? (typeof token === 'string' ? token : undefined));
-  };
 }

@@ -1,4 +1,4 @@
-export { installAuth, type SocketAuthorizer, unauthorizedClose } from './auth.ts';
+export { installGuard, type SocketAuthorizer, unauthorizedClose } from './auth.ts';
 export { answerBadUrl, errorBody, installErrorHandler } from './error-handler.ts';
 export { healthRoutes } from './health.ts';
 export { errorSchema, idParams, responses } from './schemas.ts';

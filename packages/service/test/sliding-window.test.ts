@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { SlidingWindowLimiter } from '../src/sliding-window.ts';
+import { SlidingWindowLimiter } from '../src/rate/sliding-window.ts';
 
 function limiterAt(start: number, options: { windowMs: number; max: number; maxClients?: number }) {
   const clock = { now: start };

@@ -51,6 +51,15 @@ export class SlidingWindowLimiter {
 
   /** Counts one request of `client` if the window has room, and says so. */
   hit(client: string): WindowDecision {
+    return this.#decide(client, true);
+  }
+
+  /** What `hit` would decide for `client` now, without counting anything. */
+  peek(client: string): WindowDecision {
+    return this.#decide(client, false);
+  }
+
+  #decide(client: string, count: boolean): WindowDecision {
     const now = this.#now();
     this.#sweep(now);
     const cutoff = now - this.#windowMs;
@@ -58,7 +67,7 @@ export class SlidingWindowLimiter {
     // Re-inserting keeps the Map ordered by last sight, so the eviction below drops the stalest client.
     this.#hits.delete(client);
     const allowed = times.length < this.#max;
-    if (allowed) times.push(now);
+    if (allowed && count) times.push(now);
     if (times.length > 0) this.#hits.set(client, times);
     if (this.#hits.size > this.#maxClients) {
       const stalest = this.#hits.keys().next().value;
@@ -68,7 +77,7 @@ export class SlidingWindowLimiter {
     return {
       allowed,
       limit: this.#max,
-      remaining: Math.max(0, this.#max - times.length),
+      remaining: Math.max(0, this.#max - times.length - (allowed && !count ? 1 : 0)),
       retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((oldest + this.#windowMs - now) / 1000)),
     };
   }

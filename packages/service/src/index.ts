@@ -1,0 +1,18 @@
+// What Keel's two local services share (keel-web and keel-workbench): one home for each concept that both
+// servers need, so a fix lands in both at once.
+export {
+  ApiKey,
+  type BindCheck,
+  checkBind,
+  HostAllowList,
+  hostnameOf,
+  installRequestGuard,
+  isLoopback,
+  OriginAllowList,
+  offeredKey,
+  originOf,
+  plainAddress,
+  type RequestGuardOptions,
+  type SocketAuthorizer,
+} from './guard/index.ts';
+export { SlidingWindowLimiter, type SlidingWindowOptions, type WindowDecision } from './rate/index.ts';

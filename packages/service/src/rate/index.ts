@@ -1,0 +1,1 @@
+export { SlidingWindowLimiter, type SlidingWindowOptions, type WindowDecision } from './sliding-window.ts';

@@ -142,11 +142,11 @@ describe.skipIf(!hasChromium)('a hostile page in Chromium against both services 
   test('fetch, no-cors fetch, form POSTs and WebSockets from another origin change and read nothing', async () => {
     const page = await browser.newPage();
     await page.goto(attackerUrl);
-    await page.waitForFunction(() => (window as unknown as { done?: boolean }).done === true, undefined, {
+    await page.waitForFunction(() => (globalThis as unknown as { done?: boolean }).done === true, undefined, {
       timeout: 30_000,
     });
     const results = await page.evaluate(
-      () => (window as unknown as { results: Record<string, string> }).results,
+      () => (globalThis as unknown as { results: Record<string, string> }).results,
     );
     await page.screenshot({ path: join(shots, 'attack-page.png') });
     // Reading across origins is blocked by CORS; a CORS write never leaves the preflight.

@@ -22,6 +22,19 @@ async function setup(script: ScriptedReply[], files: Record<string, string> = {}
 }
 
 describe('keel run', () => {
+  test("--model-base-url is the user's own endpoint: RUNTIME_MODEL_API_KEY goes there", async () => {
+    await using s = await setup([{ text: 'hi' }]);
+    await using other = await startMockModel({ script: [{ text: 'from the other endpoint' }] });
+    const out = await keel(['run', 'Say hi', '--workdir', s.repo.path, '--model-base-url', other.url], {
+      ...s.env,
+      RUNTIME_MODEL_API_KEY: 'sk-user-key',
+    });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toBe('from the other endpoint\n');
+    expect(other.requests.map((request) => request.headers.authorization)).toEqual(['Bearer sk-user-key']);
+    expect(s.model.requests).toHaveLength(0);
+  });
+
   test('runs a multi-step edit: streams the answer, shows tool calls and results, prints usage', async () => {
     const longText = 'x'.repeat(300);
     await using s = await setup(

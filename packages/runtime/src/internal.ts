@@ -1,7 +1,8 @@
 /**
- * @keel/runtime/internal: what Keel's own surfaces (`@keel/cli`, `@keel/server`) use beside the SDK, and
- * the runtime's parts no other package needs. No stability promise: names here change with Keel's
- * surfaces, without notice. Embedders use `@keel/runtime` (docs/decisions/2026-11-23-runtime-internal-subpath.md).
+ * @keel/runtime/internal: what Keel's own surfaces (`@keel/cli`, `@keel/server`, `@keel/workbench`) use
+ * beside the SDK, and the runtime's parts no other package needs. No stability promise: names here change
+ * with Keel's surfaces, without notice. Embedders use `@keel/runtime`
+ * (docs/decisions/2026-11-23-runtime-internal-subpath.md).
  */
 export { defaultBreakerLimits, deriveMetadata, executeAgent } from './agent/index.ts';
 export {
@@ -21,6 +22,7 @@ export {
   loadConfig,
   projectConfigPath,
   readEnv,
+  sameEndpoint,
 } from './config/index.ts';
 export { eventSchemas } from './events/index.ts';
 export { maxEntriesPerCategory, memoryCategories, memoryDir, ProjectMemory } from './memory/index.ts';
@@ -36,12 +38,16 @@ export { isOrphaned, RunControls } from './runs/index.ts';
 export { normaliseWorkdir, parseRunRequest, runRequestSchema } from './runtime/index.ts';
 export { BubblewrapSandbox } from './sandbox/index.ts';
 export { builtinSkillsDir, createSkillTools, skillSources } from './skills/index.ts';
+export type { HostPolicyWording, HostRules, HttpGetOptions, HttpGetResponse } from './tools/index.ts';
 export {
   createCommandPolicy,
   defaultCommandTimeoutMs,
+  HostPolicy,
+  httpGet,
   maxCommandOutputChars,
   maxCommandTimeoutMs,
   PathGuard,
+  parseWebUrl,
   runCommand,
   TodoList,
 } from './tools/index.ts';

@@ -19,6 +19,35 @@ describe('model settings', () => {
     expect(resolveModelSettings({ model: 'm' }, { model_api_key: 'caller' }, {}, env).apiKey).toBe('caller');
   });
 
+  test("the environment's and caller's keys go only to the configured endpoint", () => {
+    const withEnv = readEnv({ RUNTIME_MODEL_API_KEY: 'from-env', RUNTIME_MODEL_BASE_URL: 'http://env/v1' });
+    const caller = { model_api_key: 'caller' };
+    const key = (request: object, from = withEnv, by: object = caller, config = {}) =>
+      resolveModelSettings({ model: 'm', ...request }, by, config, from).apiKey;
+    // The configured endpoint, named again by the request (any trailing slash, host case) or not at all.
+    expect(key({})).toBe('from-env');
+    expect(key({ model_base_url: 'http://ENV/v1/' })).toBe('from-env');
+    const urlOnly = readEnv({ RUNTIME_MODEL_BASE_URL: 'http://env/v1' });
+    expect(key({ model_base_url: 'http://env/v1' }, urlOnly)).toBe('caller');
+    // Another endpoint: the request's own key, or none.
+    expect(key({ model_base_url: 'https://evil.example/v1' })).toBe('no-key');
+    expect(key({ model_base_url: 'https://evil.example/v1' }, urlOnly)).toBe('no-key');
+    expect(key({ model_base_url: 'https://evil.example/v1', model_api_key: 'req' })).toBe('req');
+    // What is configured: the caller's URL, then the config files', then the environment's, then the default.
+    expect(
+      key({ model_base_url: 'http://caller/v1' }, withEnv, { ...caller, model_base_url: 'http://caller/v1' }),
+    ).toBe('from-env');
+    expect(
+      key({ model_base_url: 'http://env/v1' }, withEnv, { ...caller, model_base_url: 'http://caller/v1' }),
+    ).toBe('no-key');
+    expect(
+      key({ model_base_url: 'http://file/v1' }, withEnv, caller, { model_base_url: 'http://file/v1' }),
+    ).toBe('from-env');
+    const noUrl = readEnv({ RUNTIME_MODEL_API_KEY: 'from-env' });
+    expect(key({ model_base_url: 'https://api.openai.com/v1' }, noUrl)).toBe('from-env');
+    expect(key({ model_base_url: 'http://127.0.0.1:1/v1' }, noUrl)).toBe('no-key');
+  });
+
   test('thinking settings: request, then caller, then config, then environment', () => {
     const withEnv = readEnv({ RUNTIME_ENABLE_THINKING: 'true', RUNTIME_THINKING_BUDGET: '100' });
     const base = { model: 'm', model_base_url: 'http://local/v1' };

@@ -13,7 +13,8 @@ describe('POST /tool webfetch', () => {
       '/data': page('application/json', '{"ok":true}'),
       '/moved': redirect('/data'),
     });
-    await using s = await startServer([]);
+    // The pages are on 127.0.0.1, which webfetch reaches only when allowed on purpose.
+    await using s = await startServer([], { config: { web: { allow_private_network: true } } });
     const html = await s.api('POST', '/tool', { tool: 'webfetch', params: { url: `${web.base}/guide` } });
     expect(html).toEqual({
       status: 200,
@@ -34,7 +35,7 @@ describe('POST /tool webfetch', () => {
       '/to-metadata': redirect('http://169.254.169.254/latest/meta-data/'),
     });
     await using s = await startServer([], {
-      config: { web: { blocked_hosts: ['localhost'], timeout_ms: 5000 } },
+      config: { web: { allow_private_network: true, blocked_hosts: ['localhost'], timeout_ms: 5000 } },
     });
     const call = (url: unknown) => s.api('POST', '/tool', { tool: 'webfetch', params: { url } });
 
@@ -74,6 +75,20 @@ describe('POST /tool webfetch', () => {
         error: { code: 'TOOL_ERROR', message: expect.stringContaining('its content type is image/png') },
       },
     });
+  });
+
+  test('refuses loopback by default: 403 saying how to allow it', async () => {
+    await using web = await startFakeWeb({ '/': page('text/plain', 'local API') });
+    await using s = await startServer([]);
+    const answer = await s.api('POST', '/tool', { tool: 'webfetch', params: { url: `${web.base}/` } });
+    expect(answer).toMatchObject({
+      status: 403,
+      body: { error: { code: 'PERMISSION_DENIED', message: expect.stringContaining('loopback or private') } },
+    });
+    expect(answer.body.error.message).toContain(
+      'set "web": {"allow_private_network": true} in .runtime/config.json',
+    );
+    expect(web.requests).toEqual([]);
   });
 });
 

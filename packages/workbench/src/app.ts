@@ -23,7 +23,10 @@ export interface WorkbenchOptions {
   home?: string;
   /** The environment the workbench reads (default `process.env`); also passed to the Keel runner. */
   env?: Record<string, string | undefined>;
-  /** The fetch used for PRD links and the GitHub API (default the global one). */
+  /**
+   * The fetch used for the GitHub API (default the global one). PRD links do not use it: they go through
+   * the runtime's host policy and bounded GET, within settings `prd_links`.
+   */
   fetch?: typeof fetch;
   /** Replaces the runner registry (tests, embedding); default: the built-in runners. */
   runners?: RunnerRegistry;

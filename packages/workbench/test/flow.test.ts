@@ -49,8 +49,15 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
     const github = await fakeGitHub();
     await using wb = await startWorkbench(script);
     const { api } = wb;
+    // The PRD documents are served from 127.0.0.1 too, which PRD links reach only when allowed on purpose.
     expect(
-      (await api('PUT', '/api/settings', { github_api_url: github.url, github_token: 'ghp_test' })).status,
+      (
+        await api('PUT', '/api/settings', {
+          github_api_url: github.url,
+          github_token: 'ghp_test',
+          prd_links: { allowed_hosts: ['127.0.0.1'] },
+        })
+      ).status,
     ).toBe(200);
 
     // Project and knowledge.

@@ -31,7 +31,12 @@ async function chat(flags: ChatFlags, io: CliIo): Promise<number> {
     return 1;
   }
   const workdir = workdirOf(io, flags);
-  const runtime = createRuntime({ env: io.env, workdir });
+  const runtime = createRuntime({
+    env: io.env,
+    workdir,
+    // The user's own flag is a configured endpoint: their RUNTIME_MODEL_API_KEY may go there.
+    ...(flags.modelBaseUrl ? { modelBaseUrl: flags.modelBaseUrl } : {}),
+  });
   const input = io.in ?? process.stdin;
   const interactive = (input as { isTTY?: boolean }).isTTY === true;
   const lines = createInterface({ input, terminal: false });

@@ -83,7 +83,12 @@ async function runCommand(prompt: string, flags: RunFlags, io: CliIo): Promise<n
   // Ctrl-C cancels the run, also while it waits for an approval.
   using interrupt = interruptSignal();
   const workdir = workdirOf(io, flags);
-  const runtime = createRuntime({ env: io.env, workdir });
+  const runtime = createRuntime({
+    env: io.env,
+    workdir,
+    // The user's own flag is a configured endpoint: their RUNTIME_MODEL_API_KEY may go there.
+    ...(flags.modelBaseUrl ? { modelBaseUrl: flags.modelBaseUrl } : {}),
+  });
   try {
     const images = await loadFlagImages(flags);
     if (flags.plan && flags.workflow) {

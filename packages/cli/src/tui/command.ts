@@ -37,7 +37,12 @@ async function tuiCommand(flags: TuiFlags, io: CliIo): Promise<number> {
   let runtime: ReturnType<typeof createRuntime> | undefined;
   try {
     const { TuiController, showFullScreen } = await loadTerminalUi();
-    runtime = createRuntime({ env: io.env, workdir });
+    runtime = createRuntime({
+      env: io.env,
+      workdir,
+      // The user's own flag is a configured endpoint: their RUNTIME_MODEL_API_KEY may go there.
+      ...(flags.modelBaseUrl ? { modelBaseUrl: flags.modelBaseUrl } : {}),
+    });
     const controller = new TuiController({
       runtime,
       workdir,

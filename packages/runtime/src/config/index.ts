@@ -1,6 +1,7 @@
 export { ConfigCache, configCache, configCacheMs } from './config-cache.ts';
 export type { ConfigObject } from './config-file.ts';
 export { ConfigFile, configFileAt } from './config-file.ts';
+export { sameEndpoint } from './endpoint-url.ts';
 export type { RuntimeEnv } from './env.ts';
 export { readEnv } from './env.ts';
 export { globalConfigPath, loadConfig, mergeConfig, projectConfigPath, readConfigFile } from './files.ts';

@@ -1,5 +1,6 @@
 import { ConfigError } from '../errors/index.ts';
 import type { ModelSettings } from '../model/index.ts';
+import { sameEndpoint } from './endpoint-url.ts';
 import type { RuntimeEnv } from './env.ts';
 import type { RuntimeConfig } from './schema.ts';
 
@@ -12,11 +13,17 @@ export interface ModelChoice {
   thinking_budget?: number | undefined;
 }
 
+/** Where the model client goes when no base URL is set anywhere (the OpenAI client's default). */
+const defaultBaseUrl = 'https://api.openai.com/v1';
+
 /**
  * Resolves the model of one run. Name and URL: the request, then the embedding caller, then the
  * config files (project over global), then RUNTIME_MODEL / RUNTIME_MODEL_BASE_URL. The key follows
- * the spec: RUNTIME_MODEL_API_KEY, then the request's key, then the caller's `api_key`. Thinking settings
- * follow the name's order.
+ * the spec: RUNTIME_MODEL_API_KEY, then the request's key, then the caller's `api_key`, but the
+ * environment's and the caller's keys only go to the configured endpoint (the URL without the request's,
+ * or the default): a request naming another endpoint brings its own key or gets none (`no-key`), so a
+ * client cannot send the server's key to an address of its choosing. Thinking settings follow the
+ * name's order.
  */
 export function resolveModelSettings(
   request: ModelChoice,
@@ -32,9 +39,13 @@ export function resolveModelSettings(
       { option: 'model', env: 'RUNTIME_MODEL' },
     );
   }
-  const baseURL =
-    request.model_base_url || caller.model_base_url || config.model_base_url || env.modelBaseUrl;
-  let apiKey = env.modelApiKey || request.model_api_key || caller.model_api_key;
+  const configured = caller.model_base_url || config.model_base_url || env.modelBaseUrl;
+  const baseURL = request.model_base_url || configured;
+  const elsewhere =
+    !!request.model_base_url && !sameEndpoint(request.model_base_url, configured || defaultBaseUrl);
+  let apiKey = elsewhere
+    ? request.model_api_key
+    : env.modelApiKey || request.model_api_key || caller.model_api_key;
   if (!apiKey) {
     // Local endpoints (Ollama, vLLM, LM Studio, the test kit) usually take no key at all.
     if (!baseURL) {

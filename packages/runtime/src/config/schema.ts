@@ -194,7 +194,7 @@ export const configSchema = z.looseObject({
       allowed_hosts: z.array(z.string()).optional(),
       /** Never fetched, in the same forms; checked on the name and on every address it resolves to. */
       blocked_hosts: z.array(z.string()).optional(),
-      /** Loopback and private addresses (127/8, 10/8, 192.168/16, fc00::/7, …); default true. */
+      /** Loopback and private addresses (127/8, 10/8, 192.168/16, fc00::/7, …); default false. */
       allow_private_network: z.boolean().optional(),
       /** Time limit of one fetch, redirects included (default 30000). */
       timeout_ms: z.number().int().positive().optional(),

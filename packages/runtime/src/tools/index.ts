@@ -84,5 +84,12 @@ export type { Todo } from './todo.ts';
 export { TodoList, todoReadTool, todoWriteTool } from './todo.ts';
 export type { Tool, ToolAuditRecord, ToolContext, ToolWait } from './tool.ts';
 export { defineTool } from './tool.ts';
-export type { WebConfig, WebSettings } from './web/index.ts';
-export { HostPolicy, webfetchTool, websearchTool } from './web/index.ts';
+export type {
+  HostPolicyWording,
+  HostRules,
+  HttpGetOptions,
+  HttpGetResponse,
+  WebConfig,
+  WebSettings,
+} from './web/index.ts';
+export { HostPolicy, httpGet, parseWebUrl, webfetchTool, websearchTool } from './web/index.ts';

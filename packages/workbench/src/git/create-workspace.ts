@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { WorkbenchError } from '../errors.ts';
 import { currentBranch } from './current-branch.ts';
+import { redactCredentials } from './git-error.ts';
 import { headCommit, repositoryRoot } from './is-git-repository.ts';
 import { remoteUrl } from './remote-url.ts';
 import { runGit } from './run-git.ts';
@@ -17,7 +18,10 @@ export interface WorkspaceInfo {
   dir: string;
   /** The checked-out task branch. */
   branch: string;
-  /** Where `origin` points: the source's own origin, or the source path when it has none. */
+  /**
+   * Where `origin` points: the source's own origin, or the source path when it has none. Without credentials
+   * (`https://***@host/…`): it is stored and shown; pushes use the workspace's own git config.
+   */
   originUrl: string | null;
   /** The commit the branch started from (the source's HEAD, or the remote branch's tip when it existed). */
   baseCommit: string;
@@ -62,7 +66,7 @@ export async function createWorkspace(options: {
     );
     // Losing a race with a concurrent call for the same dest is fine when the winner made the same workspace.
     if (!moved) return await settledWorkspace(dest, source, options.branch);
-    return { dir: dest, branch: options.branch, originUrl: await remoteUrl(dest), ...pick(origin) };
+    return { dir: dest, branch: options.branch, originUrl: await shownOrigin(dest), ...pick(origin) };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
@@ -102,13 +106,19 @@ async function existingWorkspace(
       `${dest} is already a workspace, on branch ${head} (not ${branch})`,
     );
   }
-  return { dir: dest, branch, originUrl: await remoteUrl(dest), ...pick(origin) };
+  return { dir: dest, branch, originUrl: await shownOrigin(dest), ...pick(origin) };
 }
 
 async function settledWorkspace(dest: string, source: string, branch: string): Promise<WorkspaceInfo> {
   const state = await inspectDest(dest, source);
   if (state.kind === 'workspace') return existingWorkspace(dest, branch, state.origin);
   throw new WorkbenchError('GIT_ERROR', 500, `could not move the new workspace into ${dest}`);
+}
+
+/** The workspace's origin URL as it may be stored and returned: with no credentials in it. */
+async function shownOrigin(dir: string): Promise<string | null> {
+  const url = await remoteUrl(dir);
+  return url === null ? null : redactCredentials(url);
 }
 
 function pick(origin: WorkspaceOrigin): { baseCommit: string; baseBranch: string } {

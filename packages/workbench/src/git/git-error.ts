@@ -2,9 +2,14 @@ import { WorkbenchError } from '../errors.ts';
 
 const stderrTailLines = 20;
 
-/** Removes credentials from URLs (`https://user:token@host` → `https://***@host`) so errors never leak them. */
+/**
+ * Removes credentials from URLs in `text` (`https://user:token@host` → `https://***@host`, `?private_token=x`
+ * → `?private_token=***`) so errors and stored remote URLs never hold them.
+ */
 export function redactCredentials(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@');
+  return text
+    .replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@')
+    .replace(/([?&][\w.-]*(?:token|key|secret|passw(?:or)?d|auth|credential)[\w.-]*=)[^&#\s]+/gi, '$1***');
 }
 
 /** The last lines of git's stderr, without credentials: what a user needs to see why git failed. */

@@ -7,6 +7,7 @@ export { createWorkspace } from './create-workspace.ts';
 export { currentBranch } from './current-branch.ts';
 export { defaultMaxPatchBytes, diff } from './diff.ts';
 export type { FileChange, RepoDiff } from './diff-types.ts';
+export { redactCredentials } from './git-error.ts';
 export { isGitRepository } from './is-git-repository.ts';
 export { listFiles } from './list-files.ts';
 export { mergeRequestPushOptions } from './merge-request-push-options.ts';

@@ -6,7 +6,8 @@ import type { SettingsService } from './settings-service.ts';
 
 /**
  * `GET /api/settings`, `PUT /api/settings` (partial; api_key and github_token are write-only: answered as
- * api_key_set / github_token_set) and `GET /api/settings/check` ({ready, missing, runners}).
+ * api_key_set / github_token_set; each is bound to the URL it was saved with, and `cleared_secrets` names
+ * those a URL change removed) and `GET /api/settings/check` ({ready, missing, reasons, runners}).
  */
 export function settingsRoutes(settings: SettingsService, runners: RunnerRegistry): FastifyPluginAsyncZod {
   return async (app) => {
@@ -20,7 +21,10 @@ export function settingsRoutes(settings: SettingsService, runners: RunnerRegistr
       {
         schema: {
           tags: ['settings'],
-          description: 'Changes the fields given. A null model, base_url, api_key or github_token clears it.',
+          description:
+            'Changes the fields given. A null model, base_url, api_key or github_token clears it. A secret is ' +
+            'bound to its URL: changing base_url (github_api_url) without api_key (github_token) in the same ' +
+            'request removes the stored secret, named in `cleared_secrets` with a `message`.',
           body: settingsUpdateSchema,
           response: responses('The settings as they now are.', 400, 422),
         },
@@ -33,17 +37,11 @@ export function settingsRoutes(settings: SettingsService, runners: RunnerRegistr
         schema: {
           tags: ['settings'],
           description:
-            'Whether AI actions can run: what is missing (e.g. "model") and each runner config\'s availability.',
+            'Whether AI actions can run: what is missing (e.g. "model", or a secret a URL change removed), ' +
+            "why (`reasons`), and each runner config's availability.",
         },
       },
-      async () => {
-        const missing = settings.missing();
-        return {
-          ready: missing.length === 0,
-          missing,
-          runners: await runners.check(settings.runnerConfigs()),
-        };
-      },
+      async () => ({ ...settings.check(), runners: await runners.check(settings.runnerConfigs()) }),
     );
   };
 }

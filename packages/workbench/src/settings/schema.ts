@@ -1,3 +1,4 @@
+import { HostPolicy } from '@keel/runtime/internal';
 import { z } from 'zod';
 import { runnerKinds } from '../runners/index.ts';
 
@@ -23,6 +24,31 @@ export const mcpServerSchema = z.strictObject({
   enabled: z.boolean().default(true),
 });
 
+/**
+ * Which hosts a task's PRD links may be fetched from, shaped like the runtime's config `web`. Public hosts
+ * always; cloud metadata and link-local addresses never; loopback and private addresses (this machine, the
+ * LAN: the workbench's own API, a router) only when `allow_private_network` is true or an `allowed_hosts`
+ * entry names them (a name, `*.example.com`, an address or a CIDR range). Unlike `web.allowed_hosts`, the
+ * list only lets hosts in: it does not limit PRD links to them.
+ */
+export const prdLinksSchema = z.strictObject({
+  allow_private_network: z.boolean().default(false),
+  allowed_hosts: z
+    .array(z.string().trim().min(1))
+    .max(100)
+    .default([])
+    .superRefine((entries, ctx) => {
+      // The runtime's own reading of host entries, so what is saved is what the fetch understands (only
+      // `setting` shows in its errors).
+      try {
+        new HostPolicy({ allowed_hosts: entries }, { setting: 'prd_links', fetcher: '', where: '' });
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }),
+});
+export type PrdLinksSettings = z.infer<typeof prdLinksSchema>;
+
 // A key or token is one word: a space or line break is a paste gone wrong, refused here rather than failing
 // every later call to the model or GitHub with an unclear 401.
 const secret = z.string().regex(/^\S+$/, 'must be one word: no spaces or line breaks');
@@ -37,6 +63,8 @@ export const settingsUpdateSchema = z.strictObject({
   mcp_servers: z.array(mcpServerSchema).optional(),
   github_token: secret.nullable().optional(),
   github_api_url: z.url().optional(),
+  /** Replaced as a whole: a field left out takes its default. */
+  prd_links: prdLinksSchema.optional(),
 });
 export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
 
@@ -48,6 +76,7 @@ export interface StoredSettings {
   runner_configs: z.infer<typeof runnerConfigSchema>[];
   mcp_servers: z.infer<typeof mcpServerSchema>[];
   github_api_url: string;
+  prd_links: PrdLinksSettings;
 }
 
 export const defaultSettings: StoredSettings = {
@@ -57,6 +86,7 @@ export const defaultSettings: StoredSettings = {
   runner_configs: [],
   mcp_servers: [],
   github_api_url: 'https://api.github.com',
+  prd_links: { allow_private_network: false, allowed_hosts: [] },
 };
 
 /** What `GET /api/settings` answers: the secrets only as "set or not". */

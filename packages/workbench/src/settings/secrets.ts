@@ -1,9 +1,22 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
+/** The secrets a URL change can clear. */
+export const secretNames = ['api_key', 'github_token'] as const;
+export type SecretName = (typeof secretNames)[number];
+
 export interface Secrets {
   api_key?: string;
+  /**
+   * The base_url the key was saved with (null: none, the runner's default endpoint); the key goes nowhere
+   * else. Absent only in a file written before keys were bound: bound on first read.
+   */
+  api_key_base_url?: string | null;
   github_token?: string;
+  /** The github_api_url the token was saved with, as api_key_base_url. */
+  github_token_api_url?: string;
+  /** Secrets removed because their URL changed without them, until they are sent again (or null). */
+  cleared?: SecretName[];
 }
 
 /**
@@ -23,7 +36,14 @@ export class SecretsFile {
       const parsed = JSON.parse(readFileSync(this.#path, 'utf8')) as Record<string, unknown>;
       const secrets: Secrets = {};
       if (typeof parsed.api_key === 'string') secrets.api_key = parsed.api_key;
+      if (typeof parsed.api_key_base_url === 'string' || parsed.api_key_base_url === null)
+        secrets.api_key_base_url = parsed.api_key_base_url;
       if (typeof parsed.github_token === 'string') secrets.github_token = parsed.github_token;
+      if (typeof parsed.github_token_api_url === 'string')
+        secrets.github_token_api_url = parsed.github_token_api_url;
+      if (Array.isArray(parsed.cleared)) {
+        secrets.cleared = secretNames.filter((name) => (parsed.cleared as unknown[]).includes(name));
+      }
       return secrets;
     } catch {
       return {};

@@ -2,7 +2,31 @@ import { WorkbenchError } from '../errors.ts';
 import type { ModelSetting, RunnerConfig } from '../runners/index.ts';
 import { type Database, fromJson, nowIso } from '../store/index.ts';
 import { defaultSettings, type SettingsUpdate, type SettingsView, type StoredSettings } from './schema.ts';
-import { type Secrets, SecretsFile } from './secrets.ts';
+import {
+  clearedReasons,
+  patchSecrets,
+  redirectsModel,
+  usableSecrets,
+  withLegacyBindings,
+} from './secret-binding.ts';
+import { type SecretName, type Secrets, SecretsFile } from './secrets.ts';
+
+/** What `PUT /api/settings` answers: the settings, and the secrets it removed because their URL changed. */
+export interface SettingsUpdateResult extends SettingsView {
+  cleared_secrets: SecretName[];
+  /** Present when cleared_secrets is not empty: what happened and what to send. */
+  message?: string;
+}
+
+/** What `GET /api/settings/check` says besides the runners. */
+export interface SettingsCheck {
+  /** Whether AI actions can run: neither `model` nor `api_key` is missing. */
+  ready: boolean;
+  /** `model`; `api_key` / `github_token` when a URL change cleared them. */
+  missing: string[];
+  /** Why each missing item is missing. */
+  reasons: Record<string, string>;
+}
 
 /** Settings: one row in the database for the plain fields, the secrets in their own 0600 file. */
 export class SettingsService {
@@ -23,12 +47,14 @@ export class SettingsService {
     return { ...defaultSettings, ...fromJson<Partial<StoredSettings>>(row?.data, {}) };
   }
 
-  secrets(): Secrets {
-    return this.#secrets.read();
+  /** The secrets usable now: each only while its URL is the one it was saved with. */
+  secrets(): { api_key?: string; github_token?: string } {
+    const stored = this.stored();
+    return usableSecrets(this.#read(stored), stored);
   }
 
   view(): SettingsView {
-    const secrets = this.#secrets.read();
+    const secrets = this.secrets();
     return {
       ...this.stored(),
       api_key_set: Boolean(secrets.api_key),
@@ -37,7 +63,7 @@ export class SettingsService {
     };
   }
 
-  update(patch: SettingsUpdate): SettingsView {
+  update(patch: SettingsUpdate): SettingsUpdateResult {
     const current = this.stored();
     const next: StoredSettings = { ...current };
     if (patch.model !== undefined) next.model = patch.model;
@@ -45,6 +71,7 @@ export class SettingsService {
     if (patch.runner_configs !== undefined) next.runner_configs = patch.runner_configs as RunnerConfig[];
     if (patch.mcp_servers !== undefined) next.mcp_servers = patch.mcp_servers;
     if (patch.github_api_url !== undefined) next.github_api_url = patch.github_api_url;
+    if (patch.prd_links !== undefined) next.prd_links = patch.prd_links;
     if (patch.default_runner !== undefined) next.default_runner = patch.default_runner;
     const ids = next.runner_configs.map((config) => config.id);
     const twice = ids.find((id, index) => ids.indexOf(id) !== index);
@@ -63,7 +90,9 @@ export class SettingsService {
     this.#configById(next.default_runner, this.#allConfigs(next), 'default_runner');
     // The row and the secrets file change together or not at all (a full disk, a read-only database): the
     // secrets are written inside the transaction, and put back if the commit then fails.
-    const before = this.#secrets.read();
+    const before = this.#read(current);
+    // A secret goes only where it was saved for: an address changed without its secret clears the secret.
+    const { secrets, cleared } = patchSecrets(before, patch, next);
     let secretsWritten = false;
     this.#db.exec('BEGIN IMMEDIATE');
     try {
@@ -72,16 +101,7 @@ export class SettingsService {
           'INSERT INTO settings (id, data, updated_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at',
         )
         .run(JSON.stringify(next), nowIso());
-      if (patch.api_key !== undefined || patch.github_token !== undefined) {
-        const secrets = { ...before };
-        if (patch.api_key !== undefined) {
-          if (patch.api_key === null) delete secrets.api_key;
-          else secrets.api_key = patch.api_key;
-        }
-        if (patch.github_token !== undefined) {
-          if (patch.github_token === null) delete secrets.github_token;
-          else secrets.github_token = patch.github_token;
-        }
+      if (JSON.stringify(secrets) !== JSON.stringify(before)) {
         this.#secrets.write(secrets);
         secretsWritten = true;
       }
@@ -95,7 +115,11 @@ export class SettingsService {
       }
       throw error;
     }
-    return this.view();
+    return {
+      ...this.view(),
+      cleared_secrets: cleared,
+      ...(cleared.length > 0 ? { message: cleared.map((name) => clearedReasons[name]).join(' ') } : {}),
+    };
   }
 
   /** Every runner config: the user's, then the built-in ones they do not override. */
@@ -128,17 +152,41 @@ export class SettingsService {
         { missing: ['model'], fix: 'PUT /api/settings' },
       );
     }
-    const secrets = this.#secrets.read();
+    // The key goes only to the base_url it was saved with: a runner config whose environment names another
+    // endpoint gets none (it brings its own in its env).
+    const apiKey = redirectsModel(config, stored.base_url)
+      ? undefined
+      : usableSecrets(this.#read(stored), stored).api_key;
     return {
       model,
       ...(stored.base_url ? { baseUrl: stored.base_url } : {}),
-      ...(secrets.api_key ? { apiKey: secrets.api_key } : {}),
+      ...(apiKey ? { apiKey } : {}),
     };
   }
 
-  /** What is missing before AI actions can run (for `GET /api/settings/check`). */
-  missing(): string[] {
-    return this.stored().model ? [] : ['model'];
+  /** What is missing, and why (for `GET /api/settings/check`). */
+  check(): SettingsCheck {
+    const stored = this.stored();
+    const secrets = this.#read(stored);
+    const reasons: Record<string, string> = {};
+    if (!stored.model) reasons.model = 'No AI model is set: PUT /api/settings {"model": "<model name>"}.';
+    for (const name of secrets.cleared ?? []) reasons[name] = clearedReasons[name];
+    const missing = Object.keys(reasons);
+    return { ready: !missing.includes('model') && !missing.includes('api_key'), missing, reasons };
+  }
+
+  /**
+   * secrets.json, each secret with the URL it is bound to. A file written before secrets were bound gets
+   * them now, bound to the URLs in force (saved if the disk lets us; else again at the next read).
+   */
+  #read(settings: StoredSettings): Secrets {
+    const { secrets, changed } = withLegacyBindings(this.#secrets.read(), settings);
+    if (changed) {
+      try {
+        this.#secrets.write(secrets);
+      } catch {}
+    }
+    return secrets;
   }
 
   #allConfigs(settings: StoredSettings): RunnerConfig[] {

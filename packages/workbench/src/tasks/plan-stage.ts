@@ -110,7 +110,7 @@ function planSession(deps: TaskDeps, task: Task): SessionRecord {
 }
 
 async function firstPlanPrompt(deps: TaskDeps, task: Task, message: string | undefined): Promise<string> {
-  const documents = await fetchPrdDocuments(task.prd_links, deps.fetch);
+  const documents = await fetchPrdDocuments(task.prd_links, deps.settings.stored().prd_links);
   const projectMd = readIfExists(join(deps.paths.taskDir(task.id), 'project.md'));
   const prompt = planPrompt(task, documents, projectMd, task.images.length);
   return message ? `${prompt}\n\n## Note from the user\n${message}` : prompt;

@@ -1,7 +1,17 @@
+import { HostPolicy, type HostPolicyWording, httpGet, parseWebUrl } from '@keel/runtime/internal';
+import type { StoredSettings } from '../settings/index.ts';
+
 /** At most this many characters of each PRD document reach the prompt. */
 export const maxPrdChars = 50_000;
-const maxBytes = 2 * 1024 * 1024;
+const maxBytes = 5 * 1024 * 1024;
 const timeoutMs = 15_000;
+
+/** Refusals name the workbench's setting and how to change it, not the runtime's `web`. */
+const wording: HostPolicyWording = {
+  setting: 'prd_links',
+  fetcher: 'the workbench',
+  where: 'with PUT /api/settings',
+};
 
 export interface PrdDocument {
   url: string;
@@ -11,25 +21,58 @@ export interface PrdDocument {
 }
 
 /**
- * Fetches the task's PRD links with the injectable fetch: bounded in time and size, text, Markdown and
- * JSON as they are, HTML as its text. A link that fails is reported in the prompt, not a failed plan.
+ * Fetches the task's PRD links with the runtime's bounded GET and host policy (settings `prd_links`): every
+ * redirect checked again, loopback and private addresses refused unless allowed on purpose, bounded in time
+ * and size; text, Markdown and JSON as they are, HTML as its text. A link that fails or is refused is
+ * reported in the prompt, not a failed plan.
  */
-export async function fetchPrdDocuments(links: string[], doFetch: typeof fetch): Promise<PrdDocument[]> {
-  return Promise.all(links.map((url) => fetchOne(url, doFetch)));
+export async function fetchPrdDocuments(
+  links: string[],
+  settings: StoredSettings['prd_links'] | undefined,
+): Promise<PrdDocument[]> {
+  let policy: HostPolicy;
+  try {
+    policy = prdLinkPolicy(settings);
+  } catch (error) {
+    return links.map((url) => ({ url, ok: false, text: (error as Error).message }));
+  }
+  return Promise.all(links.map((url) => fetchOne(url, policy)));
 }
 
-async function fetchOne(url: string, doFetch: typeof fetch): Promise<PrdDocument> {
+/** Public hosts, plus the private ones `allowed_hosts` names (`*` first: the list adds, it does not limit). */
+function prdLinkPolicy(settings: StoredSettings['prd_links'] | undefined): HostPolicy {
+  const named = settings?.allowed_hosts ?? [];
+  return new HostPolicy(
+    {
+      allow_private_network: settings?.allow_private_network ?? false,
+      ...(named.length > 0 ? { allowed_hosts: ['*', ...named] } : {}),
+    },
+    wording,
+  );
+}
+
+async function fetchOne(url: string, policy: HostPolicy): Promise<PrdDocument> {
   try {
-    const response = await doFetch(url, {
-      headers: { accept: 'text/markdown, text/plain, text/html;q=0.9, application/json;q=0.8, */*;q=0.1' },
-      signal: AbortSignal.timeout(timeoutMs),
+    const response = await httpGet(parseWebUrl(url), {
+      timeoutMs,
+      maxBytes,
+      // Nothing cancels a plan's first prompt: the time limit ends a fetch.
+      signal: new AbortController().signal,
+      policy,
+      limitSettings: {},
+      headers: {
+        accept: 'text/markdown, text/plain, text/html;q=0.9, application/json;q=0.8, */*;q=0.1',
+        'user-agent': 'Keel-workbench',
+      },
     });
-    if (!response.ok) return { url, ok: false, text: `HTTP ${response.status}` };
-    const type = (response.headers.get('content-type') ?? 'text/plain').toLowerCase();
+    if (response.status < 200 || response.status > 299) {
+      return { url, ok: false, text: `HTTP ${response.status}` };
+    }
+    const type = (response.contentType ?? 'text/plain').toLowerCase();
     if (!/^(text\/|application\/(json|xml|xhtml))/.test(type)) {
       return { url, ok: false, text: `not a text document (${type})` };
     }
-    const body = await readBounded(response);
+    const body = response.body.toString('utf8');
     const text = type.includes('html') ? htmlToText(body) : body;
     return {
       url,
@@ -39,24 +82,6 @@ async function fetchOne(url: string, doFetch: typeof fetch): Promise<PrdDocument
   } catch (error) {
     return { url, ok: false, text: (error as Error).message };
   }
-}
-
-async function readBounded(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size >= maxBytes) {
-      await reader.cancel();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A plain reading of HTML: scripts and styles dropped, block ends as line breaks, entities decoded. */

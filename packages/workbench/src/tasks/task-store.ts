@@ -1,8 +1,9 @@
 import { newId } from '@keel/runtime';
 import { WorkbenchError } from '../errors.ts';
+import { redactCredentials } from '../git/index.ts';
 import { type Database, fromJson, nowIso } from '../store/index.ts';
 import { nextState, type TaskState } from './states.ts';
-import type { Task, Todo } from './types.ts';
+import type { Task, Todo, Workspace } from './types.ts';
 
 type Row = Record<string, unknown>;
 const jsonColumns = new Set(['prd_links', 'images', 'init', 'workspaces', 'results', 'before', 'after']);
@@ -19,7 +20,11 @@ function toTask(row: Row): Task {
     state: row.state as TaskState,
     cancelled_from: (row.cancelled_from as TaskState | null) ?? null,
     init: fromJson(row.init, { status: 'idle', steps: [] }),
-    workspaces: fromJson(row.workspaces, []),
+    // Rows written before remote URLs were redacted may still hold credentials: never returned.
+    workspaces: fromJson<Workspace[]>(row.workspaces, []).map((workspace) => ({
+      ...workspace,
+      origin_url: workspace.origin_url ? redactCredentials(workspace.origin_url) : null,
+    })),
     plan_session_id: (row.plan_session_id as string | null) ?? null,
     review_session_id: (row.review_session_id as string | null) ?? null,
     init_session_id: (row.init_session_id as string | null) ?? null,

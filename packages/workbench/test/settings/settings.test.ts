@@ -19,9 +19,12 @@ describe('settings', () => {
     expect(got.body.api_key).toBeUndefined();
     const secrets = join(wb.home, 'secrets.json');
     expect(statSync(secrets).mode & 0o777).toBe(0o600);
+    // Each secret beside the address it is bound to (no base_url: the runner's default endpoint).
     expect(JSON.parse(readFileSync(secrets, 'utf8'))).toEqual({
       api_key: 'sk-very-secret',
+      api_key_base_url: null,
       github_token: 'ghp_x',
+      github_token_api_url: 'https://api.github.com',
     });
     const cleared = await wb.api('PUT', '/api/settings', { api_key: null });
     expect(cleared.body).toMatchObject({ api_key_set: false, github_token_set: true });

@@ -22,7 +22,7 @@ linkLocal.addSubnet('169.254.0.0', 16, 'ipv4');
 linkLocal.addSubnet('fe80::', 10, 'ipv6');
 linkLocal.addSubnet('64:ff9b::a9fe:0', 112, 'ipv6');
 
-// This machine and private networks: allowed unless config `web.allow_private_network` is false.
+// This machine and private networks: refused unless config `web.allow_private_network` is true.
 const privateNetwork = new BlockList();
 for (const [address, prefix] of [
   ['0.0.0.0', 8], // "this network": 0.0.0.0 reaches this machine on Linux

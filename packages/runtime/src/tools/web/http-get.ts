@@ -20,7 +20,14 @@ export interface HttpGetOptions extends FetchLimits {
   headers?: Record<string, string>;
   /** Checks the first URL and every redirect's; without one, any host is reached. */
   policy?: HostPolicy | undefined;
+  /**
+   * The settings the limits come from, named in messages; default config `web`'s (`web.timeout_ms`,
+   * `web.max_response_bytes`). A limit without a name here is not named.
+   */
+  limitSettings?: { timeout?: string; maxBytes?: string } | undefined;
 }
+
+const webLimitSettings = { timeout: 'web.timeout_ms', maxBytes: 'web.max_response_bytes' };
 
 export interface HttpGetResponse {
   /** The URL that answered, after redirects. */
@@ -45,6 +52,7 @@ export async function httpGet(url: URL, options: HttpGetOptions): Promise<HttpGe
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
   const signal = AbortSignal.any([options.signal, deadline.signal]);
+  const settings = options.limitSettings ?? webLimitSettings;
   try {
     let current = url;
     for (let hop = 0; ; hop++) {
@@ -67,7 +75,7 @@ export async function httpGet(url: URL, options: HttpGetOptions): Promise<HttpGe
         status: response.statusCode ?? 0,
         statusText: response.statusMessage ?? '',
         contentType: response.headers['content-type'],
-        body: await readBody(response, current, options.maxBytes),
+        body: await readBody(response, current, options.maxBytes, settings.maxBytes),
       };
     }
   } catch (error) {
@@ -75,7 +83,7 @@ export async function httpGet(url: URL, options: HttpGetOptions): Promise<HttpGe
       throw new CancelledError(`The fetch of ${where} was stopped: the run was cancelled.`);
     if (deadline.signal.aborted) {
       throw new TimeoutError(
-        `Fetching ${where} took longer than ${options.timeoutMs / 1000} s (web.timeout_ms) and was stopped.`,
+        `Fetching ${where} took longer than ${options.timeoutMs / 1000} s${named(settings.timeout)} and was stopped.`,
         { url: where, timeout_ms: options.timeoutMs },
       );
     }
@@ -154,11 +162,16 @@ function requestOnce(
 }
 
 /** The body, decompressed, refused as soon as it passes `maxBytes`. */
-async function readBody(response: IncomingMessage, url: URL, maxBytes: number): Promise<Buffer> {
+async function readBody(
+  response: IncomingMessage,
+  url: URL,
+  maxBytes: number,
+  setting: string | undefined,
+): Promise<Buffer> {
   const tooLarge = (size: string) =>
     new ToolError(
-      `The response from ${shown(url)} is too large: ${size}, over the limit of ${formatBytes(maxBytes)} ` +
-        '(web.max_response_bytes).',
+      `The response from ${shown(url)} is too large: ${size}, over the limit of ${formatBytes(maxBytes)}` +
+        `${named(setting)}.`,
       { url: shown(url), max_response_bytes: maxBytes },
     );
   const declared = Number(response.headers['content-length']);
@@ -197,6 +210,11 @@ function decoded(response: IncomingMessage): Readable {
   if (decoder === undefined) return response;
   response.on('error', (error) => decoder.destroy(error));
   return response.pipe(decoder);
+}
+
+/** ` (setting)` after a limit in a message, or nothing for a limit no setting changes. */
+function named(setting: string | undefined): string {
+  return setting ? ` (${setting})` : '';
 }
 
 function networkReason(error: unknown): string {

@@ -45,11 +45,18 @@ describe('HostPolicy.check before connecting', () => {
     }
   };
 
-  test('with the defaults, public and private hosts pass and metadata and link-local do not', () => {
+  test('with the defaults, public hosts pass; private, metadata and link-local addresses do not', () => {
     const policy = new HostPolicy(undefined);
     expect(refusedBy(policy, 'https://example.com/')).toBeUndefined();
-    expect(refusedBy(policy, 'http://10.1.2.3:8080/')).toBeUndefined();
-    expect(refusedBy(policy, 'http://[::1]/')).toBeUndefined();
+    expect(refusedBy(policy, 'http://8.8.8.8/')).toBeUndefined();
+    expect(refusedBy(policy, 'http://10.1.2.3:8080/')).toContain(
+      '10.1.2.3 is a loopback or private address, refused while web.allow_private_network is false (the default).',
+    );
+    expect(refusedBy(policy, 'http://[::1]/')).toContain('::1 is a loopback or private address');
+    expect(refusedBy(policy, 'http://127.0.0.1:8000/api/')).toContain(
+      'To allow it on purpose, set "web": {"allow_private_network": true} in .runtime/config.json, or list ' +
+        'the host in web.allowed_hosts.',
+    );
     expect(refusedBy(policy, 'http://169.254.169.254/')).toContain('cloud metadata address');
     expect(refusedBy(policy, 'http://169.254.1.1/')).toContain('link-local address');
     expect(refusedBy(policy, 'http://metadata.google.internal/')).toContain('cloud metadata service');
@@ -70,17 +77,35 @@ describe('HostPolicy.check before connecting', () => {
     expect(refusedBy(policy, 'https://notgithub.io/')).toContain('not listed in web.allowed_hosts');
   });
 
-  test('private addresses can be turned off, and listed ones let back in', () => {
-    const policy = new HostPolicy({ allow_private_network: false });
-    expect(refusedBy(policy, 'http://192.168.0.10/')).toContain('web.allow_private_network is false');
-    expect(refusedBy(policy, 'http://127.0.0.1:3000/')).toContain('web.allow_private_network is false');
-    expect(refusedBy(policy, 'https://example.com/')).toBeUndefined();
-    const listed = new HostPolicy({
-      allow_private_network: false,
-      allowed_hosts: ['192.168.0.0/24', 'example.com'],
-    });
+  test('private addresses can be allowed on purpose, or let in one by one by a named entry', () => {
+    const open = new HostPolicy({ allow_private_network: true });
+    expect(refusedBy(open, 'http://192.168.0.10/')).toBeUndefined();
+    expect(refusedBy(open, 'http://127.0.0.1:3000/')).toBeUndefined();
+    expect(refusedBy(open, 'http://169.254.169.254/')).toContain('cloud metadata address');
+    const closed = new HostPolicy({ allow_private_network: false });
+    expect(refusedBy(closed, 'http://192.168.0.10/')).toContain('web.allow_private_network is false');
+    expect(refusedBy(closed, 'https://example.com/')).toBeUndefined();
+    const listed = new HostPolicy({ allowed_hosts: ['192.168.0.0/24', 'example.com'] });
     expect(refusedBy(listed, 'http://192.168.0.10/')).toBeUndefined();
     expect(refusedBy(listed, 'http://192.168.1.10/')).toContain('not listed in web.allowed_hosts');
+    // `*` admits every public host, but names no private one.
+    const everyHost = new HostPolicy({ allowed_hosts: ['*'] });
+    expect(refusedBy(everyHost, 'https://example.com/')).toBeUndefined();
+    expect(refusedBy(everyHost, 'http://10.0.0.1/')).toContain('10.0.0.1 is a loopback or private address');
+  });
+
+  test('another setting shaped like web names itself and its switch in refusals', () => {
+    const wording = { setting: 'prd_links', fetcher: 'the workbench', where: 'with PUT /api/settings' };
+    const policy = new HostPolicy({ allowed_hosts: ['*'] }, wording);
+    expect(refusedBy(policy, 'http://127.0.0.1:8000/api/')).toBe(
+      'Refused to fetch http://127.0.0.1:8000/api/: 127.0.0.1 is a loopback or private address, refused while ' +
+        'prd_links.allow_private_network is false (the default). To allow it on purpose, set "prd_links": ' +
+        '{"allow_private_network": true} with PUT /api/settings, or list the host in prd_links.allowed_hosts.',
+    );
+    expect(refusedBy(policy, 'http://169.254.169.254/')).toContain('which the workbench never reaches.');
+    expect(() => new HostPolicy({ blocked_hosts: ['http://x/'] }, wording)).toThrow(
+      'Invalid entry "http://x/" in prd_links.blocked_hosts',
+    );
   });
 
   test('blocked_hosts wins over allowed_hosts', () => {

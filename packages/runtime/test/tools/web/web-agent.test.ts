@@ -28,7 +28,10 @@ describe('webfetch and websearch in an agent run', () => {
     ]);
     await writeFile(
       join(h.runtimeDir, 'config.json'),
-      JSON.stringify({ web: { search: { provider: 'searxng', base_url: web.base } } }),
+      // The pages are on 127.0.0.1, which webfetch reaches only when allowed on purpose.
+      JSON.stringify({
+        web: { allow_private_network: true, search: { provider: 'searxng', base_url: web.base } },
+      }),
     );
 
     const { events, result, error } = await h.collect({ prompt: 'How do I install Keel?' });
@@ -93,6 +96,10 @@ describe('webfetch and websearch in an agent run', () => {
       { toolCalls: [{ name: 'webfetch', arguments: { url: `${web.base}/slow` } }] },
       { text: 'never reached' },
     ]);
+    await writeFile(
+      join(h.runtimeDir, 'config.json'),
+      JSON.stringify({ web: { allow_private_network: true } }),
+    );
     const controller = new AbortController();
     const running = h.collect({ prompt: 'Read the slow page' }, controller.signal);
     await reached;

@@ -21,6 +21,12 @@ const article = `<!doctype html>
 <footer>Copyright Example Inc.</footer>
 </body></html>`;
 
+/**
+ * The pages of these tests are served from 127.0.0.1, which webfetch refuses by default: a test that means
+ * to reach them opts in, as a user would.
+ */
+const local: WebConfig = { allow_private_network: true };
+
 /** Runs webfetch with config `web` in the context (and the signal given). */
 async function fetchPage(url: string, config?: WebConfig, signal?: AbortSignal): Promise<string> {
   await using work = await tempDir();
@@ -40,7 +46,7 @@ function failure(promise: Promise<unknown>): Promise<{ code: string; message: st
 describe('webfetch: good paths', () => {
   test('an HTML page becomes Markdown of its main content, links absolute', async () => {
     await using web = await startFakeWeb({ '/news/v2': page('text/html; charset=utf-8', article) });
-    const result = await fetchPage(`${web.base}/news/v2`);
+    const result = await fetchPage(`${web.base}/news/v2`, local);
     expect(result).toBe(
       [
         `URL: ${web.base}/news/v2`,
@@ -74,10 +80,10 @@ describe('webfetch: good paths', () => {
         '<header>Top</header><h1>Notes</h1><p>See <a href="https://other.example/x?a=1&amp;b=2">this</a>.</p><footer>Bottom</footer>',
       ),
     });
-    expect(await fetchPage(`${web.base}/blog`)).toBe(
+    expect(await fetchPage(`${web.base}/blog`, local)).toBe(
       `URL: ${web.base}/blog\nContent-Type: text/html\n\n## First\n\nOne.\n\n## Second\n\nTwo.\n\nby Ann`,
     );
-    expect(await fetchPage(`${web.base}/plain`)).toBe(
+    expect(await fetchPage(`${web.base}/plain`, local)).toBe(
       `URL: ${web.base}/plain\nContent-Type: text/html\n\n# Notes\n\nSee [this](https://other.example/x?a=1&b=2).`,
     );
   });
@@ -90,15 +96,15 @@ describe('webfetch: good paths', () => {
       '/notes.txt': page('text/plain; charset=utf-8', 'line one\n  line <two>\n'),
       '/latin1.txt': page('text/plain; charset=iso-8859-1', Buffer.from([0x63, 0x61, 0x66, 0xe9])),
     });
-    expect(await fetchPage(`${web.base}/api/item`)).toBe(
+    expect(await fetchPage(`${web.base}/api/item`, local)).toBe(
       `URL: ${web.base}/api/item\nContent-Type: application/json\n\n{\n  "id": 7,\n  "tags": [\n    "a",\n    "b"\n  ]\n}`,
     );
-    expect(await fetchPage(`${web.base}/api/problem`)).toContain('{\n  "title": "x"\n}');
-    expect(await fetchPage(`${web.base}/broken.json`)).toMatch(/\n\n\{"id":$/);
-    expect(await fetchPage(`${web.base}/notes.txt`)).toBe(
+    expect(await fetchPage(`${web.base}/api/problem`, local)).toContain('{\n  "title": "x"\n}');
+    expect(await fetchPage(`${web.base}/broken.json`, local)).toMatch(/\n\n\{"id":$/);
+    expect(await fetchPage(`${web.base}/notes.txt`, local)).toBe(
       `URL: ${web.base}/notes.txt\nContent-Type: text/plain\n\nline one\n  line <two>\n`,
     );
-    expect(await fetchPage(`${web.base}/latin1.txt`)).toMatch(/\n\ncafé$/);
+    expect(await fetchPage(`${web.base}/latin1.txt`, local)).toMatch(/\n\ncafé$/);
   });
 
   test('a compressed response is decompressed; a page without a content type is judged by its bytes', async () => {
@@ -113,9 +119,9 @@ describe('webfetch: good paths', () => {
         response.end('<!DOCTYPE html><html><body><p>Hi</p></body></html>');
       },
     });
-    expect(await fetchPage(`${web.base}/zipped`)).toMatch(/\n\nunzipped text$/);
+    expect(await fetchPage(`${web.base}/zipped`, local)).toMatch(/\n\nunzipped text$/);
     expect(web.requests[0]?.headers['accept-encoding']).toBe('gzip, deflate, br');
-    expect(await fetchPage(`${web.base}/untyped`)).toBe(
+    expect(await fetchPage(`${web.base}/untyped`, local)).toBe(
       `URL: ${web.base}/untyped\nContent-Type: (none)\n\nHi`,
     );
   });
@@ -129,26 +135,28 @@ describe('webfetch: good paths', () => {
       '/r5': redirect('/final', 308),
       '/final': page('text/plain', 'arrived'),
     });
-    expect(await fetchPage(`${web.base}/r1`)).toBe(
+    expect(await fetchPage(`${web.base}/r1`, local)).toBe(
       `URL: ${web.base}/final\nContent-Type: text/plain\n\narrived`,
     );
   });
 
   test('long output is cut at 30 000 characters with a note', async () => {
     await using web = await startFakeWeb({ '/long.txt': page('text/plain', 'x'.repeat(45_000)) });
-    const result = await fetchPage(`${web.base}/long.txt`);
+    const result = await fetchPage(`${web.base}/long.txt`, local);
     expect(result).toMatch(
       /\n\nx{30000}\n\n\(Cut at 30000 of 45000 characters: the rest of the page is not shown\.\)$/,
     );
   });
 
-  test('loopback is allowed by default, and by an allowed_hosts entry when private addresses are not', async () => {
+  test('loopback is reached when private addresses are allowed, or when an allowed_hosts entry names it', async () => {
     await using web = await startFakeWeb({ '/': page('text/plain', 'local') });
-    expect(await fetchPage(`http://localhost:${web.port}/`)).toMatch(/local$/);
-    const onlyLocalhost = { allow_private_network: false, allowed_hosts: ['localhost'] };
+    expect(await fetchPage(`http://localhost:${web.port}/`, local)).toMatch(/local$/);
+    const onlyLocalhost = { allowed_hosts: ['localhost'] };
     expect(await fetchPage(`http://localhost:${web.port}/`, onlyLocalhost)).toMatch(/local$/);
-    const range = { allow_private_network: false, allowed_hosts: ['127.0.0.0/8'] };
+    const range = { allowed_hosts: ['127.0.0.0/8'] };
     expect(await fetchPage(`http://localhost:${web.port}/`, range)).toMatch(/local$/);
+    const everyHostAndLocalhost = { allowed_hosts: ['*', 'localhost'] };
+    expect(await fetchPage(`http://localhost:${web.port}/`, everyHostAndLocalhost)).toMatch(/local$/);
   });
 });
 
@@ -228,12 +236,8 @@ describe('webfetch: refused URLs and hosts', () => {
     ).toMatchObject({
       code: 'PERMISSION_DENIED',
       message: expect.stringContaining(
-        'localhost resolves to 127.0.0.1, which is a loopback or private address, and web.allow_private_network is false.',
+        'localhost resolves to 127.0.0.1, which is a loopback or private address, refused while web.allow_private_network is false',
       ),
-    });
-    expect(await failure(fetchPage(`${web.base}/`, { allow_private_network: false }))).toMatchObject({
-      code: 'PERMISSION_DENIED',
-      message: expect.stringContaining('127.0.0.1 is a loopback or private address'),
     });
     // Nothing reached the server.
     expect(web.requests).toEqual([]);
@@ -277,6 +281,97 @@ describe('webfetch: refused URLs and hosts', () => {
   });
 });
 
+describe('webfetch: loopback and private addresses are refused by default', () => {
+  const howToAllow =
+    'To allow it on purpose, set "web": {"allow_private_network": true} in .runtime/config.json, or list ' +
+    'the host in web.allowed_hosts.';
+
+  test('127.0.0.1, localhost, [::1], 10.x, 192.168.x and the other private ranges, saying how to allow them', async () => {
+    await using web = await startFakeWeb({ '/': page('text/plain', 'local') });
+    expect(await failure(fetchPage(`${web.base}/`))).toMatchObject({
+      code: 'PERMISSION_DENIED',
+      message:
+        `Refused to fetch ${web.base}/: 127.0.0.1 is a loopback or private address, refused while ` +
+        `web.allow_private_network is false (the default). ${howToAllow}`,
+      details: { host: '127.0.0.1', address: '127.0.0.1', setting: 'web.allow_private_network' },
+    });
+    // A name is judged by what it resolves to: localhost is loopback.
+    expect(await failure(fetchPage(`http://localhost:${web.port}/`))).toMatchObject({
+      code: 'PERMISSION_DENIED',
+      message: expect.stringMatching(
+        /^Refused to fetch http:\/\/localhost:\d+\/: localhost resolves to (127\.0\.0\.1|::1), which is a loopback or private address/,
+      ),
+      details: { host: 'localhost' },
+    });
+    for (const [url, address] of [
+      [`http://[::1]:${web.port}/`, '::1'],
+      [`http://127.1:${web.port}/`, '127.0.0.1'],
+      [`http://0.0.0.0:${web.port}/`, '0.0.0.0'],
+      [`http://[::ffff:127.0.0.1]:${web.port}/`, '::ffff:7f00:1'],
+      ['http://10.0.0.1/admin', '10.0.0.1'],
+      ['http://172.16.5.4/', '172.16.5.4'],
+      ['http://192.168.1.1/', '192.168.1.1'],
+      ['http://100.64.0.1/', '100.64.0.1'],
+      ['http://[fd12:3456::1]/', 'fd12:3456::1'],
+    ] as const) {
+      const error = await failure(fetchPage(url));
+      expect(error, url).toMatchObject({
+        code: 'PERMISSION_DENIED',
+        message: expect.stringContaining(`${address} is a loopback or private address`),
+      });
+      expect(error.message, url).toContain(howToAllow);
+    }
+    // Refused before connecting: nothing reached the server.
+    expect(web.requests).toEqual([]);
+  });
+
+  test('allowed_hosts: ["*"] admits public hosts only; a private one has to be named', async () => {
+    await using web = await startFakeWeb({ '/': page('text/plain', 'local') });
+    expect(await failure(fetchPage(`${web.base}/`, { allowed_hosts: ['*'] }))).toMatchObject({
+      code: 'PERMISSION_DENIED',
+      message: expect.stringContaining('127.0.0.1 is a loopback or private address'),
+    });
+    expect(await fetchPage(`${web.base}/`, { allowed_hosts: ['*', '127.0.0.1'] })).toMatch(/local$/);
+  });
+
+  test('a redirect from an allowed host to loopback or a private address is refused before connecting', async () => {
+    await using web = await startFakeWeb({
+      '/to-loopback': (_request, response) => {
+        response.writeHead(302, { location: `http://127.0.0.1:${web.port}/secret` }).end();
+      },
+      '/to-v6-loopback': (_request, response) => {
+        response.writeHead(301, { location: `http://[::1]:${web.port}/secret` }).end();
+      },
+      '/to-ten': redirect('http://10.0.0.1/admin', 307),
+      '/to-router': redirect('http://192.168.1.1/', 308),
+      '/secret': page('text/plain', 'the local API'),
+    });
+    // Every public host, plus localhost by name: the redirect target is neither.
+    const config = { allowed_hosts: ['*', 'localhost'] };
+    for (const [path, address] of [
+      ['/to-loopback', '127.0.0.1'],
+      ['/to-v6-loopback', '::1'],
+      ['/to-ten', '10.0.0.1'],
+      ['/to-router', '192.168.1.1'],
+    ] as const) {
+      const error = await failure(fetchPage(`http://localhost:${web.port}${path}`, config));
+      expect(error, path).toMatchObject({
+        code: 'PERMISSION_DENIED',
+        message: expect.stringContaining(`${address} is a loopback or private address`),
+      });
+      expect(error.message, path).toContain(howToAllow);
+    }
+    expect(web.requests.map((request) => request.path)).toEqual([
+      '/to-loopback',
+      '/to-v6-loopback',
+      '/to-ten',
+      '/to-router',
+    ]);
+    // The same redirect is followed once private addresses are allowed on purpose.
+    expect(await fetchPage(`${web.base}/to-loopback`, local)).toMatch(/the local API$/);
+  });
+});
+
 describe('webfetch: bounds and failures', () => {
   test('more than 5 redirects is a TOOL_ERROR', async () => {
     await using web = await startFakeWeb({
@@ -285,7 +380,7 @@ describe('webfetch: bounds and failures', () => {
         response.writeHead(302, { location: `/loop?hop=${hop + 1}` }).end();
       },
     });
-    expect(await failure(fetchPage(`${web.base}/loop`))).toMatchObject({
+    expect(await failure(fetchPage(`${web.base}/loop`, local))).toMatchObject({
       code: 'TOOL_ERROR',
       message: `Too many redirects: ${web.base}/loop redirected more than 5 times.`,
     });
@@ -299,20 +394,20 @@ describe('webfetch: bounds and failures', () => {
       '/to-file': redirect('file:///etc/passwd'),
       '/to-blocked': redirect('http://localhost/admin'),
     });
-    expect(await failure(fetchPage(`${web.base}/to-metadata`))).toMatchObject({
+    expect(await failure(fetchPage(`${web.base}/to-metadata`, local))).toMatchObject({
       code: 'PERMISSION_DENIED',
       message:
         'Refused to fetch http://169.254.169.254/latest/meta-data/iam/security-credentials/: 169.254.169.254 is a cloud metadata address, which webfetch never reaches.',
     });
-    expect(await failure(fetchPage(`${web.base}/to-link-local`))).toMatchObject({
+    expect(await failure(fetchPage(`${web.base}/to-link-local`, local))).toMatchObject({
       code: 'PERMISSION_DENIED',
     });
-    expect(await failure(fetchPage(`${web.base}/to-file`))).toMatchObject({
+    expect(await failure(fetchPage(`${web.base}/to-file`, local))).toMatchObject({
       code: 'TOOL_ERROR',
       message: `${web.base}/to-file redirected to file:///etc/passwd; only http and https locations are followed.`,
     });
     expect(
-      await failure(fetchPage(`${web.base}/to-blocked`, { blocked_hosts: ['localhost'] })),
+      await failure(fetchPage(`${web.base}/to-blocked`, { ...local, blocked_hosts: ['localhost'] })),
     ).toMatchObject({
       code: 'PERMISSION_DENIED',
       message: expect.stringContaining('localhost is listed in web.blocked_hosts'),
@@ -334,11 +429,11 @@ describe('webfetch: bounds and failures', () => {
           .end(gzipSync(Buffer.alloc(20_000, 'c')));
       },
     });
-    expect(await failure(fetchPage(`${web.base}/big`))).toMatchObject({
+    expect(await failure(fetchPage(`${web.base}/big`, local))).toMatchObject({
       code: 'TOOL_ERROR',
       message: `The response from ${web.base}/big is too large: 6.0 MB, over the limit of 5.0 MB (web.max_response_bytes).`,
     });
-    const small = { max_response_bytes: 1000 };
+    const small = { ...local, max_response_bytes: 1000 };
     expect(await failure(fetchPage(`${web.base}/chunked`, small))).toMatchObject({
       code: 'TOOL_ERROR',
       message: `The response from ${web.base}/chunked is too large: more than 1000 bytes, over the limit of 1000 bytes (web.max_response_bytes).`,
@@ -359,7 +454,7 @@ describe('webfetch: bounds and failures', () => {
     });
     for (const path of ['/silent', '/stalls']) {
       const started = Date.now();
-      expect(await failure(fetchPage(`${web.base}${path}`, { timeout_ms: 300 }))).toMatchObject({
+      expect(await failure(fetchPage(`${web.base}${path}`, { ...local, timeout_ms: 300 }))).toMatchObject({
         code: 'TIMEOUT',
         message: `Fetching ${web.base}${path} took longer than 0.3 s (web.timeout_ms) and was stopped.`,
       });
@@ -374,7 +469,7 @@ describe('webfetch: bounds and failures', () => {
     });
     await using web = await startFakeWeb({ '/slow': () => arrived() });
     const controller = new AbortController();
-    const fetching = failure(fetchPage(`${web.base}/slow`, undefined, controller.signal));
+    const fetching = failure(fetchPage(`${web.base}/slow`, local, controller.signal));
     await reached;
     controller.abort();
     expect(await fetching).toMatchObject({
@@ -392,15 +487,15 @@ describe('webfetch: bounds and failures', () => {
         response.end(Buffer.from([1, 0, 2, 0]));
       },
     });
-    expect(await failure(fetchPage(`${web.base}/logo.png`))).toMatchObject({
+    expect(await failure(fetchPage(`${web.base}/logo.png`, local))).toMatchObject({
       code: 'TOOL_ERROR',
       message: `Cannot show ${web.base}/logo.png: its content type is image/png. webfetch reads HTML (as Markdown), JSON and text only.`,
       details: { content_type: 'image/png' },
     });
-    expect(await failure(fetchPage(`${web.base}/report.pdf`))).toMatchObject({
+    expect(await failure(fetchPage(`${web.base}/report.pdf`, local))).toMatchObject({
       message: expect.stringContaining('its content type is application/pdf.'),
     });
-    expect(await failure(fetchPage(`${web.base}/blob`))).toMatchObject({
+    expect(await failure(fetchPage(`${web.base}/blob`, local))).toMatchObject({
       message: expect.stringContaining('it is binary.'),
     });
   });
@@ -413,17 +508,17 @@ describe('webfetch: bounds and failures', () => {
         410,
       ),
     });
-    expect(await failure(fetchPage(`${web.base}/gone`))).toMatchObject({
+    expect(await failure(fetchPage(`${web.base}/gone`, local))).toMatchObject({
       code: 'TOOL_ERROR',
       message: `${web.base}/gone answered HTTP 410 Gone: Gone Moved away.`,
       details: { status: 410 },
     });
-    expect(await failure(fetchPage(`${web.base}/missing`))).toMatchObject({
+    expect(await failure(fetchPage(`${web.base}/missing`, local))).toMatchObject({
       message: `${web.base}/missing answered HTTP 404 Not Found: No page at /missing`,
     });
     const port = web.port;
     await web[Symbol.asyncDispose]();
-    expect(await failure(fetchPage(`http://127.0.0.1:${port}/`))).toMatchObject({
+    expect(await failure(fetchPage(`http://127.0.0.1:${port}/`, local))).toMatchObject({
       code: 'TOOL_ERROR',
       message: `Fetching http://127.0.0.1:${port}/ failed: the connection was refused.`,
     });

@@ -229,4 +229,30 @@ describe.skipIf(!hasChromium)('a hostile page in Chromium against both services 
     });
     await page.close();
   });
+
+  test('the settings page says when a key was cleared because its base URL changed without it', async () => {
+    const modelUrl = (await model).url;
+    await fetch(`${wbUrl}/api/settings`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ base_url: modelUrl, api_key: 'sk-bound' }),
+    });
+    const page = await browser.newPage();
+    await page.goto(`${wbUrl}/settings`);
+    await page.getByText('Ready: AI actions can run.').waitFor();
+    await page.getByLabel('Base URL').fill('http://localhost:11434/v1');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    const notice = page.getByTestId('cleared-secrets');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('api_key was removed because base_url changed without it');
+    await page
+      .getByTestId('settings-check')
+      .getByText('a key is only sent to the base_url it was saved with')
+      .waitFor();
+    await page.screenshot({ path: join(shots, 'settings-key-cleared.png'), fullPage: true });
+    const settings = await (await fetch(`${wbUrl}/api/settings`)).json();
+    expect(settings).toMatchObject({ base_url: 'http://localhost:11434/v1', api_key_set: false });
+    expect(readFileSync(join(home.path, 'secrets.json'), 'utf8')).not.toContain('sk-bound');
+    await page.close();
+  });
 });

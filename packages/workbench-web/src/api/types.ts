@@ -32,6 +32,12 @@ export interface Settings {
   api_key_set: boolean;
   github_token_set: boolean;
   builtin_runner_configs: RunnerConfig[];
+  /** Where PRD links may be fetched from besides public hosts. */
+  prd_links?: { allow_private_network: boolean; allowed_hosts: string[] };
+  /** In a PUT's answer: secrets removed because their address changed without them (they are bound to it). */
+  cleared_secrets?: ('api_key' | 'github_token')[];
+  /** In a PUT's answer, with `cleared_secrets`: what to send again. */
+  message?: string;
 }
 
 export interface SettingsUpdate {
@@ -43,6 +49,7 @@ export interface SettingsUpdate {
   mcp_servers?: McpServer[];
   github_token?: string | null;
   github_api_url?: string;
+  prd_links?: { allow_private_network?: boolean; allowed_hosts?: string[] };
 }
 
 export interface RunnerAvailability {
@@ -56,6 +63,8 @@ export interface RunnerAvailability {
 export interface SettingsCheck {
   ready: boolean;
   missing: string[];
+  /** Why a missing item is missing, when the service knows (a secret cleared by an address change). */
+  reasons?: Record<string, string>;
   runners: RunnerAvailability[];
 }
 

@@ -48,6 +48,12 @@ export function CheckBanner({ compact = false }: { compact?: boolean }) {
           <>
             <strong>Missing:</strong> {data.missing.join(', ')} — AI actions answer MODEL_NOT_CONFIGURED until
             it is set.
+            {Object.values(data.reasons ?? {}).map((reason) => (
+              <span key={reason} className="check-reason">
+                {' '}
+                {reason}
+              </span>
+            ))}
           </>
         )}
       </div>

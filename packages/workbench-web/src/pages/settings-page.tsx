@@ -49,6 +49,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
     settings.runner_configs.map(runnerToDraft),
   );
   const [saved, setSaved] = useState(false);
+  /** The service's word on secrets a save removed (their address changed without them). */
+  const [cleared, setCleared] = useState<string | undefined>(undefined);
 
   // After a save the service's answer is the truth (secrets become "set", never shown).
   useEffect(() => {
@@ -69,6 +71,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
       setGithubToken('');
       setClearApiKey(false);
       setClearGithubToken(false);
+      setCleared(next.cleared_secrets?.length ? next.message : undefined);
       setSaved(true);
     },
   });
@@ -201,6 +204,11 @@ function SettingsForm({ settings }: { settings: Settings }) {
           <span className="saved" role="status">
             Saved.
           </span>
+        ) : null}
+        {cleared && !save.isPending ? (
+          <p className="banner banner-warn" role="alert" data-testid="cleared-secrets">
+            {cleared}
+          </p>
         ) : null}
         <ErrorNote error={general} />
       </div>

@@ -1,13 +1,15 @@
 import { WorkbenchError } from '../errors.ts';
 import { commitIdentityEnv } from './commit-identity.ts';
+import { assertOwnGitDir } from './own-git-dir.ts';
 import { runGit } from './run-git.ts';
 
 /**
  * `git add -A` and a commit with `message` (kept verbatim apart from surrounding whitespace, so Markdown
- * `#` headings survive). Returns the new commit's sha, or null when there was nothing to commit. The
- * repository's hooks run; a hook that refuses the commit is reported with its output.
+ * `#` headings survive). Returns the new commit's sha, or null when there was nothing to commit. No hook runs
+ * (the repository may be a task workspace, whose hooks the model could have written: see `hardened-config.ts`).
  */
 export async function commitAll(dir: string, message: string): Promise<string | null> {
+  await assertOwnGitDir(dir);
   if (message.trim() === '') throw new WorkbenchError('GIT_ERROR', 422, 'the commit message is empty');
   await runGit(dir, ['add', '--all', '--', ':/'], { what: 'staging the changes', timeoutMs: 10 * 60_000 });
   const staged = await runGit(dir, ['diff', '--cached', '--quiet', '--no-ext-diff'], { okExitCodes: [0, 1] });

@@ -1,4 +1,5 @@
 import type { FileChange, RepoDiff } from './diff-types.ts';
+import { assertOwnGitDir } from './own-git-dir.ts';
 import { parseDiffStats } from './parse-diff-stats.ts';
 import { resolveRevision } from './resolve-revision.ts';
 import { runGit } from './run-git.ts';
@@ -30,6 +31,7 @@ export async function diff(
   to?: string,
   options: { maxPatchBytes?: number } = {},
 ): Promise<RepoDiff> {
+  await assertOwnGitDir(dir);
   const fromTree = await resolveRevision(dir, from, 'tree');
   const toTree = to === undefined ? await workingTreeTree(dir) : await resolveRevision(dir, to, 'tree');
   const range = ['--end-of-options', fromTree, toTree];

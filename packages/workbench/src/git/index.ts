@@ -17,5 +17,5 @@ export type { PushResult } from './push-branch.ts';
 export { pushBranch } from './push-branch.ts';
 export type { RemoteProvider } from './remote-links.ts';
 export { compareLink, detectProvider, parseRepoSlug } from './remote-links.ts';
-export { remoteUrl } from './remote-url.ts';
+export { remoteUrl, sourcePushUrl } from './remote-url.ts';
 export { restoreSnapshot, snapshot, snapshotRefPrefix } from './snapshot.ts';

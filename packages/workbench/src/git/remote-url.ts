@@ -9,3 +9,12 @@ export async function remoteUrl(dir: string, remote = 'origin'): Promise<string 
   });
   return exitCode === 0 ? stdout.trim() : null;
 }
+
+/**
+ * Where a workspace cloned from `source` pushes: the source's origin, or the source itself when it has none
+ * (as `createWorkspace` set it up). Read from the user's repository at push time, so a workspace's own
+ * `.git/config` cannot redirect the push.
+ */
+export async function sourcePushUrl(source: string): Promise<string> {
+  return (await remoteUrl(source)) ?? source;
+}

@@ -1,7 +1,9 @@
-import { stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { WorkbenchError } from '../errors.ts';
 import { gitEnv } from './git-env.ts';
 import { gitError } from './git-error.ts';
+import { hardenedConfig, namedCommandOverrides } from './hardened-config.ts';
 import { spawnCollect } from './spawn-collect.ts';
 
 export interface RunGitOptions {
@@ -22,6 +24,11 @@ export interface RunGitOptions {
   /** Error code and status for an unexpected failure. Default GIT_ERROR, 500. */
   errorCode?: string;
   errorStatus?: number;
+  /**
+   * Transports git may use (GIT_ALLOW_PROTOCOL). Default `file` only: the workbench's git reaches the network
+   * only to push, so nothing a workspace's config names (a promisor remote, a submodule URL) is fetched.
+   */
+  allowProtocols?: readonly string[];
 }
 
 export interface GitResult {
@@ -39,9 +46,14 @@ export async function runGit(
 ): Promise<GitResult> {
   const maxStdoutBytes = options.maxStdoutBytes ?? 64 * 1024 * 1024;
   const what = options.what ?? `git ${args[0] ?? ''} failed`;
+  const env = { ...(await pinnedRepository(cwd, options.env)), ...options.env };
+  const config = [...hardenedConfig, ...(await namedCommandOverrides(cwd, args, env))];
   const run = await spawnCollect('git', args, {
     cwd,
-    env: gitEnv(options.env),
+    env: gitEnv(env, {
+      config,
+      ...(options.allowProtocols ? { allowProtocols: options.allowProtocols } : {}),
+    }),
     timeoutMs: options.timeoutMs ?? 120_000,
     maxStdoutBytes,
     ...(options.input === undefined ? {} : { input: options.input }),
@@ -72,6 +84,21 @@ export async function runGit(
     exitCode: run.code ?? -1,
     truncated: run.truncated,
   };
+}
+
+/**
+ * When `cwd` holds a real `.git` folder (every workspace does), GIT_DIR and GIT_WORK_TREE name it and `cwd`
+ * explicitly: the environment wins over `core.worktree` in the repository's config, which could otherwise
+ * point the workbench's `add`, `read-tree -u` and `reset` at any folder of the user's.
+ */
+async function pinnedRepository(
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<Record<string, string>> {
+  if (env.GIT_DIR !== undefined) return {};
+  const dotGit = join(resolve(cwd), '.git');
+  const info = await lstat(dotGit).catch(() => null);
+  return info?.isDirectory() ? { GIT_DIR: dotGit, GIT_WORK_TREE: resolve(cwd) } : {};
 }
 
 /** A spawn error is either a missing working directory (the user's mistake) or a missing git binary. */

@@ -1,5 +1,6 @@
 import { fixedIdentityEnv } from './git-env.ts';
 import { headCommit } from './is-git-repository.ts';
+import { assertOwnGitDir } from './own-git-dir.ts';
 import { resolveRevision } from './resolve-revision.ts';
 import { runGit } from './run-git.ts';
 import { stageWorkingTree, withTempIndex, workingTreeTree } from './working-tree.ts';
@@ -13,6 +14,7 @@ export const snapshotRefPrefix = 'refs/workbench/snapshots/';
  * returns its sha. The commit is Keel's own object, so it is authored by Keel whatever the user's config.
  */
 export async function snapshot(dir: string, label?: string): Promise<string> {
+  await assertOwnGitDir(dir);
   const tree = await workingTreeTree(dir);
   const parent = await headCommit(dir);
   const message = label ? `workbench snapshot: ${label.replace(/\s+/g, ' ').trim()}` : 'workbench snapshot';
@@ -29,6 +31,7 @@ export async function snapshot(dir: string, label?: string): Promise<string> {
  * to HEAD, so nothing staged by the undone work survives.
  */
 export async function restoreSnapshot(dir: string, sha: string): Promise<void> {
+  await assertOwnGitDir(dir);
   const commit = await resolveRevision(dir, sha, 'commit');
   await withTempIndex(dir, async (env) => {
     // The private index lists every file now present; a reset to the snapshot's tree then removes those

@@ -1,8 +1,10 @@
-import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkbenchError } from '../errors.ts';
 import { createWorkspace } from '../git/index.ts';
 import { claim, type TaskDeps, taskRunner } from './deps.ts';
+import { writeTaskFile } from './task-files.ts';
 import type { InitStep, Task, Workspace } from './types.ts';
 
 /**
@@ -73,11 +75,19 @@ async function runSteps(deps: TaskDeps, taskId: string, sessionId: string): Prom
   mkdirSync(taskDir, { recursive: true });
   const work: Record<string, () => Promise<string>> = {
     skills: async () => {
+      // Copied into a new folder renamed into place: a `.skills` that is a link is removed (rm does not
+      // follow it), and a link planted again meanwhile makes the rename fail instead of being written through.
       const target = join(taskDir, '.skills');
-      rmSync(target, { recursive: true, force: true });
-      mkdirSync(target, { recursive: true });
+      const staging = join(taskDir, `.skills.${randomUUID().slice(0, 8)}.tmp`);
       const linked = deps.skills.linkedDirs(project.id);
-      for (const skill of linked) cpSync(skill.dir, join(target, skill.name), { recursive: true });
+      try {
+        mkdirSync(staging);
+        for (const skill of linked) cpSync(skill.dir, join(staging, skill.name), { recursive: true });
+        rmSync(target, { recursive: true, force: true });
+        renameSync(staging, target);
+      } finally {
+        rmSync(staging, { recursive: true, force: true });
+      }
       return `${linked.length} skill(s): ${linked.map((skill) => skill.name).join(', ') || 'none linked'}`;
     },
     knowledge: async () => {
@@ -85,8 +95,8 @@ async function runSteps(deps: TaskDeps, taskId: string, sessionId: string): Prom
       for (const path of [projectMd, constitutionMd]) {
         if (!existsSync(path)) throw new Error(`${path} is missing: generate the project's knowledge again`);
       }
-      copyFileSync(projectMd, join(taskDir, 'project.md'));
-      copyFileSync(constitutionMd, join(taskDir, 'constitution.md'));
+      writeTaskFile(taskDir, join(taskDir, 'project.md'), readFileSync(projectMd));
+      writeTaskFile(taskDir, join(taskDir, 'constitution.md'), readFileSync(constitutionMd));
       return 'project.md and constitution.md copied';
     },
   };

@@ -1,11 +1,11 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { WorkbenchError } from '../errors.ts';
 import type { RunnerOutcome } from '../runners/index.ts';
 import type { SessionRecord } from '../sessions/index.ts';
 import { type TaskDeps, taskRunner } from './deps.ts';
 import { fetchPrdDocuments } from './prd-links.ts';
 import { planPrompt, planRefinePrompt, taskInstructions, todoAdjustPrompt, todoPrompt } from './prompts.ts';
+import { readTaskFile, taskFileExists, writeTaskFile } from './task-files.ts';
 import { parseTodoList } from './todo-list.ts';
 import type { Task } from './types.ts';
 
@@ -19,7 +19,7 @@ export function startPlan(deps: TaskDeps, taskId: string, message: string | unde
   const session = planSession(deps, task);
   deps.runner.ready(session.id);
   // No plan.md yet (also after a first turn that failed): the full first prompt, whatever the session holds.
-  const first = !existsSync(planPath(deps, taskId));
+  const first = !taskFileExists(planPath(deps, taskId));
   deps.background.run(async () => {
     const prompt = first ? await firstPlanPrompt(deps, task, message) : planRefinePrompt(message);
     await deps.runner.turn(session.id, {
@@ -34,7 +34,8 @@ export function startPlan(deps: TaskDeps, taskId: string, message: string | unde
 /** PLANNING → PLAN_LOCKED, then todo generation in the same session starts by itself. */
 export function lockPlan(deps: TaskDeps, taskId: string) {
   const task = deps.store.check(taskId, 'lock_plan');
-  if (!existsSync(planPath(deps, taskId))) {
+  // Read (not just looked for) before the state moves: a plan.md that is a link is refused here.
+  if (readPlan(deps, taskId) === null) {
     throw new WorkbenchError(
       'PLAN_MISSING',
       409,
@@ -54,8 +55,8 @@ export function startTodos(deps: TaskDeps, taskId: string, message: string | und
   let task = locked ? deps.store.get(taskId) : deps.store.check(taskId, 'todo');
   const session = planSession(deps, task);
   deps.runner.ready(session.id);
+  const plan = readPlan(deps, taskId) ?? '';
   if (!locked) task = deps.store.move(taskId, 'todo');
-  const plan = readFileSync(planPath(deps, taskId), 'utf8');
   const prompt = message ? todoAdjustPrompt(message) : todoPrompt(plan);
   deps.background.run(async () => {
     await deps.runner.turn(session.id, { prompt, shownAs: message ?? 'Break the locked plan into todos.' });
@@ -70,7 +71,7 @@ export function planTurnEnded(deps: TaskDeps, session: SessionRecord, outcome: R
   if (task.state === 'PLANNING') {
     if (!outcome.output.trim())
       throw new WorkbenchError('PLAN_EMPTY', 422, 'The plan answer was empty: ask again.');
-    writeFileSync(planPath(deps, task.id), `${outcome.output.trim()}\n`);
+    writeTaskFile(deps.paths.taskDir(task.id), planPath(deps, task.id), `${outcome.output.trim()}\n`);
     return;
   }
   if (task.state === 'PLAN_LOCKED') {
@@ -89,7 +90,8 @@ export function planTurnEnded(deps: TaskDeps, session: SessionRecord, outcome: R
 }
 
 function saveTodos(deps: TaskDeps, task: Task, items: ReturnType<typeof parseTodoList>): void {
-  writeFileSync(join(deps.paths.taskDir(task.id), 'todo.json'), `${JSON.stringify(items, null, 2)}\n`);
+  const taskDir = deps.paths.taskDir(task.id);
+  writeTaskFile(taskDir, join(taskDir, 'todo.json'), `${JSON.stringify(items, null, 2)}\n`);
   deps.store.replaceTodos(task.id, items);
 }
 
@@ -120,6 +122,12 @@ export function planPath(deps: TaskDeps, taskId: string): string {
   return join(deps.paths.taskDir(taskId), 'plan.md');
 }
 
+/** plan.md as the model left it, or null; a link is refused (PERMISSION_DENIED), never followed. */
+export function readPlan(deps: TaskDeps, taskId: string): string | null {
+  return readTaskFile(deps.paths.taskDir(taskId), planPath(deps, taskId));
+}
+
+/** A file directly in a task directory, or '' when missing; a link is refused, never followed. */
 export function readIfExists(path: string): string {
-  return existsSync(path) ? readFileSync(path, 'utf8') : '';
+  return readTaskFile(dirname(path), path) ?? '';
 }

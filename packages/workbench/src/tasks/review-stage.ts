@@ -9,6 +9,7 @@ import {
   openGitHubPullRequest,
   parseRepoSlug,
   pushBranch,
+  sourcePushUrl,
 } from '../git/index.ts';
 import type { RunnerOutcome } from '../runners/index.ts';
 import type { SessionRecord } from '../sessions/index.ts';
@@ -143,15 +144,26 @@ export async function submitMergeRequest(
       result.changed = true;
       const previous = task.results?.find((each) => each.repository === workspace.repository);
       result.commit = (await commitAll(workspace.dir, message)) ?? previous?.commit ?? null;
+      // Where to push comes from the user's repository, not from the workspace the model could edit.
+      const source = project.repositories.find((each) => each.name === workspace.repository)?.path;
+      if (!source) {
+        throw new WorkbenchError(
+          'PUSH_FAILED',
+          409,
+          `${workspace.repository} is no longer a repository of the project: cannot tell where to push it.`,
+        );
+      }
+      const url = await sourcePushUrl(source);
       if (provider === 'gitlab') {
         const pushed = await pushBranch(workspace.dir, {
           branch: task.branch,
           remote: 'origin',
+          url,
           pushOptions: mergeRequestPushOptions({ target: workspace.base_branch, title, description }),
         });
         result.mr_url = pushed.mergeRequestUrl;
       } else if (provider === 'github') {
-        await pushBranch(workspace.dir, { branch: task.branch, remote: 'origin' });
+        await pushBranch(workspace.dir, { branch: task.branch, remote: 'origin', url });
         const slug = workspace.origin_url ? parseRepoSlug(workspace.origin_url) : null;
         if (!slug) {
           throw new WorkbenchError(
@@ -173,7 +185,7 @@ export async function submitMergeRequest(
         });
         result.mr_url = pull.url;
       } else {
-        await pushBranch(workspace.dir, { branch: task.branch, remote: 'origin' });
+        await pushBranch(workspace.dir, { branch: task.branch, remote: 'origin', url });
         result.compare_url = workspace.origin_url
           ? compareLink(workspace.origin_url, workspace.base_branch, task.branch)
           : null;

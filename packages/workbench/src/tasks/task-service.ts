@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { WorkbenchError } from '../errors.ts';
 import { defaultBranch } from './branch-name.ts';
 import type { TaskDeps } from './deps.ts';
-import { planPath } from './plan-stage.ts';
+import { readPlan } from './plan-stage.ts';
 import { allowedActions } from './states.ts';
 import type { Task, TaskImage, Todo } from './types.ts';
 
@@ -19,7 +19,6 @@ export interface TaskView extends Omit<Task, 'images'> {
 const editable = new Set(['CREATED', 'INITIALIZING', 'PLANNING']);
 
 export function viewTask(deps: TaskDeps, task: Task): TaskView {
-  const path = planPath(deps, task.id);
   return {
     ...task,
     images: task.images.map((image: TaskImage) => ({
@@ -28,10 +27,20 @@ export function viewTask(deps: TaskDeps, task: Task): TaskView {
       bytes: Math.floor((image.data.length * 3) / 4),
     })),
     work_dir: deps.paths.taskDir(task.id),
-    plan: existsSync(path) ? readFileSync(path, 'utf8') : null,
+    plan: shownPlan(deps, task.id),
     todos: deps.store.todos(task.id),
     allowed_actions: allowedActions(task.state),
   };
+}
+
+/** plan.md for the view; one the model replaced by a link shows as no plan (locking it says why). */
+function shownPlan(deps: TaskDeps, taskId: string): string | null {
+  try {
+    return readPlan(deps, taskId);
+  } catch (error) {
+    if (WorkbenchError.is(error) && error.code === 'PERMISSION_DENIED') return null;
+    throw error;
+  }
 }
 
 export function createTask(

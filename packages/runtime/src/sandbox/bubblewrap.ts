@@ -1,5 +1,6 @@
 import { ToolError } from '../errors/index.ts';
 import { findExecutable } from './find-executable.ts';
+import { type ProtectedMount, protectedMounts } from './protected-mounts.ts';
 import type { Sandbox, SandboxCommand } from './sandbox.ts';
 
 /** Options of `BubblewrapSandbox`. */
@@ -12,7 +13,8 @@ export interface BubblewrapOptions {
 
 /**
  * Runs commands under bubblewrap (`bwrap`, Linux): the whole file system read-only, the workdir and the
- * allowed roots writable, a private `/tmp`, its own process tree (so nothing outlives it), and no network
+ * allowed roots writable except their protected paths (`.git/config`, `.git/hooks`, `.runtime/`…, see
+ * `protectedMounts`), a private `/tmp`, its own process tree (so nothing outlives it), and no network
  * unless `network` is true.
  */
 export class BubblewrapSandbox implements Sandbox {
@@ -47,6 +49,8 @@ export class BubblewrapSandbox implements Sandbox {
       '/tmp',
       // After the private /tmp, so a workdir under /tmp is still the real one.
       ...command.writableRoots.flatMap((root) => ['--bind', root, root]),
+      // After the writable binds, so they win inside them.
+      ...protectedMounts(command.writableRoots).flatMap(bubblewrapMount),
       '--unshare-pid',
       '--unshare-ipc',
       ...(this.#network ? [] : ['--unshare-net']),
@@ -59,4 +63,11 @@ export class BubblewrapSandbox implements Sandbox {
       ...command.argv,
     ];
   }
+}
+
+function bubblewrapMount({ kind, path }: ProtectedMount): string[] {
+  if (kind === 'pin') return ['--bind', path, path];
+  if (kind === 'read-only') return ['--ro-bind', path, path];
+  // An empty tmpfs, made read-only: nothing can be created at `path` for the command's lifetime.
+  return ['--tmpfs', path, '--remount-ro', path];
 }

@@ -1,5 +1,6 @@
 import { ToolError } from '../errors/index.ts';
 import { findExecutable } from './find-executable.ts';
+import { protectedMounts } from './protected-mounts.ts';
 import type { Sandbox, SandboxCommand } from './sandbox.ts';
 
 /** The image commands run in when `sandbox.image` names none: small, with a shell and coreutils. */
@@ -18,8 +19,10 @@ export interface ContainerOptions {
 
 /**
  * Runs each command in a fresh container (Docker or Podman, through their command line): the workdir and
- * the allowed roots mounted read-write at the same paths, the image's root file system read-only, a
- * private /tmp, no network unless `network`, removed when the command ends.
+ * the allowed roots mounted read-write at the same paths, their existing protected paths (`.git/config`,
+ * `.git/hooks`, `.runtime/`…) read-only and `.git` pinned, the image's root file system read-only, a
+ * private /tmp, no network unless `network`, removed when the command ends. Missing protected paths are
+ * not stubbed: the engine would create the mount point as root in the user's folder.
  */
 export class ContainerSandbox implements Sandbox {
   readonly name: string;
@@ -45,6 +48,9 @@ export class ContainerSandbox implements Sandbox {
       network ? 'host' : 'none',
       ...(user ? ['--user', user] : []),
       ...command.writableRoots.flatMap((root) => ['--volume', `${root}:${root}:rw`]),
+      ...protectedMounts(command.writableRoots)
+        .filter((mount) => mount.kind !== 'stub')
+        .flatMap(({ kind, path }) => ['--volume', `${path}:${path}:${kind === 'pin' ? 'rw' : 'ro'}`]),
       '--workdir',
       command.cwd,
       image,

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { lstat, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { comparableName } from '../files/index.ts';
 import type { RemoteEntry } from './remote-api.ts';
 
 /** A local entry: what the protocol lists, plus what tells whether it changed since (size and mtime). */
@@ -24,9 +25,17 @@ export function isSafePath(path: unknown): path is string {
   return path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
 }
 
+// Never synced either way, in any case spelling: the protected paths' folders and files (files/protected-
+// paths.ts), so a remote command cannot send back a `.runtime/config.json`, a `.gitmodules` or git hooks.
+const protectedNames = new Set(['.git', '.runtime', '.gitmodules']);
+
 /** Whether `path` (relative, `/`-separated) is kept out of the sync: any segment is an excluded name. */
 export function isExcluded(path: string, exclude: ReadonlySet<string>): boolean {
-  return path.split('/').some((segment) => exclude.has(segment) || isTemp(segment));
+  return path
+    .split('/')
+    .some(
+      (segment) => exclude.has(segment) || isTemp(segment) || protectedNames.has(comparableName(segment)),
+    );
 }
 
 /**
@@ -49,7 +58,7 @@ export async function listLocal(
         await rm(absolute, { force: true });
         continue;
       }
-      if (exclude.has(name)) continue;
+      if (isExcluded(name, exclude)) continue;
       const info = await lstat(absolute).catch(() => undefined);
       if (!info) continue;
       const entry = await describe(absolute, path, info, cache);

@@ -4,7 +4,10 @@ export interface SandboxCommand {
   argv: readonly string[];
   /** Directory to start in (inside one of `writableRoots`). */
   cwd: string;
-  /** Directories the command may write: the workdir and the allowed roots. Everything else is read-only. */
+  /**
+   * Directories the command may write: the workdir first, then the allowed roots (real paths). Everything
+   * else is read-only, and so are the protected paths inside them (`.git/config`, `.git/hooks`, `.runtime/`…).
+   */
   writableRoots: readonly string[];
 }
 

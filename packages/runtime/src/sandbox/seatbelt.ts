@@ -14,10 +14,44 @@ function quoted(path: string): string {
   return `"${path.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 }
 
+/** A regular expression matching `path` literally, for Seatbelt's `(regex #"…")`. */
+function literalRegex(path: string): string {
+  return path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Write denials for the protected paths of each root (the table in `files/protected-paths.ts`): `.git`
+ * itself (cannot be renamed, removed or created), its config files and hooks, its submodules' and
+ * worktrees' ones, `.gitmodules`, `.runtime/`. Seatbelt matches paths, so missing ones are covered too.
+ */
+function protectedDenials(roots: readonly string[]): string[] {
+  if (roots.length === 0) return [];
+  const filters = roots.flatMap((root) => {
+    const git = `${root}/.git`;
+    const inGit = `^${literalRegex(git)}/(modules|worktrees)/.+/`;
+    // A #"…" literal cannot hold a quote: such a root keeps only the literal and subpath rules.
+    const regexes = root.includes('"')
+      ? []
+      : [`(regex #"${inGit}(config|config\\.worktree)$")`, `(regex #"${inGit}hooks(/|$)")`];
+    return [
+      `(literal ${quoted(git)})`,
+      `(literal ${quoted(`${git}/config`)})`,
+      `(literal ${quoted(`${git}/config.worktree`)})`,
+      `(subpath ${quoted(`${git}/hooks`)})`,
+      ...regexes,
+      `(literal ${quoted(`${root}/.gitmodules`)})`,
+      `(subpath ${quoted(`${root}/.runtime`)})`,
+    ];
+  });
+  return [`(deny file-write* ${filters.join(' ')})`];
+}
+
 /**
  * The Seatbelt profile (macOS `sandbox-exec -p`) for one command, from the same boundary as bubblewrap:
- * everything readable, only `writableRoots` and the temporary directories writable, no network unless
- * `network`. Denied by default, then allowed piece by piece, as Apple's own profiles are written.
+ * everything readable, only `writableRoots` and the temporary directories writable except the protected
+ * paths inside the roots, no network unless `network`. Denied by default, then allowed piece by piece, as
+ * Apple's own profiles are written; the protected paths' denials come last, so they win (the last matching
+ * rule decides).
  */
 export function seatbeltProfile(options: { writableRoots: readonly string[]; network: boolean }): string {
   // /private/var/folders holds each user's TMPDIR; /private/tmp is /tmp.
@@ -35,6 +69,7 @@ export function seatbeltProfile(options: { writableRoots: readonly string[]; net
     `(allow file-write* ${writable.map((root) => `(subpath ${quoted(root)})`).join(' ')})`,
     '(allow file-write-data (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/fd/"))',
     ...(options.network ? ['(allow network*)', '(allow system-socket)'] : []),
+    ...protectedDenials(options.writableRoots),
   ].join('\n');
 }
 

@@ -1,6 +1,7 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InvalidParamsError, PermissionDeniedError } from '../errors/index.ts';
+import { type ProtectedPath, protectedEntryOf, rootLevelProtectedPaths } from '../files/index.ts';
 
 /** Options of `createPathGuard`. */
 export interface PathGuardOptions {
@@ -19,7 +20,9 @@ const maxLinkHops = 40;
 
 /**
  * Confines file access to the workdir plus allowed roots. Every path is checked by its real location,
- * so `..`, absolute paths and symbolic links (of the file or of any parent) cannot escape.
+ * so `..`, absolute paths and symbolic links (of the file or of any parent) cannot escape. Writes are also
+ * refused for the protected paths inside the roots (`.git/config`, `.git/hooks/`, `.runtime/`…: the table
+ * in `files/protected-paths.ts`), whether named directly, through `..`, a symbolic link or a case variant.
  * Build one with `createPathGuard`, which normalises the roots to real paths.
  *
  * @example
@@ -50,7 +53,20 @@ export class PathGuard {
     return this.#roots.some((root) => isWithin(root, absPath));
   }
 
-  /** Returns the real absolute path of `path`, or throws PermissionDeniedError if it is out of bounds. */
+  /** The root (workdir first) an absolute, already-real path lies in, or undefined. */
+  rootOf(absPath: string): string | undefined {
+    return this.#roots
+      .filter((root) => isWithin(root, absPath))
+      .reduce<string | undefined>(
+        (best, root) => (best && best.length >= root.length ? best : root),
+        undefined,
+      );
+  }
+
+  /**
+   * Returns the real absolute path of `path`, or throws PermissionDeniedError if it is out of bounds or,
+   * for a write, protected.
+   */
   async resolve(path: string, mode: AccessMode): Promise<string> {
     if (path.length === 0) throw new InvalidParamsError('The path is empty: give a file or directory path.');
     if (path.includes('\0'))
@@ -64,7 +80,10 @@ export class PathGuard {
         workdir: this.workdir,
       });
     });
-    if (this.isInside(real)) return real;
+    if (this.isInside(real)) {
+      if (mode === 'write') await this.#refuseProtected(path, real);
+      return real;
+    }
     if (mode === 'read' && !this.strictReadBoundary) return real;
     const where =
       this.#roots.length > 1 ? 'the working directory and the allowed roots' : 'the working directory';
@@ -72,6 +91,39 @@ export class PathGuard {
       `Access denied: '${path}' is outside ${where} (${this.workdir}). Use a path inside ${where}.`,
       { path, workdir: this.workdir },
     );
+  }
+
+  /** Throws when `real` (or `path` as written) is a protected path of a root, or where one really points. */
+  async #refuseProtected(path: string, real: string): Promise<void> {
+    const written = resolve(this.workdir, path);
+    let entry: ProtectedPath | undefined;
+    for (const root of this.#roots) {
+      for (const candidate of [written, real]) {
+        if (entry === undefined && isWithin(root, candidate))
+          entry = protectedEntryOf(relative(root, candidate));
+      }
+    }
+    entry ??= await this.#protectedTarget(real);
+    if (entry === undefined) return;
+    throw new PermissionDeniedError(
+      `Access denied: '${path}' is a protected path (${entry.pattern}${entry.tree ? '/' : ''}), read-only to ` +
+        `the file tools because ${entry.why}. Do not work around this: if the change is really needed, ask ` +
+        'the user to make it themselves, outside Keel.',
+      { path, workdir: this.workdir, protected: entry.pattern, reason: 'protected_path' },
+    );
+  }
+
+  /** The entry whose real location (a protected path that is a symbolic link) holds `real`. */
+  async #protectedTarget(real: string): Promise<ProtectedPath | undefined> {
+    for (const root of this.#roots) {
+      for (const name of rootLevelProtectedPaths) {
+        const target = await realLocation(join(root, name)).catch(() => undefined);
+        if (target === undefined || target === join(root, name)) continue;
+        const entry = protectedEntryOf(name);
+        if (entry && (real === target || (entry.tree && isWithin(target, real)))) return entry;
+      }
+    }
+    return undefined;
   }
 }
 

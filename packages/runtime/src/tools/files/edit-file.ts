@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { InvalidParamsError, ToolError } from '../../errors/index.ts';
+import { InvalidParamsError, KeelError, ToolError } from '../../errors/index.ts';
 import { displayPath } from '../display-path.ts';
 import { fileSystemError } from '../fs-errors.ts';
 import { defineTool } from '../tool.ts';
@@ -60,8 +60,10 @@ export const editFileTool = defineTool({
         ? content.split(oldText).join(newText)
         : content.slice(0, at) + newText + content.slice(at + oldText.length);
     try {
-      await replaceFile(path, updated);
+      await replaceFile(ctx.guard, path, updated);
     } catch (error) {
+      // A refusal of the confined write (a folder swapped for a link) is passed on as it is.
+      if (KeelError.is(error)) throw error;
       throw fileSystemError(error, shown, args.path);
     }
     ctx.history?.record({ tool: 'edit_file', path, before: original, after: Buffer.from(updated, 'utf8') });

@@ -1,12 +1,13 @@
-import { readFile, unlink } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { diffLines } from 'diff';
 import { z } from 'zod';
-import { ToolError } from '../../errors/index.ts';
+import { KeelError, ToolError } from '../../errors/index.ts';
 import { displayPath } from '../display-path.ts';
 import { fileSystemError } from '../fs-errors.ts';
+import type { PathGuard } from '../path-guard.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
 import type { FileChange, FileHistory } from './file-history.ts';
-import { replaceFile } from './replace-file.ts';
+import { removeFile, replaceFile } from './replace-file.ts';
 
 const pathSchema = z.object({
   path: z.string().describe('Path of the file, relative to the working directory or absolute.'),
@@ -29,7 +30,7 @@ export const undoFileTool = defineTool({
         },
       );
     }
-    await replaceContent(path, shown, args.path, change.after, change.before, 'undo', change);
+    await replaceContent(ctx.guard, path, shown, args.path, change.after, change.before, 'undo', change);
     history.mark(change, 'undone');
     const what =
       change.before === null ? 'deleted the file it had created' : 'restored the content before it';
@@ -47,7 +48,7 @@ export const redoFileTool = defineTool({
     if (!change) {
       throw new ToolError(`There is no undone change to ${shown} to redo.`, { path: args.path });
     }
-    await replaceContent(path, shown, args.path, change.before, change.after, 'redo', change);
+    await replaceContent(ctx.guard, path, shown, args.path, change.before, change.after, 'redo', change);
     history.mark(change, 'applied');
     return `Redid change #${change.id} (${change.tool}) to ${shown}.`;
   },
@@ -85,6 +86,7 @@ async function target(ctx: ToolContext, argPath: string) {
 
 /** Puts `next` in place of the file's content, if the file still holds `expected`. */
 async function replaceContent(
+  guard: PathGuard,
   path: string,
   shown: string,
   argPath: string,
@@ -105,9 +107,11 @@ async function replaceContent(
     );
   }
   try {
-    if (next === null) await unlink(path);
-    else await replaceFile(path, next);
+    if (next === null) await removeFile(guard, path);
+    else await replaceFile(guard, path, next);
   } catch (error) {
+    // A refusal of the confined write (a folder swapped for a link) is passed on as it is.
+    if (KeelError.is(error)) throw error;
     throw fileSystemError(error, shown, argPath);
   }
 }

@@ -1,8 +1,7 @@
-import { mkdir, readFile, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
 import { z } from 'zod';
-import { InvalidParamsError, ToolError } from '../../errors/index.ts';
+import { InvalidParamsError, KeelError, ToolError } from '../../errors/index.ts';
 import { displayPath } from '../display-path.ts';
 import { fileSystemError } from '../fs-errors.ts';
 import { defineTool } from '../tool.ts';
@@ -36,9 +35,10 @@ export const patchTool = defineTool({
     const patched = applyPatch(source, patch);
     if (patched === false) throw hunkError(source, patch, shown, args.path);
     try {
-      await mkdir(dirname(path), { recursive: true });
-      await replaceFile(path, patched);
+      await replaceFile(ctx.guard, path, patched, true);
     } catch (error) {
+      // A refusal of the confined write (a folder swapped for a link) is passed on as it is.
+      if (KeelError.is(error)) throw error;
       throw fileSystemError(error, shown, args.path);
     }
     ctx.history?.record({ tool: 'patch', path, before, after: Buffer.from(patched, 'utf8') });

@@ -1,24 +1,41 @@
-import { chmod, chown, stat, writeFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../../files/index.ts';
+import { stat } from 'node:fs/promises';
+import { PermissionDeniedError } from '../../errors/index.ts';
+import { unlinkConfined, writeFileConfined } from '../../files/index.ts';
+import type { PathGuard } from '../path-guard.ts';
 
 /**
  * Writes a file tool's new content all or nothing: a temp file beside it, then a rename, so a full disk
  * (ENOSPC) or a crash halfway leaves the old content whole instead of a truncated file. An existing file
  * keeps its permission bits and, where this process may set it, its owner. `path` is the guard's resolved
- * path (symlinks followed), so the rename replaces the file itself, not a link to it.
+ * path (symlinks followed), so the rename replaces the file itself, not a link to it; and the write is made
+ * inside the folders the guard checked, opened without following links (`writeFileConfined`), so a folder
+ * swapped for a link after the check cannot send it elsewhere. `createParents` makes missing folders.
  */
-export async function replaceFile(path: string, data: string | Uint8Array): Promise<void> {
+export async function replaceFile(
+  guard: PathGuard,
+  path: string,
+  data: string | Uint8Array,
+  createParents = false,
+): Promise<void> {
   const existing = await stat(path).catch(() => undefined);
-  try {
-    // 0o666 less the umask for a new file, as writeFile would; an existing one gets its own mode back below.
-    await writeFileAtomic(path, data, { mode: 0o666 });
-  } catch (error) {
-    // A writable file in a directory this process may not add to: only an in-place write can change it.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (existing?.isFile() && (code === 'EACCES' || code === 'EPERM')) return writeFile(path, data);
-    throw error;
+  const keep = existing?.isFile() ? { mode: existing.mode, uid: existing.uid, gid: existing.gid } : undefined;
+  await writeFileConfined(rootOf(guard, path), path, data, {
+    mode: 0o666,
+    keep,
+    createParents,
+    inPlaceFallback: keep !== undefined,
+  });
+}
+
+/** Deletes a file the guard resolved, without following a link planted on the way since. */
+export async function removeFile(guard: PathGuard, path: string): Promise<void> {
+  await unlinkConfined(rootOf(guard, path), path);
+}
+
+function rootOf(guard: PathGuard, path: string): string {
+  const root = guard.rootOf(path);
+  if (root === undefined) {
+    throw new PermissionDeniedError(`Access denied: '${path}' is outside the working directory.`, { path });
   }
-  if (!existing) return;
-  await chmod(path, existing.mode & 0o7777);
-  if (process.getuid?.() === 0) await chown(path, existing.uid, existing.gid).catch(() => undefined);
+  return root;
 }

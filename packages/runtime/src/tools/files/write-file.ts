@@ -1,7 +1,6 @@
-import { mkdir, readFile, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { ToolError } from '../../errors/index.ts';
+import { KeelError, ToolError } from '../../errors/index.ts';
 import { displayPath } from '../display-path.ts';
 import { fileSystemError } from '../fs-errors.ts';
 import { defineTool } from '../tool.ts';
@@ -29,10 +28,11 @@ export const writeFileTool = defineTool({
     // Only read the old content when a history will keep it (undefined: unreadable, so not undoable).
     const before = ctx.history && existing ? await readFile(path).catch(() => undefined) : null;
     try {
-      await mkdir(dirname(path), { recursive: true });
-      await replaceFile(path, args.content);
+      await replaceFile(ctx.guard, path, args.content, true);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
+      // A refusal of the confined write (a folder swapped for a link) is passed on as it is.
+      if (KeelError.is(error)) throw error;
       if (code === 'ENOTDIR' || code === 'EEXIST') {
         throw new ToolError(`Cannot write ${shown}: one of its parent paths is a file, not a directory.`, {
           path: args.path,

@@ -7,10 +7,10 @@ import { startHarness } from './harness.ts';
 describe('commands and file history in runs and POST /tool', () => {
   test('the agent runs a command and sees its output; the audit log records command_exec', async () => {
     await using h = await startHarness([
-      { toolCalls: [{ name: 'exec_command', arguments: { command: 'node -e "console.log(1+1)"' } }] },
+      { toolCalls: [{ name: 'exec_command', arguments: { command: 'echo $((1+1))' } }] },
       { when: { lastRole: 'tool', lastMessageIncludes: '2\n\nExit code: 0' }, text: 'It prints 2.' },
     ]);
-    const { events, result, error } = await h.collect({ prompt: 'What does 1+1 print in node?' });
+    const { events, result, error } = await h.collect({ prompt: 'What does echo $((1+1)) print?' });
     expect(error).toBeUndefined();
     expect(result?.output).toBe('It prints 2.');
     const toolResult = events.find((event) => event.type === 'tool_result');
@@ -23,7 +23,7 @@ describe('commands and file history in runs and POST /tool', () => {
       expect.objectContaining({
         event: 'command_exec',
         tool_name: 'exec_command',
-        args_summary: '{"command":"node -e \\"console.log(1+1)\\""}',
+        args_summary: '{"command":"echo $((1+1))"}',
         success: true,
         workdir: h.workdir,
       }),
@@ -64,7 +64,14 @@ describe('commands and file history in runs and POST /tool', () => {
 
   test('the project configuration sets the allow-list and the block list', async () => {
     const config = { security: { allowed_commands: ['echo', 'git log'], blocked_commands: ['echo secret'] } };
-    await using h = await startHarness([], { '.runtime/config.json': JSON.stringify(config) });
+    // `security` in a project file applies only in a trusted folder.
+    await using h = await startHarness(
+      [],
+      { '.runtime/config.json': JSON.stringify(config) },
+      {
+        trustProjectConfig: true,
+      },
+    );
     expect(await h.runtime.callTool('exec_command', { command: 'echo hi' }, h.workdir)).toBe(
       'hi\n\nExit code: 0',
     );

@@ -50,6 +50,7 @@ export async function createToolContext(
   const commands = createCommandPolicy({
     allowedCommands: config.security?.allowed_commands,
     blockedCommands: config.security?.blocked_commands,
+    envAllow: config.security?.env_allow,
   });
   const sandbox = createSandbox(config.sandbox);
   const memory = options.runtimeDir ? new ProjectMemory(options.runtimeDir, workdir) : undefined;

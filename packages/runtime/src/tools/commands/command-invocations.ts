@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { wrapperParts } from './command-wrappers.ts';
 import {
   parseCommandLine,
   type ShellRedirect,
@@ -11,6 +12,8 @@ import {
 export interface Invocation {
   /** The program and its arguments, with keywords, assignments and wrappers such as `time` taken off. */
   words: ShellWord[];
+  /** The wrappers it was started through (`timeout 5`, `xargs -n 1`), each with its own words. */
+  wrappers: ShellWord[][];
   /** Variable assignments for it (`FOO=1 cmd`, `env FOO=1 cmd`), as written. */
   assignments: string[];
   redirects: ShellRedirect[];
@@ -43,8 +46,15 @@ function fromCommand(command: SimpleCommand, depth: number): Invocation[] {
   if (isWord(words[0], closingKeywords) || isWord(words[0], new Set(['for', 'select']))) words = [];
   const assignments: string[] = [];
   while (words[0] && assignment.test(words[0].text)) assignments.push(words.shift()!.text);
-  words = unwrap(words, assignments);
-  const invocation: Invocation = { words, assignments, redirects: command.redirects, text: command.text };
+  const through: ShellWord[][] = [];
+  words = unwrap(words, assignments, through);
+  const invocation: Invocation = {
+    words,
+    wrappers: through,
+    assignments,
+    redirects: command.redirects,
+    text: command.text,
+  };
   const nested = hiddenCommands(words).flatMap((inner) =>
     typeof inner === 'string'
       ? parseCommandLine(inner).flatMap((parsed) => fromCommand(parsed, depth + 1))
@@ -71,52 +81,31 @@ export function programName(word: ShellWord | undefined): string {
 
 /**
  * Looks through wrappers that only start another command with the same rights. A wrapper with no command
- * after it (`env` alone prints the environment) is the command itself.
+ * after it (`env` alone prints the environment) is the command itself. Each wrapper looked through is kept
+ * in `through`, so that its options can be judged too.
  */
-function unwrap(words: ShellWord[], assignments: string[]): ShellWord[] {
+function unwrap(words: ShellWord[], assignments: string[], through: ShellWord[][]): ShellWord[] {
   for (;;) {
     const rest = afterWrapper(words, assignments);
     if (rest === undefined || rest.length === 0) return words;
+    through.push(words);
     words = rest;
   }
 }
 
 function afterWrapper(words: ShellWord[], assignments: string[]): ShellWord[] | undefined {
+  const name = programName(words[0]);
   const args = words.slice(1);
-  switch (programName(words[0])) {
-    case 'time':
-      return skipOptions(args, []);
-    case 'nohup':
-    case 'builtin':
-      return args;
-    case 'nice':
-      return skipOptions(args, ['-n', '--adjustment']);
-    case 'stdbuf':
-      return skipOptions(args, ['-i', '-o', '-e', '--input', '--output', '--error']);
-    case 'exec':
-      return skipOptions(args, ['-a']);
-    case 'command':
-      // `command -v x` asks where x is; only `command x` runs it.
-      return args.some((word) => word.text === '-v' || word.text === '-V')
-        ? undefined
-        : skipOptions(args, []);
-    case 'timeout':
-      return skipOptions(args, ['-s', '-k', '--signal', '--kill-after']).slice(1);
-    case 'xargs': {
-      const rest = skipOptions(args, ['-n', '-I', '-P', '-L', '-s', '-d', '-E', '-a', '--max-args']);
-      return rest.length > 0 ? rest : [{ text: 'echo', dynamic: false }];
-    }
-    case 'env': {
-      if (args.some((word) => /^(?:-S|--split-string)/.test(word.text))) {
-        throw new ShellSyntaxError('env -S is not supported by the command check.', true);
-      }
-      const rest = skipOptions(args, ['-u', '--unset', '-C', '--chdir']);
-      while (rest[0] && assignment.test(rest[0].text)) assignments.push(rest.shift()!.text);
-      return rest;
-    }
-    default:
-      return undefined;
+  // `command -v x` asks where x is; only `command x` runs it.
+  if (name === 'command' && args.some((word) => word.text === '-v' || word.text === '-V')) return undefined;
+  if (name === 'env' && args.some((word) => /^(?:-S|--split-string)/.test(word.text))) {
+    throw new ShellSyntaxError('env -S is not supported by the command check.', true);
   }
+  const rest = wrapperParts(name, args)?.command;
+  if (rest === undefined) return undefined;
+  if (name === 'xargs' && rest.length === 0) return [{ text: 'echo', dynamic: false }];
+  if (name === 'env') while (rest[0] && assignment.test(rest[0].text)) assignments.push(rest.shift()!.text);
+  return rest;
 }
 
 /** Drops leading options (and the values of those in `withValue`) up to the first operand or `--`. */

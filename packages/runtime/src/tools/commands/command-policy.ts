@@ -1,6 +1,7 @@
 import { ConfigError, InvalidParamsError, PermissionDeniedError } from '../../errors/index.ts';
+import { argumentHit } from './command-arguments.ts';
+import { minimalCommandEnvironment } from './command-env.ts';
 import { type Invocation, invocationsOf, programName } from './command-invocations.ts';
-import { hiddenProgram } from './command-paths.ts';
 import { dangerOf, isForkBomb } from './dangerous-commands.ts';
 import { defaultAllowedCommands } from './default-allowed-commands.ts';
 import { parseCommandLine, ShellSyntaxError } from './shell-parser.ts';
@@ -15,6 +16,11 @@ export interface CommandPolicyOptions {
   allowedCommands?: readonly string[] | undefined;
   /** `security.blocked_commands`: entries refused on top of the built-in block list, matched the same way. */
   blockedCommands?: readonly string[] | undefined;
+  /**
+   * `security.env_allow`: variables of the runtime's environment that commands get on top of the default
+   * minimal set (names, or prefixes ending in `*`). See `commandEnvironment`.
+   */
+  envAllow?: readonly string[] | undefined;
 }
 
 /** What the policy says about a command: allowed, or refused with the offending part and why. */
@@ -22,7 +28,7 @@ export type CommandVerdict = { allowed: true } | { allowed: false; segment: stri
 
 // Variables that change which program an allowed command really runs (or what it loads).
 const hijackingVariable =
-  /^(?:PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|IFS|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|PAGER|EDITOR|VISUAL|GIT_[A-Z_]+)\+?=/;
+  /^(?:PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|IFS|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|PAGER|EDITOR|VISUAL|GIT_[A-Z_]+|LESS|LESSOPEN|LESSCLOSE|LESSKEY[A-Z_]*|NODE_OPTIONS|PERL5OPT|RUBYOPT)\+?=/;
 const shownEntries = 40;
 
 /**
@@ -41,6 +47,8 @@ export class CommandPolicy {
   /** The allow-list entries, `@default` expanded. */
   readonly allowed: readonly string[];
   readonly blocked: readonly string[];
+  /** `security.env_allow`: variables commands get on top of the minimal environment. */
+  readonly envAllow: readonly string[];
   readonly #allowed: readonly string[][];
   readonly #blocked: readonly string[][];
 
@@ -50,6 +58,7 @@ export class CommandPolicy {
     );
     this.allowed = [...new Set(allowed)];
     this.blocked = [...(options.blockedCommands ?? [])];
+    this.envAllow = [...(options.envAllow ?? [])];
     this.allowsAll = this.allowed.some((entry) => entry.trim() === '*');
     this.#allowed = this.allowed
       .filter((entry) => entry.trim() !== '*')
@@ -110,10 +119,27 @@ export class CommandPolicy {
       return `sets ${hijack.split('=')[0]}, which changes what an allowed command runs; only an allow-list with "*" permits that`;
     }
     if (words.length === 0) return undefined;
-    const hidden = hiddenProgram(invocation);
-    if (hidden) return `${hidden}; only an allow-list with "*" permits that`;
-    if (this.#allowed.some((entry) => matchesAllowed(entry, invocation))) return undefined;
-    return 'is not on the allow-list (security.allowed_commands)';
+    if (!this.#allowed.some((entry) => matchesAllowed(entry, invocation))) {
+      return 'is not on the allow-list (security.allowed_commands)';
+    }
+    // An allowed program may still run another program, or write, through an argument (the argument table).
+    const hit = argumentHit(invocation);
+    if (hit === undefined) return undefined;
+    const permit = hit.found.permit === undefined ? undefined : `${hit.program} ${hit.found.permit}`;
+    if (permit !== undefined && this.allowed.some((entry) => entry.trim().replace(/\s+/g, ' ') === permit)) {
+      return undefined;
+    }
+    const how =
+      permit === undefined
+        ? 'only an allow-list with "*" permits that'
+        : `to allow it on purpose, the user adds "${permit}" to security.allowed_commands (or "*")`;
+    const does = hit.found.does?.(hit.program) ?? `uses ${hit.program}'s ${hit.found.argument}`;
+    return `${does}, which ${hit.why}; ${how}`;
+  }
+
+  /** The environment of a command: the default minimal set plus `security.env_allow`. */
+  environment(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+    return minimalCommandEnvironment(base, this.envAllow);
   }
 }
 

@@ -5,7 +5,6 @@ import { CancelledError, TimeoutError, ToolError } from '../../errors/index.ts';
 import { displayPath } from '../display-path.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
 import { assertConfined } from './command-confinement.ts';
-import { commandEnvironment } from './command-env.ts';
 import { CommandPolicy } from './command-policy.ts';
 import { type CommandOutcome, runCommand } from './command-runner.ts';
 
@@ -60,7 +59,8 @@ export async function runShellCommand(
   ctx: ToolContext,
   args: z.infer<typeof schema>,
 ): Promise<CommandOutcome> {
-  (ctx.commands ?? defaultPolicy).assertAllowed(args.command);
+  const policy = ctx.commands ?? defaultPolicy;
+  policy.assertAllowed(args.command);
   const cwd = args.cwd === undefined ? ctx.workdir : await ctx.guard.resolve(args.cwd, 'write');
   await assertConfined(args.command, ctx.guard, cwd);
   const info = await stat(cwd).catch(() => undefined);
@@ -75,7 +75,8 @@ export async function runShellCommand(
   const outcome = await runCommand({
     argv: ctx.sandbox ? await ctx.sandbox.wrap({ argv, cwd, writableRoots: ctx.guard.roots }) : argv,
     cwd,
-    env: { ...commandEnvironment(), ...ctx.sandbox?.environment?.() },
+    // The minimal environment (and security.env_allow), not the runtime's: its secrets stay out.
+    env: { ...policy.environment(), ...ctx.sandbox?.environment?.() },
     timeoutMs,
     signal: ctx.signal,
     maxOutputChars: maxCommandOutputChars,

@@ -1,6 +1,9 @@
 // The exec_command tool and what it stands on: the shell parser, the command policy with its lists,
 // confinement to the workdir, and the runner that spawns the process.
-export { commandEnvironment } from './command-env.ts';
+
+export type { ArgumentRule } from './command-arguments.ts';
+export { argumentRules } from './command-arguments.ts';
+export { commandEnvironment, defaultCommandEnv, minimalCommandEnvironment } from './command-env.ts';
 export type { Invocation } from './command-invocations.ts';
 export { invocationsOf } from './command-invocations.ts';
 export type { CommandPolicyOptions, CommandVerdict } from './command-policy.ts';

@@ -94,7 +94,20 @@ describe('CommandPolicy segments', () => {
   });
 
   it('looks through wrappers and into sh -c, eval, sudo, xargs and find -exec', () => {
-    const policy = createCommandPolicy({ allowedCommands: ['ls', 'grep', 'find', 'bash', 'sudo', 'eval'] });
+    // "bash -c", "find -exec" and "find -delete" allow those forms of the argument table on purpose.
+    const policy = createCommandPolicy({
+      allowedCommands: [
+        'ls',
+        'grep',
+        'find',
+        'bash',
+        'sudo',
+        'eval',
+        'bash -c',
+        'find -exec',
+        'find -delete',
+      ],
+    });
     expect(policy.check('time nice -n 5 timeout 10 env -u X A=1 ls')).toEqual({ allowed: true });
     expect(policy.check('find . -name "*.ts" -exec grep -l TODO {} +')).toEqual({ allowed: true });
     expect(policy.check('ls | xargs grep x')).toEqual({ allowed: true });
@@ -187,6 +200,79 @@ describe('the built-in block list', () => {
   });
 });
 
+describe('the argument table', () => {
+  it('refuses an allowed program used in a form that runs another program or writes', () => {
+    for (const [command, reason] of [
+      ['node -e "1"', /^uses node's -e, which runs code/],
+      ['echo "1" | node', /^runs node without a script file/],
+      ['python3 -c 1', /^uses python3's -c/],
+      ['rg --pre sh x', /^uses rg's --pre, which makes rg run another program/],
+      ['git grep -Ocat x', /^uses git grep's -Ocat/],
+      ['sort -o out.txt in.txt', /^uses sort's -o/],
+      ['uniq in.txt out.txt', /^gives uniq a second operand \(out.txt\)/],
+      ['find . -name x -exec grep y {} +', /^uses find's -exec/],
+      ['timeout 5 node -e 1', /^uses node's -e/],
+      ['ls | xargs rg x', /^uses xargs's rg, which hands that command arguments read from its input/],
+    ] as const) {
+      expect(refusal(defaults, command)?.reason).toMatch(reason);
+    }
+  });
+
+  it('lets the forms through that the allow-list names on purpose, or "*"', () => {
+    const permitting = createCommandPolicy({
+      allowedCommands: ['@default', 'node -e', 'sort -o', 'find -exec'],
+    });
+    for (const command of [
+      'node -e "1"',
+      'node --eval 1',
+      'sort in.txt -o out.txt',
+      'find . -exec grep x {} +',
+    ]) {
+      expect(permitting.check(command)).toEqual({ allowed: true });
+      expect(anything.check(command)).toEqual({ allowed: true });
+    }
+    expect(refusal(permitting, 'rg --pre sh x')?.reason).toContain('"rg --pre"');
+  });
+
+  it('keeps the usual forms allowed: wrappers, scripts, modules, plain searches', () => {
+    for (const command of [
+      'timeout 60 npm test',
+      'nice -n 5 make check',
+      'node --test',
+      'node scripts/build.js --watch -e',
+      'python3 -m pytest -q',
+      'python3 tools/gen.py -c x',
+      'rg -n TODO src',
+      'sort -u -k 2 notes.txt',
+      'uniq -c notes.txt',
+      'find . -name "*.ts" -newer package.json',
+      'command -v node',
+      'ls | xargs grep -l x',
+    ]) {
+      expect(defaults.check(command)).toEqual({ allowed: true });
+    }
+  });
+
+  it('refuses wrapper options it does not understand, which could hide the command', () => {
+    expect(refusal(defaults, 'time -o ls curl x')?.reason).toMatch(
+      /^uses time's -o, which is an option of time/,
+    );
+    expect(refusal(defaults, 'xargs --foo grep x')?.reason).toMatch(/xargs's --foo/);
+    expect(refusal(defaults, 'echo sh | xargs xargs')?.reason).toMatch(/xargs's xargs/);
+  });
+
+  it('says which program, which argument, why, and how to allow it', () => {
+    expect(() => defaults.assertAllowed('node -e "process.exit(1)"')).toThrow(
+      expect.objectContaining({
+        code: 'PERMISSION_DENIED',
+        message: expect.stringMatching(
+          /^Command refused: "node -e "process.exit\(1\)"" uses node's -e, which runs code written on the command line.*; to allow it on purpose, the user adds "node -e" to security.allowed_commands \(or "\*"\)\./,
+        ),
+      }),
+    );
+  });
+});
+
 describe('security.blocked_commands', () => {
   const policy = createCommandPolicy({ allowedCommands: ['*'], blockedCommands: ['git push', 'curl'] });
 
@@ -224,7 +310,7 @@ describe('the default allow-list', () => {
     'npm test -- --run',
     'npm run build && npm run lint',
     'npx tsc --noEmit',
-    'node -e "console.log(1+1)"',
+    'node scripts/check.js',
     'python3 -m pytest -q',
     'cargo test',
     'go test ./...',
@@ -248,6 +334,7 @@ describe('the default allow-list', () => {
     'curl https://example.org',
     'sudo ls',
     'bash -c "ls"',
+    'node -e "console.log(1+1)"',
     'sed -i s/a/b/ x.ts',
     'find . -name "*.tmp" -delete',
     'cp a b',

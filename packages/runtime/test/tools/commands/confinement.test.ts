@@ -41,6 +41,17 @@ const policy = createCommandPolicy({
     'rm',
     'chmod',
     'true',
+    // The argument table's forms that write through an operand, allowed on purpose here so that these rows
+    // test the write check behind them (argument-policy.test.ts tests the table itself).
+    'sed -i',
+    'sort -o',
+    'find -exec',
+    'find -execdir',
+    'find -ok',
+    'find -delete',
+    'find -fprint',
+    'find -fprintf',
+    'find -fls',
   ],
 });
 

@@ -125,9 +125,14 @@ describe('exec_command', () => {
     });
     try {
       const result = await runTool(ctx, 'exec_command', { command: 'env' });
-      expect(result).toContain('KEEL_VISIBLE=yes');
       expect(result).toContain('PATH=');
-      expect(result).not.toMatch(/secret|RUNTIME_MODEL_API_KEY|RUNTIME_AUTH_API_KEY/);
+      expect(result).not.toMatch(/secret|RUNTIME_MODEL_API_KEY|RUNTIME_AUTH_API_KEY|KEEL_VISIBLE/);
+      // A variable reaches commands when the configuration lets it (security.env_allow); the runtime's
+      // own keys never do.
+      const allowing = createCommandPolicy({ allowedCommands: ['*'], envAllow: ['KEEL_*', 'RUNTIME_*'] });
+      const opted = await runTool({ ...ctx, commands: allowing }, 'exec_command', { command: 'env' });
+      expect(opted).toContain('KEEL_VISIBLE=yes');
+      expect(opted).not.toMatch(/secret|RUNTIME_MODEL_API_KEY|RUNTIME_AUTH_API_KEY/);
     } finally {
       for (const name of [
         'RUNTIME_MODEL_API_KEY',

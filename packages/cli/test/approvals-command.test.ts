@@ -27,6 +27,7 @@ describe('keel approvals, across processes', () => {
   test('a run waits for approval; its process dies; another process lists, approves and finishes it', async () => {
     await using s = await scenario([writeCall, { when: { lastRole: 'tool' }, text: 'Wrote out.txt.' }], {
       config: needsApproval,
+      trusted: true,
     });
     const running = startKeel(['run', 'write hello to out.txt', '-w', s.repo.path], s.env);
     const approvalId = await approvalIdFrom(running.output);
@@ -90,7 +91,7 @@ describe('keel approvals, across processes', () => {
   test('a rejection is told to the model, and the run goes on; the waiting process shows it too', async () => {
     await using s = await scenario(
       [writeCall, { when: { lastRole: 'tool' }, text: 'Understood, nothing written.' }],
-      { config: needsApproval },
+      { config: needsApproval, trusted: true },
     );
     const running = startKeel(['run', 'write hello to out.txt', '-w', s.repo.path], s.env);
     const approvalId = await approvalIdFrom(running.output);
@@ -123,6 +124,7 @@ describe('keel approvals, across processes', () => {
   test('with --detach the decision only queues the run, and a worker finishes it', async () => {
     await using s = await scenario([writeCall, { when: { lastRole: 'tool' }, text: 'Done by the worker.' }], {
       config: needsApproval,
+      trusted: true,
     });
     const running = startKeel(['run', 'write hello to out.txt', '-w', s.repo.path], s.env);
     const approvalId = await approvalIdFrom(running.output);
@@ -159,6 +161,7 @@ describe('keel approvals, across processes', () => {
     };
     await using s = await scenario([writeCall, { when: { lastRole: 'tool' }, ...secondCall }], {
       config: needsApproval,
+      trusted: true,
     });
     const running = startKeel(['run', 'write two files', '-w', s.repo.path], s.env);
     const first = await approvalIdFrom(running.output);

@@ -9,7 +9,13 @@ import { createTempGitRepo, type ScriptedReply, startMockModel } from '@keel/tes
  */
 export async function scenario(
   script: ScriptedReply[],
-  options: { files?: Record<string, string>; config?: Record<string, unknown>; chunkSize?: number } = {},
+  options: {
+    files?: Record<string, string>;
+    config?: Record<string, unknown>;
+    /** Trust the repo (the global `trusted_folders`), so the project config's security keys apply. */
+    trusted?: boolean;
+    chunkSize?: number;
+  } = {},
 ) {
   const model = await startMockModel({
     script,
@@ -20,6 +26,9 @@ export async function scenario(
   if (options.config) {
     await mkdir(join(repo.path, '.runtime'), { recursive: true });
     await writeFile(join(repo.path, '.runtime', 'config.json'), JSON.stringify(options.config));
+  }
+  if (options.trusted) {
+    await writeFile(join(home, 'config.json'), JSON.stringify({ trusted_folders: [repo.path] }));
   }
   return {
     model,

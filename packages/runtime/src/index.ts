@@ -19,8 +19,18 @@ export type {
   SubAgent,
   SubAgentStatus,
 } from './agents/index.ts';
-export type { ConfigObject, RuntimeConfig, RuntimeEnv } from './config/index.ts';
-export { configFileAt } from './config/index.ts';
+export type {
+  ConfigObject,
+  ConfigReport,
+  IgnoredConfigKey,
+  ProjectTrust,
+  RuntimeConfig,
+  RuntimeEnv,
+  TrustApplies,
+  TrustKey,
+  TrustKind,
+} from './config/index.ts';
+export { configFileAt, loadConfigReport, projectTrustKeys } from './config/index.ts';
 export type { ErrorCode, ErrorObject } from './errors/index.ts';
 export {
   AgentError,

@@ -19,10 +19,14 @@ export {
   globalConfigPath,
   hiddenValue,
   hideSecrets,
+  isFolderTrusted,
   loadConfig,
   projectConfigPath,
   readEnv,
   sameEndpoint,
+  trustedFolders,
+  trustFolder,
+  untrustFolder,
 } from './config/index.ts';
 export { eventSchemas } from './events/index.ts';
 export { maxEntriesPerCategory, memoryCategories, memoryDir, ProjectMemory } from './memory/index.ts';

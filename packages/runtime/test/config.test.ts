@@ -93,7 +93,7 @@ describe('model settings', () => {
 });
 
 describe('config files', () => {
-  test('the project file overrides the global one key by key', async () => {
+  test('the project file of a trusted folder overrides the global one key by key', async () => {
     const home = await mkdtemp(join(tmpdir(), 'keel-cfg-'));
     const project = await mkdtemp(join(tmpdir(), 'keel-proj-'));
     await writeFile(
@@ -105,7 +105,8 @@ describe('config files', () => {
       join(project, '.runtime', 'config.json'),
       JSON.stringify({ security: { strict_read_boundary: false } }),
     );
-    expect(loadConfig(home, project)).toEqual({
+    // `security` applies from a project file only in a trusted folder (config/trust-keys.ts).
+    expect(loadConfig(home, project, true)).toEqual({
       model: 'global',
       security: { allowed_commands: ['ls'], strict_read_boundary: false },
     });

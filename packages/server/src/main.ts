@@ -12,6 +12,7 @@ interface RunFlags {
   allowedHost: string[];
   allowedOrigin: string[];
   insecureNoAuth?: boolean;
+  trustProjectConfig?: boolean;
 }
 
 /** `keel-web run --port <port>`: serves until SIGINT or SIGTERM, then closes cleanly. Returns the exit code. */
@@ -38,6 +39,10 @@ export async function main(argv: string[]): Promise<number> {
     .option(
       '--insecure-no-auth',
       'listen beyond loopback without RUNTIME_AUTH_API_KEY (anyone reaching it runs commands as you)',
+    )
+    .option(
+      '--trust-project-config',
+      "apply every key of a workdir's .runtime/config.json (commands, endpoints, sandbox) without keel trust",
     )
     .action(async (flags: RunFlags) => {
       exitCode = await serve(flags);
@@ -66,6 +71,7 @@ async function serve(flags: RunFlags): Promise<number> {
   }
   if (bind.warning) process.stderr.write(`\n${bind.warning}\n\n`);
   const app = await createServer({
+    ...(flags.trustProjectConfig ? { runtime: { trustProjectConfig: true } } : {}),
     workdir: resolve(flags.workdir ?? '.'),
     allowedHosts: [...listFromEnv(process.env.RUNTIME_ALLOWED_HOSTS), ...flags.allowedHost],
     allowedOrigins: [...listFromEnv(process.env.RUNTIME_ALLOWED_ORIGINS), ...flags.allowedOrigin],

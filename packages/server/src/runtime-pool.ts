@@ -47,7 +47,7 @@ export class RuntimePool {
       throw new InvalidParamsError(`workdir '${workdir}' is not a directory.`, { field: 'workdir' });
     }
     const runtimeDir = this.#options.runtimeDir ?? readEnv(this.#options.env).home;
-    const config = loadConfig(runtimeDir, dir);
+    const config = loadConfig(runtimeDir, dir, this.#options.trustProjectConfig);
     const key = JSON.stringify([config.store ?? null, config.artifacts ?? null]);
     let runtime = this.#runtimes.get(key);
     if (!runtime) {

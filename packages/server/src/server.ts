@@ -36,7 +36,11 @@ import { RuntimePool } from './runtime-pool.ts';
 import { apiRevision, version } from './version.ts';
 
 export interface ServerOptions {
-  /** How the server's runtimes are made (model, runtime directory, environment…). */
+  /**
+   * How the server's runtimes are made (model, runtime directory, environment…). `trustProjectConfig`
+   * decides whether a workdir's `.runtime/config.json` applies its security-relevant keys (default: the
+   * global `trusted_folders`; `keel-web run --trust-project-config` sets it to true).
+   */
   runtime?: RuntimeOptions;
   /** The directory whose configuration picks the store for requests that name none (default: cwd). */
   workdir?: string;
@@ -71,7 +75,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   const pool = new RuntimePool({ ...options.runtime, workdir: options.workdir ?? process.cwd() });
   const runtimeDir = options.runtime?.runtimeDir ?? readEnv(env).home;
   // Read once at start: a broken configuration stops the server here, with the file named.
-  const rateLimit = rateLimitSettings(loadConfig(runtimeDir, pool.workdir), options.rateLimit);
+  const rateLimit = rateLimitSettings(
+    loadConfig(runtimeDir, pool.workdir, options.runtime?.trustProjectConfig),
+    options.rateLimit,
+  );
   const app = Fastify({
     logger: options.logger ?? false,
     ...frameworkOptions,

@@ -25,6 +25,8 @@ export async function startServer(
     consoleDir?: string;
     /** Over the default environment; an undefined value removes the variable. */
     env?: Record<string, string | undefined>;
+    /** RuntimeOptions.trustProjectConfig of the server's runtimes (default: the global trust list). */
+    trustProjectConfig?: boolean;
   } = {},
 ) {
   const model = await startMockModel({ script });
@@ -43,7 +45,11 @@ export async function startServer(
     }).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
   const app = await createServer({
-    runtime: { env, retry: { baseDelayMs: 5, maxDelayMs: 20 } },
+    runtime: {
+      env,
+      retry: { baseDelayMs: 5, maxDelayMs: 20 },
+      ...(options.trustProjectConfig !== undefined ? { trustProjectConfig: options.trustProjectConfig } : {}),
+    },
     workdir: repo.path,
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.streamIdleMs ? { streamIdleMs: options.streamIdleMs } : {}),

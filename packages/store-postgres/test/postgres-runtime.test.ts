@@ -210,8 +210,10 @@ describe.skipIf(!pgUrl)('choosing the store by configuration', () => {
       JSON.stringify({ store: { kind: 'postgres', url: pgUrl, schema: pg.schema } }),
     );
     const homes = [await mkdtemp(join(tmpdir(), 'keel-a-')), await mkdtemp(join(tmpdir(), 'keel-b-'))];
-    const first = createRuntime({ workdir: env.repo.path, runtimeDir: homes[0]!, env: {} });
-    const second = createRuntime({ workdir: env.repo.path, runtimeDir: homes[1]!, env: {} });
+    // `store` applies from a project file only in a trusted folder.
+    const trust = { trustProjectConfig: true };
+    const first = createRuntime({ workdir: env.repo.path, runtimeDir: homes[0]!, env: {}, ...trust });
+    const second = createRuntime({ workdir: env.repo.path, runtimeDir: homes[1]!, env: {}, ...trust });
     try {
       expect((await first.store()).kind).toBe('postgres');
       const result = await first.run({

@@ -115,6 +115,8 @@ describe('artifacts on S3 chosen by configuration', () => {
       model: 'mock-model',
       modelBaseUrl: model.url,
       env: {},
+      // `artifacts` applies from a project file only in a trusted folder.
+      trustProjectConfig: true,
     });
     try {
       const result = await runtime.run(

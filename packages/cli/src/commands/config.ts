@@ -1,10 +1,9 @@
 import { createInterface } from 'node:readline/promises';
-import { ConfigError, sandboxStatus } from '@keel/runtime';
+import { ConfigError, loadConfigReport, sandboxStatus } from '@keel/runtime';
 import {
   ConfigFile,
   globalConfigPath,
   hideSecrets,
-  loadConfig,
   projectConfigPath,
   readEnv,
 } from '@keel/runtime/internal';
@@ -12,6 +11,7 @@ import type { Command } from 'commander';
 import { printJson, type WorkdirFlags, workdirOf, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
 import { describe } from './descriptions.ts';
+import { ignoredLines, shellWord } from './project-trust.ts';
 
 interface ConfigFlags extends WorkdirFlags {
   json?: boolean;
@@ -68,14 +68,29 @@ function paths(io: CliIo, flags: ConfigFlags) {
 
 function show(io: CliIo, flags: ConfigFlags): void {
   const where = paths(io, flags);
-  const config = loadConfig(where.runtimeDir, where.workdir);
+  const { config, trusted, ignored, projectDir } = loadConfigReport(where.runtimeDir, where.workdir);
   const effective = hideSecrets(config);
   const sandbox = sandboxStatus(config.sandbox);
+  const trust = `keel trust ${shellWord(projectDir)}`;
   if (flags.json) {
-    printJson(io, { config: effective, files: { global: where.global, project: where.project }, sandbox });
+    printJson(io, {
+      config: effective,
+      files: { global: where.global, project: where.project },
+      sandbox,
+      project_config: { trusted, ignored, ...(ignored.length ? { how_to_trust: trust } : {}) },
+    });
     return;
   }
-  io.out.write(`# global: ${where.global}\n# project: ${where.project}\n# sandbox: ${sandbox.reason}\n`);
+  io.out.write(
+    `# global: ${where.global}\n# project: ${where.project}${trusted ? ' (trusted folder)' : ''}\n`,
+  );
+  io.out.write(`# sandbox: ${sandbox.reason}\n`);
+  if (ignored.length > 0) {
+    const lines = ignoredLines(ignored).replaceAll(/^ {2}/gm, '#   ');
+    io.out.write(
+      `# ignored from the project file (not a trusted folder; ${trust} applies them):\n${lines}\n`,
+    );
+  }
   io.out.write(`${JSON.stringify(effective, null, 2)}\n`);
 }
 

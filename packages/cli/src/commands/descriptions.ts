@@ -37,6 +37,15 @@ export const commandHelp = {
   config: {
     description: 'Show and change the configuration',
   },
+  trust: {
+    usage: '[options] [dir]',
+    description:
+      'Trust a folder: its .runtime/config.json may set commands, endpoints, sandbox and security (--list shows them)',
+  },
+  untrust: {
+    usage: '[dir]',
+    description: 'Remove a folder from the trusted folders',
+  },
   init: {
     usage: '[options]',
     description: "Create the project's .runtime/config.json (settings over the global ones)",

@@ -20,6 +20,7 @@ import {
 } from '../run-request-flags.ts';
 import { loadWorkflow } from '../workflow-file.ts';
 import { describe } from './descriptions.ts';
+import { confirmProjectTrust } from './project-trust.ts';
 
 interface RunFlags extends RunRequestFlags {
   verbose?: boolean;
@@ -83,6 +84,8 @@ async function runCommand(prompt: string, flags: RunFlags, io: CliIo): Promise<n
   // Ctrl-C cancels the run, also while it waits for an approval.
   using interrupt = interruptSignal();
   const workdir = workdirOf(io, flags);
+  // Asks once before the project file's security-relevant keys may apply (or says they were ignored).
+  await confirmProjectTrust(io, workdir);
   const runtime = createRuntime({
     env: io.env,
     workdir,

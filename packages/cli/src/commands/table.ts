@@ -20,6 +20,8 @@ export const commandLoaders: Record<CommandName, () => Promise<Register>> = {
   worker: async (): Promise<Register> => (await import('./worker.ts')).registerWorker,
   skills: async (): Promise<Register> => (await import('./skills.ts')).registerSkills,
   config: async (): Promise<Register> => (await import('./config.ts')).registerConfig,
+  trust: async (): Promise<Register> => (await import('./trust.ts')).registerTrust,
+  untrust: async (): Promise<Register> => (await import('./trust.ts')).registerUntrust,
   init: async (): Promise<Register> => (await import('./init.ts')).registerInit,
 };
 

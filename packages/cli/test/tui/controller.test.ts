@@ -85,6 +85,8 @@ describe('TuiController', () => {
         model_base_url: 'https://user:hunter2@models.example.com/v1?api_key=sk-in-url',
         circuit_breaker: { max_tokens: 5000 },
       },
+      // `model_base_url` applies from a project file only in a trusted folder.
+      trusted: true,
     });
     await using tui = open(s, { RUNTIME_MODEL_API_KEY: 'sk-secret-123', RUNTIME_ENABLE_THINKING: 'true' });
     tui.enter('/settings');

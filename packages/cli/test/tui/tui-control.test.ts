@@ -15,7 +15,7 @@ describe.skipIf(!hasTmux)('keel tui: approvals, cancelling, failures and leaving
         { toolCalls: [{ name: 'write_file', arguments: { path: 'NOTES.md', content: '# Notes\n' } }] },
         { when: { lastRole: 'tool' }, text: 'Wrote NOTES.md.' },
       ],
-      { config: needsApproval },
+      { config: needsApproval, trusted: true },
     );
     await using tui = await startTui(['-w', s.repo.path], s.env);
     await tui.submit('Write the notes');
@@ -37,7 +37,7 @@ describe.skipIf(!hasTmux)('keel tui: approvals, cancelling, failures and leaving
         { toolCalls: [{ name: 'write_file', arguments: { path: 'NOTES.md', content: 'x' } }] },
         { when: { lastMessageIncludes: 'not in the repo root' }, text: 'Understood, I did not write it.' },
       ],
-      { config: needsApproval },
+      { config: needsApproval, trusted: true },
     );
     await using tui = await startTui(['-w', s.repo.path], s.env);
     await tui.submit('Write the notes');
@@ -90,7 +90,7 @@ describe.skipIf(!hasTmux)('keel tui: approvals, cancelling, failures and leaving
   test('Esc cancels a run that waits for an approval', async () => {
     await using s = await scenario(
       [{ toolCalls: [{ name: 'write_file', arguments: { path: 'NOTES.md', content: 'x' } }] }],
-      { config: needsApproval },
+      { config: needsApproval, trusted: true },
     );
     await using tui = await startTui(['-w', s.repo.path], s.env);
     await tui.submit('Write the notes');

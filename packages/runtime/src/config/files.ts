@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError } from '../errors/index.ts';
 import { configCache } from './config-cache.ts';
+import {
+  canonicalPath,
+  filterProjectConfig,
+  type IgnoredConfigKey,
+  isTrustedFolder,
+  type ProjectTrust,
+} from './project-trust.ts';
 import { configSchema, type RuntimeConfig } from './schema.ts';
 
 /** Path of the global configuration file in the user's runtime directory. */
@@ -44,12 +51,71 @@ export function readConfigFile(path: string): RuntimeConfig {
   return parsed.data;
 }
 
-/** The project file over the global one, merged key by key one level deep. */
-export function loadConfig(runtimeDir: string, workdir: string): RuntimeConfig {
-  return mergeConfig(
-    configCache.get(globalConfigPath(runtimeDir), readConfigFile),
-    configCache.get(projectConfigPath(workdir), readConfigFile),
-  );
+/** The effective configuration of a workdir, and what its project file asked for that did not apply. */
+export interface ConfigReport {
+  config: RuntimeConfig;
+  /** The project file (it may not exist). */
+  projectFile: string;
+  /** The project folder (the workdir), as compared with the trust list. */
+  projectDir: string;
+  /** Whether the folder is trusted: its project file's security-relevant keys apply. */
+  trusted: boolean;
+  /** Keys of the project file that did not apply, and why (empty when it has none). */
+  ignored: IgnoredConfigKey[];
+}
+
+/**
+ * The project file over the global one, merged key by key one level deep. The project file's
+ * security-relevant keys apply only in a trusted folder (`trust`; default the global `trusted_folders`).
+ */
+export function loadConfig(runtimeDir: string, workdir: string, trust?: ProjectTrust): RuntimeConfig {
+  // Read on every run and tool call: the trust decision is made only when a key needs it.
+  return loadConfigWith(runtimeDir, workdir, trust).config;
+}
+
+/** loadConfig with the report of what the project file asked for that did not apply. */
+export function loadConfigReport(runtimeDir: string, workdir: string, trust?: ProjectTrust): ConfigReport {
+  const { trusted, ...report } = loadConfigWith(runtimeDir, workdir, trust);
+  return { ...report, trusted: trusted() };
+}
+
+function loadConfigWith(runtimeDir: string, workdir: string, trust: ProjectTrust | undefined) {
+  const globalFile = globalConfigPath(runtimeDir);
+  const projectFile = projectConfigPath(workdir);
+  const globalConfig = configCache.get(globalFile, readConfigFile);
+  const projectDir = resolve(workdir);
+  // Where the workdir's project file is the global file itself (workdir = the home above RUNTIME_HOME).
+  const ownFile = canonicalPath(projectFile) === canonicalPath(globalFile);
+  let decision: boolean | undefined;
+  const trusted = () => {
+    decision ??= ownFile || isProjectTrusted(projectDir, globalConfig, trust);
+    return decision;
+  };
+  const project = ownFile
+    ? { config: {}, ignored: [] }
+    : filterProjectConfig(configCache.get(projectFile, readConfigFile), {
+        file: projectFile,
+        projectDir,
+        trusted,
+      });
+  return {
+    config: mergeConfig(globalConfig, project.config),
+    projectFile,
+    projectDir,
+    trusted,
+    ignored: project.ignored,
+  };
+}
+
+/** The embedder's decision if it made one, else the global config's trust list. */
+function isProjectTrusted(
+  projectDir: string,
+  globalConfig: RuntimeConfig,
+  trust: ProjectTrust | undefined,
+): boolean {
+  if (typeof trust === 'boolean') return trust;
+  if (typeof trust === 'function') return trust(projectDir);
+  return isTrustedFolder(projectDir, globalConfig.trusted_folders);
 }
 
 export function mergeConfig(base: RuntimeConfig, over: RuntimeConfig): RuntimeConfig {

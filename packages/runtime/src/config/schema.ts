@@ -16,6 +16,11 @@ const lspServerSchema = z.looseObject({
 
 /** The configuration file's shape (spec section 2). Unknown keys are kept, so newer files still load. */
 export const configSchema = z.looseObject({
+  /**
+   * Folders whose project `.runtime/config.json` may set security-relevant keys (absolute paths; a folder
+   * trusts its subfolders). Read from the global file only (config/trust-keys.ts).
+   */
+  trusted_folders: z.array(z.string()).optional(),
   model: z.string().optional(),
   model_base_url: z.string().optional(),
   /** Thinking mode by default (a request's `enable_thinking` wins). */
@@ -73,6 +78,11 @@ export const configSchema = z.looseObject({
     .looseObject({
       allowed_commands: z.array(z.string()).optional(),
       blocked_commands: z.array(z.string()).optional(),
+      /**
+       * Variables of the runtime's environment that commands get on top of the default minimal set
+       * (tools/commands/command-env.ts): names, or prefixes ending in `*`.
+       */
+      env_allow: z.array(z.string().min(1)).optional(),
       strict_read_boundary: z.boolean().optional(),
       allowed_roots: z.array(z.string()).optional(),
       /** Tools whose calls wait for a human's approval before they run, e.g. ["write_file", "edit_file"]. */

@@ -1,4 +1,4 @@
-import { loadConfig, type RuntimeEnv } from '../config/index.ts';
+import { loadConfig, type ProjectTrust, type RuntimeEnv } from '../config/index.ts';
 import { KeelError, ToolError } from '../errors/index.ts';
 import { createToolContext, toolAuditor } from '../runs/index.ts';
 import type { RunStore } from '../store/index.ts';
@@ -11,6 +11,8 @@ import { normaliseWorkdir } from './workdir.ts';
  */
 export class DirectTools {
   readonly #runtimeDir: string;
+  /** RuntimeOptions.trustProjectConfig. */
+  readonly #trust: ProjectTrust | undefined;
   readonly #tools: ToolRegistry | undefined;
   readonly #store: () => Promise<RunStore>;
   readonly #env: RuntimeEnv | undefined;
@@ -27,7 +29,9 @@ export class DirectTools {
     store: () => Promise<RunStore>,
     env?: RuntimeEnv,
     lsp?: LspServers,
+    trust?: ProjectTrust,
   ) {
+    this.#trust = trust;
     this.#runtimeDir = runtimeDir;
     this.#tools = tools;
     this.#store = store;
@@ -38,7 +42,7 @@ export class DirectTools {
   /** Runs one tool confined to `workdir`, under its configured command policy and sandbox. */
   async call(name: string, params: unknown, workdir?: string): Promise<string> {
     const root = await normaliseWorkdir(workdir);
-    const config = loadConfig(this.#runtimeDir, root);
+    const config = loadConfig(this.#runtimeDir, root, this.#trust);
     const tools = this.#tools ?? createCodingTools();
     let history = this.#histories.get(root);
     if (history === undefined) {

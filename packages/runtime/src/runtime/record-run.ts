@@ -29,7 +29,7 @@ export async function recordRun(
   const parsed = parseRunRequest(request);
   const workflow = workflowOption ? parseWorkflow(workflowOption) : agentWorkflow();
   const workdir = await normaliseWorkdir(parsed.workdir);
-  const config = loadConfig(runtimeDir, workdir);
+  const config = loadConfig(runtimeDir, workdir, options.trustProjectConfig);
   // Resolve the model now, so a missing model or key fails before a run exists.
   const settings = resolveModelSettings(
     parsed,

@@ -47,7 +47,7 @@ const plainWorkflow = JSON.stringify(agentWorkflow());
 export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<RunSetup> {
   const { options } = deps;
   const request = run.input as unknown as ParsedRunRequest;
-  const config = loadConfig(deps.runtimeDir, run.workdir);
+  const config = loadConfig(deps.runtimeDir, run.workdir, options.trustProjectConfig);
   const settings = resolveModelSettings(
     { ...request, model_api_key: deps.requestKey },
     {

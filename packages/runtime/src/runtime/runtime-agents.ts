@@ -26,7 +26,7 @@ export function createRuntimeAgents(context: RuntimeAgentsContext): AgentsApi {
   const agents: AgentsApi = new AgentsApi({
     store: () => context.store(),
     workdir: (requested) => normaliseWorkdir(requested ?? options.workdir),
-    limits: (workdir) => loadConfig(runtimeDir, workdir).sub_agents ?? {},
+    limits: (workdir) => loadConfig(runtimeDir, workdir, options.trustProjectConfig).sub_agents ?? {},
     validate: async (input, workdir, parent) => {
       // As for any run: a missing model or key fails before a run exists.
       resolveModelSettings(
@@ -35,7 +35,7 @@ export function createRuntimeAgents(context: RuntimeAgentsContext): AgentsApi {
           model_api_key: parent ? requestKeys.get(parent.id) : undefined,
         },
         { model: options.model, model_base_url: options.modelBaseUrl, model_api_key: options.apiKey },
-        loadConfig(runtimeDir, workdir),
+        loadConfig(runtimeDir, workdir, options.trustProjectConfig),
         env,
       );
     },

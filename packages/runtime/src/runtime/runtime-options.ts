@@ -1,3 +1,4 @@
+import type { ProjectTrust } from '../config/index.ts';
 import type { RuntimeEvent } from '../events/index.ts';
 import type { McpServerConfig } from '../mcp/index.ts';
 import type { RetryPolicy } from '../model/index.ts';
@@ -15,6 +16,13 @@ export interface RuntimeOptions {
    * default the current directory. Every surface working on the same directory finds the same runs.
    */
   workdir?: string;
+  /**
+   * Whether a project `.runtime/config.json` may apply its security-relevant keys (its model endpoint,
+   * sandbox, security policy, MCP and LSP commands, network and storage settings: the table in the README's
+   * "Trusted folders"): `true`, `false` (an embedder running checkouts it does not vouch for), or a decision
+   * per project folder. Default: the global config's `trusted_folders` (`keel trust`).
+   */
+  trustProjectConfig?: ProjectTrust;
   /** A store to use instead of the configured one (it is not closed by `close()`). */
   store?: RunStore;
   /** A blob store for artifact payloads instead of the configured one. */

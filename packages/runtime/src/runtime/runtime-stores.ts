@@ -39,7 +39,7 @@ export class RuntimeStores {
   opened(): Promise<OpenedRuntimeStores> {
     this.#opened ??= (async () => {
       const workdir = this.#options.workdir ? await normaliseWorkdir(this.#options.workdir) : process.cwd();
-      const config = loadConfig(this.#runtimeDir, workdir);
+      const config = loadConfig(this.#runtimeDir, workdir, this.#options.trustProjectConfig);
       // Read once with the store: claims (every idle poll of work()) must not re-read config files.
       this.#configLeaseMs = config.runs?.lease_ms;
       const opened = await openStores(

@@ -95,6 +95,7 @@ export class Runtime {
       () => this.store(),
       this.#env,
       this.#lsp,
+      options.trustProjectConfig,
     );
     const now = options.now;
     // One clock for the run controls, the executor and the stores: a test's fake one, or the wall clock.
@@ -125,6 +126,7 @@ export class Runtime {
       runtimeDir: this.runtimeDir,
       envDirs: this.#env.skillDirs,
       defaultWorkdir: options.workdir,
+      trust: options.trustProjectConfig,
     });
     const projectDeps = {
       store: () => this.store(),

@@ -1,3 +1,4 @@
+import type { ProjectTrust } from '../config/index.ts';
 import {
   getSkill,
   listSkills,
@@ -15,6 +16,8 @@ export interface SkillsApiOptions {
   envDirs: readonly string[];
   /** The project a call means when it names none: the runtime's workdir. */
   defaultWorkdir: string | undefined;
+  /** RuntimeOptions.trustProjectConfig. */
+  trust?: ProjectTrust | undefined;
 }
 
 /** Which project a call is about: its `.runtime/skills` and `.runtime/config.json` count. */
@@ -73,6 +76,6 @@ export class SkillsApi {
   }
 
   #lookup() {
-    return { envDirs: this.#options.envDirs };
+    return { envDirs: this.#options.envDirs, trust: this.#options.trust };
   }
 }

@@ -2,6 +2,7 @@ import {
   configFileAt,
   globalConfigPath,
   loadConfig,
+  type ProjectTrust,
   projectConfigPath,
   type RuntimeConfig,
   readConfigFile,
@@ -16,6 +17,8 @@ import { readSkillFile } from './skill-file.ts';
 export interface SkillLookupOptions {
   /** Extra skill directories from the environment (`RUNTIME_SKILL_DIRS`), above every other source. */
   envDirs?: readonly string[] | undefined;
+  /** Whether the project file's security-relevant keys apply (RuntimeOptions.trustProjectConfig). */
+  trust?: ProjectTrust | undefined;
 }
 
 /**
@@ -31,7 +34,7 @@ export async function listSkills(
   workdir: string,
   options: SkillLookupOptions = {},
 ): Promise<SkillList> {
-  const config = loadConfig(runtimeDir, workdir);
+  const config = loadConfig(runtimeDir, workdir, options.trust);
   const discovery = await discover(runtimeDir, workdir, config, options);
   const settings = config.skills ?? {};
   return {
@@ -47,7 +50,7 @@ export async function getSkill(
   name: string,
   options: SkillLookupOptions = {},
 ): Promise<SkillDetail> {
-  const config = loadConfig(runtimeDir, workdir);
+  const config = loadConfig(runtimeDir, workdir, options.trust);
   const found = findSkill(await discover(runtimeDir, workdir, config, options), name);
   return {
     ...toSkill(found, config.skills ?? {}),
@@ -67,7 +70,10 @@ export async function setSkillEnabled(
   enabled: boolean,
   options: SkillLookupOptions & { scope: SkillScope },
 ): Promise<Skill> {
-  findSkill(await discover(runtimeDir, workdir, loadConfig(runtimeDir, workdir), options), name);
+  findSkill(
+    await discover(runtimeDir, workdir, loadConfig(runtimeDir, workdir, options.trust), options),
+    name,
+  );
   const path = options.scope === 'project' ? projectConfigPath(workdir) : globalConfigPath(runtimeDir);
   await configFileAt(path).update((current) => {
     const own = (current.skills ?? {}) as SkillSettings & Record<string, unknown>;
@@ -76,7 +82,7 @@ export async function setSkillEnabled(
     const changes = toggledSettings(own, inherited, name, enabled);
     return Object.keys(changes).length ? { ...current, skills: { ...own, ...changes } } : current;
   });
-  const config = loadConfig(runtimeDir, workdir);
+  const config = loadConfig(runtimeDir, workdir, options.trust);
   return toSkill(findSkill(await discover(runtimeDir, workdir, config, options), name), config.skills ?? {});
 }
 

@@ -1,5 +1,12 @@
-import { configFileAt, type RuntimeOptions, sandboxStatus } from '@keel/runtime';
-import { globalConfigPath, hideSecrets, loadConfig, readEnv } from '@keel/runtime/internal';
+import {
+  type ConfigReport,
+  configFileAt,
+  loadConfigReport,
+  type RuntimeOptions,
+  sandboxStatus,
+} from '@keel/runtime';
+
+import { globalConfigPath, hideSecrets, readEnv } from '@keel/runtime/internal';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { applyConfigUpdate, configUpdateBody } from '../config-update.ts';
@@ -24,7 +31,9 @@ export interface ConfigRouteOptions {
 export function configRoutes(pool: RuntimePool, options: ConfigRouteOptions): FastifyPluginAsyncZod {
   // Shared with the skills routes, which write the same file: their updates queue instead of racing.
   const globalFile = configFileAt(globalConfigPath(options.runtimeDir));
-  const effective = () => loadConfig(options.runtimeDir, pool.workdir);
+  const trust = options.runtime?.trustProjectConfig;
+  const report = () => loadConfigReport(options.runtimeDir, pool.workdir, trust);
+  const effective = () => report().config;
   return async (app) => {
     app.get('/config', async () => hideSecrets(effective()));
 
@@ -34,11 +43,30 @@ export function configRoutes(pool: RuntimePool, options: ConfigRouteOptions): Fa
     });
 
     app.get('/config/status', async () => {
-      const config = effective();
+      const { config, ...project } = report();
       return {
         ...modelReadiness(config, readEnv(options.env), options.runtime ?? {}),
         sandbox: sandboxStatus(config.sandbox),
+        project_config: projectConfigStatus(project),
       };
     });
+  };
+}
+
+/**
+ * What the workdir's project file asked for that did not apply (an untrusted folder), and how to trust
+ * it: the project's own `.runtime/config.json` applies its security-relevant keys only in a trusted folder
+ * (docs/decisions/2026-11-26-trusted-folders.md).
+ */
+function projectConfigStatus(project: Omit<ConfigReport, 'config'>) {
+  return {
+    file: project.projectFile,
+    trusted: project.trusted,
+    ignored: project.ignored.map(({ key, value, kind, why }) => ({ key, value, kind, why })),
+    ...(project.ignored.length > 0
+      ? {
+          how_to_trust: `keel trust ${JSON.stringify(project.projectDir)} (adds it to trusted_folders in the global config.json), or start keel-web with --trust-project-config`,
+        }
+      : {}),
   };
 }

@@ -15,9 +15,9 @@ import {
 } from '@keel/testkit';
 import { createWorkbench, type Workbench } from '@keel/workbench';
 import type { FastifyInstance } from 'fastify';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { dist, ensureBuilt, executablePath, hasChromium, shots, workbenchEnv } from './harness.ts';
+import { dist, ensureBuilt, hasChromium, launchBrowser, shots, workbenchEnv } from './harness.ts';
 
 /** The attacker's page: every attempt's outcome lands in `window.results`, then `window.done` is set. */
 function attackerPage(workbench: string, keelWeb: string, workdir: string): string {
@@ -113,20 +113,8 @@ describe.skipIf(!hasChromium)('a hostile page in Chromium against both services 
     await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
     const address = attacker.address();
     attackerUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        // The rebinding attacker's name resolves to this machine, as its DNS would answer after the TTL.
-        '--host-resolver-rules=MAP rebind.attacker.test 127.0.0.1',
-      ],
-    });
+    // The rebinding attacker's name resolves to this machine, as its DNS would answer after the TTL.
+    browser = await launchBrowser(['--host-resolver-rules=MAP rebind.attacker.test 127.0.0.1']);
   }, 120_000);
 
   afterAll(async () => {

@@ -99,7 +99,8 @@ export function workbenchEnv(
   };
 }
 
-export function launchBrowser(): Promise<Browser> {
+/** Debian's Chromium, headless, with the flags this machine needs; `extraArgs` are added after them. */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath,
     args: [
@@ -110,6 +111,7 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }

@@ -3,26 +3,20 @@
 // a flood of wrong keys. Nothing may be executed, read or persisted; every refusal is in the error shape.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type OpenApiDocument, operationsOf, pathSpellings, rawRequest, trySocket } from '@keel/testkit/fuzz';
+import {
+  errorOf,
+  type OpenApiDocument,
+  operationsOf,
+  pathSpellings,
+  portOf,
+  rawRequest,
+  trySocket,
+} from '@keel/testkit/fuzz';
 import { describe, expect, test } from 'vitest';
 import { startServer } from '../harness.ts';
 
 const rebound = 'rebind.attacker.example';
 const evil = 'http://evil.example:8000';
-
-function portOf(base: string): number {
-  return Number(new URL(base).port);
-}
-
-function json(body: string): {
-  error?: { code?: string; message?: string; details?: Record<string, unknown> };
-} {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return {};
-  }
-}
 
 /** What a hostile page would try first: read settings and folders, persist a model URL, start a run. */
 function attacks(workdir: string) {
@@ -54,7 +48,7 @@ describe('keel-web with its defaults (no key) against a hostile page', () => {
           ...(attack.body ? { body: attack.body } : {}),
         });
         expect(answer.status, `${attack.method} ${attack.path} with Host ${host}`).toBe(403);
-        const { error } = json(answer.body);
+        const error = errorOf(answer);
         expect(error?.code).toBe('PERMISSION_DENIED');
         expect(error?.details?.reason).toBe('host_not_allowed');
         expect(error?.message).toContain('--allowed-host');
@@ -81,11 +75,11 @@ describe('keel-web with its defaults (no key) against a hostile page', () => {
           ...(attack.body ? { body: attack.body } : {}),
         });
         expect(answer.status, `${attack.method} ${attack.path} from ${origin}`).toBe(403);
-        expect(json(answer.body).error).toMatchObject({
+        expect(errorOf(answer)).toMatchObject({
           code: 'PERMISSION_DENIED',
           details: { reason: 'origin_not_allowed' },
         });
-        expect(json(answer.body).error?.message).toContain('--allowed-origin');
+        expect(errorOf(answer)?.message).toContain('--allowed-origin');
       }
     }
     for (const path of ['/ws', '/ws/chat/prj_x', '/ws/chat/task/tsk_x']) {
@@ -149,9 +143,9 @@ describe('keel-web with a key: authentication cannot be skipped', () => {
   test('every documented route, in every path spelling, needs the key', { timeout: 120_000 }, async () => {
     await using s = await startServer([], { apiKey: 'the-key' });
     const port = portOf(s.base);
-    const doc = json(
+    const doc = JSON.parse(
       (await rawRequest(port, { method: 'GET', path: '/docs/json' })).body,
-    ) as unknown as OpenApiDocument;
+    ) as OpenApiDocument;
     const operations = operationsOf(doc).filter((op) => op.path !== '/health');
     expect(operations.length).toBeGreaterThan(30);
     let sent = 0;
@@ -166,7 +160,7 @@ describe('keel-web with a key: authentication cannot be skipped', () => {
         });
         sent++;
         expect(answer.status, `${op.method} ${spelling.path} (${spelling.name})`).toBe(401);
-        expect(json(answer.body).error?.code).toBe('AUTHENTICATION_FAILED');
+        expect(errorOf(answer)?.code).toBe('AUTHENTICATION_FAILED');
       }
       // With the key, the route is reached (whatever it then answers, it is not the guard's 401).
       const keyed = await rawRequest(port, {
@@ -206,7 +200,7 @@ describe('keel-web with a key: authentication cannot be skipped', () => {
       path: '/runtime/runs',
       headers: { authorization: 'Bearer the-key' },
     });
-    expect(json(locked.body).error?.code).toBe('RATE_LIMITED');
+    expect(errorOf(locked)?.code).toBe('RATE_LIMITED');
     now += 60_000;
     const open = await rawRequest(port, {
       method: 'GET',

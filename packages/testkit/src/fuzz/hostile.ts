@@ -57,6 +57,22 @@ export interface RawResponse {
   body: string;
 }
 
+/** The `error` object of an answer in the services' error shape, or undefined when it has none. */
+export function errorOf(
+  response: Pick<RawResponse, 'body'>,
+): { code?: string; message?: string; details?: Record<string, unknown> } | undefined {
+  try {
+    return (JSON.parse(response.body) as { error?: ReturnType<typeof errorOf> }).error;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The port of a base URL such as `http://127.0.0.1:8000`. */
+export function portOf(base: string): number {
+  return Number(new URL(base).port);
+}
+
 /** One HTTP request over a real socket to 127.0.0.1:`port`, with the path and the Host exactly as given. */
 export function rawRequest(port: number, request: RawRequest): Promise<RawResponse> {
   return new Promise((resolve, reject) => {

@@ -1,26 +1,20 @@
 // The workbench against the requests a hostile web page (or anyone on the network) can make, over real
 // sockets: a DNS-rebinding Host, a foreign Origin, a cross-site WebSocket, every route in every path
 // spelling. Nothing may be executed, read or persisted; every refusal is in the error shape.
-import { type OpenApiDocument, operationsOf, pathSpellings, rawRequest, trySocket } from '@keel/testkit/fuzz';
+import {
+  errorOf,
+  type OpenApiDocument,
+  operationsOf,
+  pathSpellings,
+  portOf,
+  rawRequest,
+  trySocket,
+} from '@keel/testkit/fuzz';
 import { describe, expect, test } from 'vitest';
 import { startWorkbench } from '../harness.ts';
 
 const rebound = 'rebind.attacker.example';
 const evil = 'http://evil.example:8000';
-
-function portOf(base: string): number {
-  return Number(new URL(base).port);
-}
-
-function json(body: string): {
-  error?: { code?: string; message?: string; details?: Record<string, unknown> };
-} {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return {};
-  }
-}
 
 /** A shell command dressed as a runner config: what a page would plant to run code. */
 const runnerConfig = {
@@ -71,7 +65,7 @@ describe('the workbench with its defaults (no key) against a hostile page', () =
           ...(attack.body ? { body: attack.body } : {}),
         });
         expect(answer.status, `${attack.method} ${attack.path} with Host ${host}`).toBe(403);
-        const { error } = json(answer.body);
+        const error = errorOf(answer);
         expect(error?.code).toBe('PERMISSION_DENIED');
         expect(error?.details?.reason).toBe('host_not_allowed');
         expect(error?.message).toContain('WORKBENCH_ALLOWED_HOSTS');
@@ -107,11 +101,11 @@ describe('the workbench with its defaults (no key) against a hostile page', () =
           ...(attack.body ? { body: attack.body } : {}),
         });
         expect(answer.status, `${attack.method} ${attack.path} from ${origin}`).toBe(403);
-        expect(json(answer.body).error).toMatchObject({
+        expect(errorOf(answer)).toMatchObject({
           code: 'PERMISSION_DENIED',
           details: { reason: 'origin_not_allowed' },
         });
-        expect(json(answer.body).error?.message).toContain('WORKBENCH_CORS_ORIGINS');
+        expect(errorOf(answer)?.message).toContain('WORKBENCH_CORS_ORIGINS');
       }
     }
     const outcome = await trySocket(`${wb.base.replace('http', 'ws')}/api/ws`, { origin: evil });
@@ -153,9 +147,9 @@ describe('the workbench with a key: authentication cannot be skipped', () => {
       env: { WORKBENCH_AUTH_API_KEY: 'the-key' },
     });
     const port = portOf(wb.base);
-    const doc = json(
+    const doc = JSON.parse(
       (await rawRequest(port, { method: 'GET', path: '/docs/json' })).body,
-    ) as unknown as OpenApiDocument;
+    ) as OpenApiDocument;
     const operations = operationsOf(doc).filter((op) => op.path !== '/health' && op.path !== '/api/health');
     expect(operations.length).toBeGreaterThan(30);
     let sent = 0;
@@ -175,7 +169,7 @@ describe('the workbench with a key: authentication cannot be skipped', () => {
         // Spellings the router reads as the route itself must meet the key check.
         if (routed.has(spelling.name)) {
           expect(answer.status, where).toBe(401);
-          expect(json(answer.body).error?.code).toBe('AUTHENTICATION_FAILED');
+          expect(errorOf(answer)?.code).toBe('AUTHENTICATION_FAILED');
           continue;
         }
         // Others match no API route: the SPA's page (a GET: HTML with no data in it) or a refusal.
@@ -184,7 +178,7 @@ describe('the workbench with a key: authentication cannot be skipped', () => {
           continue;
         }
         expect(answer.status, where).toBeGreaterThanOrEqual(400);
-        expect(json(answer.body).error?.code, where).toBeTypeOf('string');
+        expect(errorOf(answer)?.code, where).toBeTypeOf('string');
       }
       const keyed = await rawRequest(port, {
         method,

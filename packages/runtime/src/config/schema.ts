@@ -97,6 +97,8 @@ export const configSchema = z.looseObject({
       network_mode: z.string().optional(),
       /** The image of the docker and podman backends. */
       image: z.string().min(1).optional(),
+      /** Paths commands may read inside the folders the read boundary hides (absolute, or `~/…`). */
+      readable_paths: z.array(z.string().regex(/^(\/|~\/)/, 'an absolute path or one under ~/')).optional(),
       /** The remote backend's provider (docs/remote-sandbox.md); the token is read from `token_env`. */
       remote: z
         .looseObject({

@@ -52,7 +52,11 @@ export async function createToolContext(
     blockedCommands: config.security?.blocked_commands,
     envAllow: config.security?.env_allow,
   });
-  const sandbox = createSandbox(config.sandbox);
+  // The same switch as the file tools': commands cannot read the home, WORKBENCH_HOME or the runtime's files.
+  const sandbox = createSandbox(config.sandbox, {
+    strictReadBoundary: config.security?.strict_read_boundary ?? true,
+    hiddenPaths: [options.runtimeDir, options.env?.home],
+  });
   const memory = options.runtimeDir ? new ProjectMemory(options.runtimeDir, workdir) : undefined;
   const web = { config: config.web, braveSearchApiKey: options.env?.braveSearchApiKey };
   return (signal) => ({

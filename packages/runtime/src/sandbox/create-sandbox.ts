@@ -2,6 +2,7 @@ import { ConfigError } from '../errors/index.ts';
 import { BubblewrapSandbox } from './bubblewrap.ts';
 import { ContainerSandbox, defaultContainerImage } from './container.ts';
 import { findExecutableSync } from './find-executable.ts';
+import { readBoundaryOf } from './read-boundary.ts';
 import { RemoteSandbox } from './remote-sandbox.ts';
 import type { Sandbox } from './sandbox.ts';
 import { SeatbeltSandbox } from './seatbelt.ts';
@@ -18,6 +19,11 @@ export interface SandboxSettings {
   image?: string | undefined;
   /** The remote backend's provider (docs/remote-sandbox.md). */
   remote?: RemoteSandboxSettings | undefined;
+  /**
+   * Paths (absolute, or `~/…`) commands may read although they sit in a folder the read boundary hides
+   * (the home, WORKBENCH_HOME, RUNTIME_HOME), on top of the toolchains of `toolchainPaths`.
+   */
+  readable_paths?: string[] | undefined;
 }
 
 /** Configuration `sandbox.remote`: where the remote backend's provider is and how to reach it. */
@@ -46,8 +52,18 @@ export interface SandboxEnvironment {
   platform?: NodeJS.Platform;
   /** Where backends' programs are looked for (default this process's PATH). */
   searchPath?: string;
-  /** Where the remote backend's token variable is read (default this process's environment). */
+  /**
+   * Where the remote backend's token variable and the read boundary's HOME, WORKBENCH_HOME and RUNTIME_HOME
+   * are read (default this process's environment, which commands get their HOME from).
+   */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Config `security.strict_read_boundary` (default true): commands cannot read the user's home,
+   * WORKBENCH_HOME, RUNTIME_HOME or `hiddenPaths` (bubblewrap and Seatbelt; containers see only the roots).
+   */
+  strictReadBoundary?: boolean;
+  /** More folders to hide with the read boundary: the runtime's directory. */
+  hiddenPaths?: readonly (string | undefined)[];
   /** Where the remote backend remembers each workdir's sandbox (default a private folder in the temp dir). */
   remoteStateDir?: string;
 }
@@ -151,10 +167,18 @@ function resolveSandbox(
         (program === 'bwrap' ? 'Install bubblewrap (apt-get install bubblewrap) to confine them.' : ''),
     );
   }
+  const readBoundary =
+    environment.strictReadBoundary === false
+      ? undefined
+      : readBoundaryOf({
+          env: environment.env ?? process.env,
+          hiddenPaths: environment.hiddenPaths,
+          readablePaths: settings?.readable_paths,
+        });
   const sandbox =
     osBackend === 'seatbelt'
-      ? new SeatbeltSandbox({ network, searchPath })
-      : new BubblewrapSandbox({ network, searchPath });
+      ? new SeatbeltSandbox({ network, searchPath, readBoundary })
+      : new BubblewrapSandbox({ network, searchPath, readBoundary });
   const missing = found === undefined ? ` (${program} is not installed: commands will be refused)` : '';
   return on(sandbox, `Commands run in the ${sandbox.name} sandbox${missing}: ${writes}. ${turnOff}`);
 }

@@ -1,5 +1,6 @@
 import { ToolError } from '../errors/index.ts';
 import { findExecutable } from './find-executable.ts';
+import { boundaryLayers, type ReadBoundary, within } from './read-boundary.ts';
 import type { Sandbox, SandboxCommand } from './sandbox.ts';
 
 /** Options of `SeatbeltSandbox`. */
@@ -7,6 +8,8 @@ export interface SeatbeltOptions {
   network: boolean;
   /** Where to look for `sandbox-exec` (default the PATH of this process, then /usr/bin). */
   searchPath?: string;
+  /** What commands may not read (config `security.strict_read_boundary`); none: everything is readable. */
+  readBoundary?: ReadBoundary | undefined;
 }
 
 /** A string literal of Seatbelt's profile language (a Scheme dialect). */
@@ -47,13 +50,45 @@ function protectedDenials(roots: readonly string[]): string[] {
 }
 
 /**
+ * The read boundary's rules, after `(allow file-read*)`: in `boundaryLayers` order (parents first), a hidden
+ * folder denies reads below it and a root or readable path inside allows them again, so the most specific
+ * path wins as the last matching rule. The folders above an allowed path keep their metadata readable, so
+ * the path can still be resolved (`realpath`, `getcwd`); their listing and contents stay denied.
+ */
+function readRules(roots: readonly string[], boundary: ReadBoundary | undefined): string[] {
+  if (boundary === undefined || boundary.hidden.length === 0) return [];
+  const layers = boundaryLayers(roots, boundary);
+  const rules = layers.map(({ kind, path }) =>
+    kind === 'hide'
+      ? `(deny file-read* (subpath ${quoted(path)}))`
+      : `(allow file-read* (subpath ${quoted(path)}))`,
+  );
+  const above = new Set<string>();
+  for (const { kind, path } of layers) {
+    if (kind === 'hide') continue;
+    for (let dir = path; dir.lastIndexOf('/') > 0; ) {
+      dir = dir.slice(0, dir.lastIndexOf('/'));
+      if (boundary.hidden.some((hidden) => within(dir, hidden))) above.add(dir);
+    }
+  }
+  if (above.size > 0) {
+    rules.push(`(allow file-read-metadata ${[...above].map((dir) => `(literal ${quoted(dir)})`).join(' ')})`);
+  }
+  return rules;
+}
+
+/**
  * The Seatbelt profile (macOS `sandbox-exec -p`) for one command, from the same boundary as bubblewrap:
- * everything readable, only `writableRoots` and the temporary directories writable except the protected
- * paths inside the roots, no network unless `network`. Denied by default, then allowed piece by piece, as
+ * everything readable but the read boundary's hidden folders, only `writableRoots` and the temporary
+ * directories writable except the protected paths inside the roots, no network unless `network`. Denied by default, then allowed piece by piece, as
  * Apple's own profiles are written; the protected paths' denials come last, so they win (the last matching
  * rule decides).
  */
-export function seatbeltProfile(options: { writableRoots: readonly string[]; network: boolean }): string {
+export function seatbeltProfile(options: {
+  writableRoots: readonly string[];
+  network: boolean;
+  readBoundary?: ReadBoundary | undefined;
+}): string {
   // /private/var/folders holds each user's TMPDIR; /private/tmp is /tmp.
   const writable = [...options.writableRoots, '/private/tmp', '/private/var/folders'];
   return [
@@ -66,6 +101,7 @@ export function seatbeltProfile(options: { writableRoots: readonly string[]; net
     '(allow mach-lookup)',
     '(allow ipc-posix-shm)',
     '(allow file-read*)',
+    ...readRules(options.writableRoots, options.readBoundary),
     `(allow file-write* ${writable.map((root) => `(subpath ${quoted(root)})`).join(' ')})`,
     '(allow file-write-data (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/fd/"))',
     ...(options.network ? ['(allow network*)', '(allow system-socket)'] : []),
@@ -78,10 +114,12 @@ export class SeatbeltSandbox implements Sandbox {
   readonly name = 'seatbelt';
   readonly #network: boolean;
   readonly #searchPath: string;
+  readonly #readBoundary: ReadBoundary | undefined;
 
   constructor(options: SeatbeltOptions) {
     this.#network = options.network;
     this.#searchPath = options.searchPath ?? `${process.env.PATH ?? ''}:/usr/bin`;
+    this.#readBoundary = options.readBoundary;
   }
 
   async wrap(command: SandboxCommand): Promise<string[]> {
@@ -93,7 +131,11 @@ export class SeatbeltSandbox implements Sandbox {
         { sandbox: this.name },
       );
     }
-    const profile = seatbeltProfile({ writableRoots: command.writableRoots, network: this.#network });
+    const profile = seatbeltProfile({
+      writableRoots: command.writableRoots,
+      network: this.#network,
+      readBoundary: this.#readBoundary,
+    });
     return [sandboxExec, '-p', profile, '--', ...command.argv];
   }
 }

@@ -88,6 +88,9 @@ describe.skipIf(!hasChromium)('a live session in the browser', () => {
     await expect.poll(() => counts('alpha'), { timeout: 30_000 }).toEqual(Array(40).fill(1));
     await page.screenshot({ path: join(shots, 'live-after-reload.png'), fullPage: true });
 
+    // As a user would: the box takes the next message once the answer has ended (while the session still
+    // runs, Enter does nothing). The last word can show before the session's end reaches the page.
+    await page.locator('.session-head .badge', { hasText: 'succeeded' }).waitFor();
     await box.fill('second question');
     await box.press('Enter');
     await page.getByText('beta5', { exact: false }).waitFor();

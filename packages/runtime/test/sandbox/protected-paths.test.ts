@@ -9,16 +9,10 @@ import { startRemoteSandboxServer } from '@keel/testkit';
 import { describe, expect, it } from 'vitest';
 import { ContainerSandbox, createSandbox, findExecutable, seatbeltProfile } from '../../src/sandbox/index.ts';
 import { createCommandPolicy, type ToolContext } from '../../src/tools/index.ts';
-import { contextFor, runTool, tempDir, writeFiles } from '../tools/helpers.ts';
+import { contextFor, git, runTool, tempDir, writeFiles } from '../tools/helpers.ts';
 
 const bwrap = await findExecutable('bwrap', process.env.PATH ?? '');
 const anything = createCommandPolicy({ allowedCommands: ['*'] });
-
-function git(cwd: string, ...args: string[]): string {
-  const result = spawnSync('git', args, { cwd, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
-  return result.stdout;
-}
 
 async function repository() {
   const work = await tempDir('keel-protected-');

@@ -10,16 +10,10 @@ import { createToolContext } from '../../src/runs/index.ts';
 import { createSandbox, findExecutable, seatbeltProfile } from '../../src/sandbox/index.ts';
 import { readBoundaryOf } from '../../src/sandbox/read-boundary.ts';
 import { createCommandPolicy, FileHistory, type ToolContext } from '../../src/tools/index.ts';
-import { contextFor, runTool, writeFiles } from '../tools/helpers.ts';
+import { contextFor, git, runTool, writeFiles } from '../tools/helpers.ts';
 
 const bwrap = await findExecutable('bwrap', process.env.PATH ?? '');
 const anything = createCommandPolicy({ allowedCommands: ['*'] });
-
-function git(cwd: string, ...args: string[]): string {
-  const result = spawnSync('git', args, { cwd, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
-  return result.stdout;
-}
 
 /** A fake home, WORKBENCH_HOME (with a task workspace, a git repository) and RUNTIME_HOME. */
 async function machine() {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -43,4 +44,11 @@ const tools = createCodingTools();
 /** Runs a tool the way the agent does: by name, with arguments validated against its schema. */
 export function runTool(ctx: ToolContext, name: string, args: unknown): Promise<string> {
   return tools.execute(name, args, ctx);
+}
+
+/** Runs git in `cwd` and answers its output; a failure throws with git's own message. */
+export function git(cwd: string, ...args: string[]): string {
+  const result = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
+  return result.stdout;
 }

@@ -107,7 +107,7 @@ export type {
   SkillsApi,
   WorkOptions,
 } from './runtime/index.ts';
-export { createRuntime, Runtime } from './runtime/index.ts';
+export { createRuntime, Runtime, unconfinedCommandsNote } from './runtime/index.ts';
 export type { Sandbox, SandboxCommand, SandboxSettings, SandboxStatus } from './sandbox/index.ts';
 export { createSandbox, sandboxStatus } from './sandbox/index.ts';
 export type {
@@ -162,6 +162,7 @@ export type {
   ToolAuditRecord,
   ToolContext,
   ToolWait,
+  UnconfinedCommands,
   WebSettings,
 } from './tools/index.ts';
 export {

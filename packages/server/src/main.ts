@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { unconfinedCommandsNote } from '@keel/runtime';
+import { readEnv } from '@keel/runtime/internal';
 import { checkBind } from '@keel/service';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { listFromEnv } from './auth.ts';
@@ -70,8 +72,9 @@ async function serve(flags: RunFlags): Promise<number> {
     return 1;
   }
   if (bind.warning) process.stderr.write(`\n${bind.warning}\n\n`);
+  const trust = flags.trustProjectConfig === true ? true : undefined;
   const app = await createServer({
-    ...(flags.trustProjectConfig ? { runtime: { trustProjectConfig: true } } : {}),
+    ...(trust ? { runtime: { trustProjectConfig: trust } } : {}),
     workdir: resolve(flags.workdir ?? '.'),
     allowedHosts: [...listFromEnv(process.env.RUNTIME_ALLOWED_HOSTS), ...flags.allowedHost],
     allowedOrigins: [...listFromEnv(process.env.RUNTIME_ALLOWED_ORIGINS), ...flags.allowedOrigin],
@@ -89,6 +92,8 @@ async function serve(flags: RunFlags): Promise<number> {
   const shown =
     typeof address === 'object' && address ? `http://${flags.host}:${address.port}` : String(address);
   process.stdout.write(`Keel web server listening on ${shown}\n`);
+  const note = unconfinedCommandsNote(readEnv(process.env).home, resolve(flags.workdir ?? '.'), trust);
+  if (note) process.stderr.write(`Note: ${note}\n`);
   await new Promise<void>((done) => {
     process.once('SIGINT', done);
     process.once('SIGTERM', done);

@@ -32,4 +32,4 @@ export { startRemoteSandboxServer } from './remote-sandbox/index.ts';
 export type { SeededRandom } from './seeded-random.ts';
 export { seededRandom } from './seeded-random.ts';
 export type { TempDir, TempGitRepo, TempGitRepoOptions } from './temp/index.ts';
-export { createTempDir, createTempGitRepo } from './temp/index.ts';
+export { createTempDir, createTempGitRepo, pathWithout } from './temp/index.ts';

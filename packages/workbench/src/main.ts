@@ -1,3 +1,6 @@
+import { tmpdir } from 'node:os';
+import { unconfinedCommandsNote } from '@keel/runtime';
+import { readEnv } from '@keel/runtime/internal';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { createWorkbench } from './app.ts';
 import { version } from './version.ts';
@@ -57,6 +60,9 @@ async function serve(flags: RunFlags): Promise<number> {
   }
   if (workbench.warning) process.stderr.write(`\n${workbench.warning}\n\n`);
   process.stdout.write(`Keel workbench listening on ${url} (API docs: ${url}/docs)\n`);
+  // Keel's runs here never trust a project file by default, so the user's global config decides.
+  const note = unconfinedCommandsNote(readEnv(process.env).home, tmpdir(), false);
+  if (note) process.stderr.write(`Note (the Keel runner): ${note}\n`);
   await new Promise<void>((done) => {
     process.once('SIGINT', done);
     process.once('SIGTERM', done);

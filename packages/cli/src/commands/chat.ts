@@ -6,8 +6,8 @@ import { keelArgsOf, workdirOf } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
 import { createEventPrinter } from '../render/event-printer.ts';
 import { addRunRequestOptions, type RunRequestFlags, runRequestFromFlags } from '../run-request-flags.ts';
+import { beforeStart } from './before-start.ts';
 import { describe } from './descriptions.ts';
-import { confirmProjectTrust } from './project-trust.ts';
 
 /** A chat sends only the model to its runs; the session is the conversation's own. */
 interface ChatFlags extends Pick<RunRequestFlags, 'workdir' | 'model' | 'modelBaseUrl' | 'session'> {
@@ -32,8 +32,8 @@ async function chat(flags: ChatFlags, io: CliIo): Promise<number> {
     return 1;
   }
   const workdir = workdirOf(io, flags);
-  // Asks once before the project file's security-relevant keys may apply (or says they were ignored).
-  await confirmProjectTrust(io, workdir);
+  // Asks once before the project file's security-relevant keys may apply; says when no sandbox confines commands.
+  await beforeStart(io, workdir);
   const runtime = createRuntime({
     env: io.env,
     workdir,

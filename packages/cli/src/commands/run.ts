@@ -19,8 +19,8 @@ import {
   runRequestFromFlags,
 } from '../run-request-flags.ts';
 import { loadWorkflow } from '../workflow-file.ts';
+import { beforeStart } from './before-start.ts';
 import { describe } from './descriptions.ts';
-import { confirmProjectTrust } from './project-trust.ts';
 
 interface RunFlags extends RunRequestFlags {
   verbose?: boolean;
@@ -84,8 +84,8 @@ async function runCommand(prompt: string, flags: RunFlags, io: CliIo): Promise<n
   // Ctrl-C cancels the run, also while it waits for an approval.
   using interrupt = interruptSignal();
   const workdir = workdirOf(io, flags);
-  // Asks once before the project file's security-relevant keys may apply (or says they were ignored).
-  await confirmProjectTrust(io, workdir);
+  // Asks once before the project file's security-relevant keys may apply; says when no sandbox confines commands.
+  await beforeStart(io, workdir);
   const runtime = createRuntime({
     env: io.env,
     workdir,

@@ -1,8 +1,8 @@
 import { ConfigError, createRuntime } from '@keel/runtime';
 import type { Command } from 'commander';
 import { printError, workdirOf } from '../cli-runtime.ts';
+import { beforeStart } from '../commands/before-start.ts';
 import { describe } from '../commands/descriptions.ts';
-import { confirmProjectTrust } from '../commands/project-trust.ts';
 import type { CliIo } from '../io.ts';
 import { addRunRequestOptions, type RunRequestFlags } from '../run-request-flags.ts';
 
@@ -35,8 +35,8 @@ async function tuiCommand(flags: TuiFlags, io: CliIo): Promise<number> {
     return 1;
   }
   const workdir = workdirOf(io, flags);
-  // Before the full screen opens: asks once whether the project file's security-relevant keys may apply.
-  await confirmProjectTrust(io, workdir);
+  // Before the full screen opens: the trust question, and a note when no sandbox confines commands.
+  await beforeStart(io, workdir);
   let runtime: ReturnType<typeof createRuntime> | undefined;
   try {
     const { TuiController, showFullScreen } = await loadTerminalUi();

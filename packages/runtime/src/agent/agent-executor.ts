@@ -15,6 +15,12 @@ export type ToolApproval =
   /** Nobody decided within the interaction timeout: the call is not run either. */
   | { status: 'expired'; reason: string };
 
+/** Why a tool call needs a human's approval: a policy naming the tool, or the tool's own reason. */
+export interface ApprovalNeed {
+  /** The tool's reason (`Tool.approvalReason`), shown with the request; absent for a policy by name. */
+  why?: string;
+}
+
 /** How the agent reaches the scheduler: events, steps with checkpoints, budgets, approvals. */
 export interface AgentHooks {
   /** Receives each event in order; awaited, so a slow consumer slows the run instead of losing events. */
@@ -36,8 +42,8 @@ export interface AgentHooks {
   takeUserInputs(): Promise<string[]>;
   /** Trips the circuit breaker for a detected loop: announces it and throws. */
   loop(similarity: number): Promise<never>;
-  /** True when this tool call needs a human's approval first. */
-  needsApproval(call: ToolCall): boolean;
+  /** Whether this tool call needs a human's approval first, and why; null when it can run. */
+  needsApproval(call: ToolCall, args: Record<string, unknown>): Promise<ApprovalNeed | null>;
   /**
    * Asks the user the `question` tool's question: returns the answer when there is one; otherwise records
    * it (its id in `state.pending.approval_id`), checkpoints and throws to suspend the run, as `approval`.
@@ -58,6 +64,7 @@ export interface AgentHooks {
     args: Record<string, unknown>,
     state: AgentState,
     stepId: string,
+    need: ApprovalNeed,
   ): Promise<ToolApproval>;
   /**
    * Before a call runs: when its tool waits on something outside the run (Tool.waitsFor: a sub-agent to
@@ -185,11 +192,12 @@ async function runToolBatch(
     if (question?.success) {
       const answer = await hooks.ask(call, question.data, state, stepId);
       preset = `The user answered: ${answer}`;
-    } else if (hooks.needsApproval(call)) {
-      const decision = await hooks.approval(call, args, state, stepId);
-      if (decision.status === 'rejected') {
+    } else {
+      const need = await hooks.needsApproval(call, args);
+      const decision = need && (await hooks.approval(call, args, state, stepId, need));
+      if (decision?.status === 'rejected') {
         preset = `Not run: the user rejected this call${decision.reason ? ` (${decision.reason})` : ''}.`;
-      } else if (decision.status === 'expired') {
+      } else if (decision?.status === 'expired') {
         preset = `Not run: the approval expired (${decision.reason}).`;
       }
     }

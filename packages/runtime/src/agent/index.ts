@@ -1,4 +1,4 @@
-export type { AgentExecutorInput, AgentHooks, ToolApproval } from './agent-executor.ts';
+export type { AgentExecutorInput, AgentHooks, ApprovalNeed, ToolApproval } from './agent-executor.ts';
 export { executeAgent } from './agent-executor.ts';
 export type { AgentState } from './agent-state.ts';
 export { newAgentState } from './agent-state.ts';

@@ -97,7 +97,7 @@ export async function runAgentNode(
           state.user_inputs.push(...fresh.map((input) => input.id));
           return fresh.map((input) => input.content);
         },
-        needsApproval: (call) => setup.needsApproval(call),
+        needsApproval: (call, args) => setup.needsApproval(call, args),
         approval: approvalHook(execution, node.id),
         ask: askHook(execution, node.id),
         waitIfNeeded: toolWaitHook(execution, tools, setup.toolContext(signal)),

@@ -54,15 +54,20 @@ async function waitForHuman(
 
 /** The agent's `approval` hook: a tool call policy holds for a human's approval. */
 export function approvalHook(execution: Execution, nodeId: string): AgentHooks['approval'] {
-  return async (call, args, current, stepId) => {
+  return async (call, args, current, stepId, need) => {
     const approval = await waitForHuman(
       execution,
       nodeId,
       {
         kind: 'tool',
-        prompt: `Allow ${call.name} ${truncateArgs(args)}?`,
+        prompt: `Allow ${call.name} ${truncateArgs(args)}?${need.why ? ` (${need.why})` : ''}`,
         options: ['approve', 'reject'],
-        detail: { tool_name: call.name, tool_call_id: call.id, args: args as JsonObject },
+        detail: {
+          tool_name: call.name,
+          tool_call_id: call.id,
+          args: args as JsonObject,
+          ...(need.why ? { reason: need.why } : {}),
+        },
       },
       current,
       stepId,

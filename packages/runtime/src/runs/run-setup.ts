@@ -1,4 +1,4 @@
-import type { BreakerLimits } from '../agent/index.ts';
+import type { ApprovalNeed, BreakerLimits } from '../agent/index.ts';
 import type { ContextBudget } from '../context/index.ts';
 import type { ChatMessage, ModelClient, ModelPrice, ToolCall } from '../model/index.ts';
 import type { ToolContext, ToolRegistry } from '../tools/index.ts';
@@ -31,8 +31,11 @@ export interface RunSetup {
   specialists: readonly SpecialistInfo[];
   /** A specialist's tools (the run's, narrowed) and its role for the system prompt; undefined: none by that name. */
   specialist(name: string): { tools: ToolRegistry; role: string } | undefined;
-  /** Tool calls that need a human's approval before they run (config `security.require_approval`). */
-  needsApproval(call: ToolCall): boolean;
+  /**
+   * Whether a tool call needs a human's approval before it runs (config `security.require_approval`, or
+   * the tool's own `approvalReason`), and why; null when it can run.
+   */
+  needsApproval(call: ToolCall, args: Record<string, unknown>): Promise<ApprovalNeed | null>;
   systemPrompt(toolNames: readonly string[]): string;
   /** The session's conversation before this run, for the first agent turn. */
   history(): ChatMessage[];

@@ -9,6 +9,7 @@ import {
   type TodoList,
   type ToolAuditRecord,
   type ToolContext,
+  type UnconfinedCommands,
 } from '../tools/index.ts';
 
 export interface ToolContextOptions {
@@ -30,6 +31,12 @@ export interface ToolContextOptions {
   env?: RuntimeEnv | undefined;
   /** The runtime's language servers (lsp_* tools), used with config `lsp`. */
   lsp?: LspServers | undefined;
+  /**
+   * What happens to commands not known to only read when no sandbox backend is found and the config did
+   * not turn the sandbox off (RuntimeOptions.unconfinedCommands). Unset (direct tool calls, the caller's
+   * own): they run.
+   */
+  unconfinedCommands?: UnconfinedCommands | undefined;
 }
 
 /**
@@ -57,6 +64,9 @@ export async function createToolContext(
     strictReadBoundary: config.security?.strict_read_boundary ?? true,
     hiddenPaths: [options.runtimeDir, options.env?.home],
   });
+  // No backend, and the user did not say "unconfined" on purpose: only commands that just read run freely.
+  const unconfinedCommands =
+    sandbox === undefined && config.sandbox?.enabled !== false ? options.unconfinedCommands : undefined;
   const memory = options.runtimeDir ? new ProjectMemory(options.runtimeDir, workdir) : undefined;
   const web = { config: config.web, braveSearchApiKey: options.env?.braveSearchApiKey };
   return (signal) => ({
@@ -66,6 +76,7 @@ export async function createToolContext(
     audit,
     commands,
     sandbox,
+    unconfinedCommands,
     history,
     web,
     ...(todos ? { todos } : {}),

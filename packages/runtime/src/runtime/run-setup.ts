@@ -39,6 +39,8 @@ export interface RunSetupDeps {
 }
 
 const plainWorkflow = JSON.stringify(agentWorkflow());
+// Judging whether a call needs approval reads files only; it has nothing to cancel.
+const neverAborted = new AbortController().signal;
 
 /**
  * Resolves what one execution of a run needs from its stored input and this process's configuration:
@@ -99,6 +101,7 @@ export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<Run
     runtimeDir: deps.runtimeDir,
     env: deps.env,
     lsp: deps.lsp,
+    unconfinedCommands: options.unconfinedCommands ?? 'ask',
   });
   const breaker = { ...defaultBreakerLimits, ...config.circuit_breaker };
   const limits: BreakerLimits = {
@@ -128,7 +131,12 @@ export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<Run
     maxDurationMs: config.runs?.max_duration_ms ?? 0,
     contextBudget: resolveContextBudget(settings.model, config.context),
     interactionTimeoutSeconds: options.interactionTimeout ?? config.interaction_timeout ?? 0,
-    needsApproval: (call) => approvalTools.has(call.name),
+    needsApproval: async (call, args) => {
+      if (approvalTools.has(call.name)) return {};
+      const tool = tools.has(call.name) ? tools.get(call.name) : undefined;
+      const reason = await tool?.approvalReason?.(toolContext(neverAborted), args);
+      return reason === undefined ? null : { why: reason };
+    },
     specialists: specialists.map(({ name, description }) => ({ name, description })),
     specialist: (name) => {
       const found = specialists.find((each) => each.name === name);

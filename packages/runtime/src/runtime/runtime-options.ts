@@ -4,7 +4,7 @@ import type { McpServerConfig } from '../mcp/index.ts';
 import type { RetryPolicy } from '../model/index.ts';
 import type { ExecutionOutcome } from '../runs/index.ts';
 import type { BlobStore, Run, RunStore } from '../store/index.ts';
-import type { LspConfig, ToolRegistry } from '../tools/index.ts';
+import type { LspConfig, ToolRegistry, UnconfinedCommands } from '../tools/index.ts';
 import type { Workflow } from '../workflow/index.ts';
 
 /** How to build a runtime. Every field is optional. */
@@ -39,6 +39,12 @@ export interface RuntimeOptions {
   retry?: Partial<RetryPolicy>;
   /** Tools whose calls need a human's approval, on top of config `security.require_approval`. */
   requireApproval?: string[];
+  /**
+   * What a run does with a command that is not known to only read when no sandbox backend confines
+   * commands (no bubblewrap) and the config does not turn the sandbox off on purpose: `ask` (default) waits
+   * for the user's approval, `refuse` refuses it with how to allow it (an embedder where nobody answers).
+   */
+  unconfinedCommands?: UnconfinedCommands;
   /**
    * Seconds an approval or a question waits for a human before it expires, over config
    * `interaction_timeout` (default 0: no limit). The run then goes on without the call or the answer.

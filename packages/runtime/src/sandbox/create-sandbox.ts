@@ -81,6 +81,10 @@ const backends: Record<string, 'bubblewrap' | 'seatbelt' | 'docker' | 'podman' |
   remote: 'remote',
 };
 const turnOff = 'Set sandbox.enabled to false to run commands unconfined.';
+// What the runtime does when no backend is found and the sandbox was not turned off (unconfined-commands.ts).
+const withoutBackend =
+  'a command that does more than read inside the working directory waits for your approval (and is ' +
+  'refused where nobody can approve).';
 
 /** The sandbox commands run in, or undefined when they run unconfined (see sandboxStatus for why). */
 export function createSandbox(
@@ -155,17 +159,16 @@ function resolveSandbox(
         option: 'sandbox.backend',
       });
     }
-    return off(`No sandbox backend runs on ${platform}: commands run unconfined.`);
+    return off(`No sandbox backend runs on ${platform}: ${withoutBackend} ${turnOff}`);
   }
   const program = osBackend === 'seatbelt' ? 'sandbox-exec' : 'bwrap';
   const found = findExecutableSync(program, osBackend === 'seatbelt' ? `${searchPath}:/usr/bin` : searchPath);
   // Asked for explicitly: keep it, so each command explains what to install instead of running unconfined.
   const asked = settings?.enabled === true || backend !== 'auto';
   if (found === undefined && !asked) {
-    return off(
-      `No sandbox: ${program} is not installed, so commands run unconfined. ` +
-        (program === 'bwrap' ? 'Install bubblewrap (apt-get install bubblewrap) to confine them.' : ''),
-    );
+    const install =
+      program === 'bwrap' ? ' Install bubblewrap (apt-get install bubblewrap) to confine commands.' : '';
+    return off(`No sandbox: ${program} is not installed, so ${withoutBackend}${install} ${turnOff}`);
   }
   const readBoundary =
     environment.strictReadBoundary === false

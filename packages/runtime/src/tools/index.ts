@@ -8,6 +8,7 @@ export type {
   ShellRedirect,
   ShellWord,
   SimpleCommand,
+  UnconfinedCommands,
 } from './commands/index.ts';
 export {
   CommandPolicy,
@@ -23,6 +24,7 @@ export {
   runCommand,
   runShellCommand,
   ShellSyntaxError,
+  unconfinedAdvice,
 } from './commands/index.ts';
 export type { FileChange, FileHistoryLimits } from './files/index.ts';
 export {

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ProjectMemory } from '../memory/index.ts';
 import type { Sandbox } from '../sandbox/index.ts';
 import type { CommandPolicy } from './commands/command-policy.ts';
+import type { UnconfinedCommands } from './commands/unconfined-commands.ts';
 import type { FileHistory } from './files/file-history.ts';
 import type { LspAccess } from './lsp/lsp-access.ts';
 import type { PathGuard } from './path-guard.ts';
@@ -22,6 +23,12 @@ export interface ToolContext {
   readonly commands?: CommandPolicy;
   /** Confines the commands exec_command runs (config `sandbox`); without one they run unconfined. */
   readonly sandbox?: Sandbox | undefined;
+  /**
+   * Set when no sandbox backend confines commands although the user did not turn the sandbox off: `refuse`
+   * refuses commands not known to only read; `ask` runs them, because inside a run exec_command's
+   * `approvalReason` had the user approve each first. Unset: commands run as the policy allows.
+   */
+  readonly unconfinedCommands?: UnconfinedCommands | undefined;
   /** Records file changes for undo_file, redo_file and list_file_changes; without one, none are kept. */
   readonly history?: FileHistory;
   /** The run's task list (todo_write, todo_read); without one, a list lives for a single call. */
@@ -55,6 +62,13 @@ export interface Tool<Schema extends z.ZodType = z.ZodType> {
    * the call runs when the run continues and the wait is over. Direct calls never wait.
    */
   waitsFor?(ctx: ToolContext, args: z.infer<Schema>): Promise<ToolWait | null>;
+  /**
+   * For a tool whose call needs the user's approval depending on its arguments (a command with no sandbox
+   * around it): why, or undefined when it can run. Inside a run the call waits for approval, as calls of
+   * `security.require_approval` do; direct calls are the caller's own and never ask. `args` are the model's,
+   * not yet validated.
+   */
+  approvalReason?(ctx: ToolContext, args: Record<string, unknown>): Promise<string | undefined>;
 }
 
 /** What a tool waits for (Tool.waitsFor). */

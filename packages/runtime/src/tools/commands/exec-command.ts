@@ -7,6 +7,7 @@ import { defineTool, type ToolContext } from '../tool.ts';
 import { assertConfined } from './command-confinement.ts';
 import { CommandPolicy } from './command-policy.ts';
 import { type CommandOutcome, runCommand } from './command-runner.ts';
+import { refuseUnconfined, unconfinedRisk } from './unconfined-commands.ts';
 
 /** Default time limit of one command. */
 export const defaultCommandTimeoutMs = 120_000;
@@ -49,6 +50,19 @@ export const execCommandTool = defineTool({
   async execute(ctx, args) {
     return formatOutcome(await runShellCommand(ctx, args));
   },
+  async approvalReason(ctx, args) {
+    if (ctx.unconfinedCommands !== 'ask' || typeof args.command !== 'string') return undefined;
+    // A command the policy or the confinement refuses is refused with its own reason, without asking first.
+    if (!(ctx.commands ?? defaultPolicy).check(args.command).allowed) return undefined;
+    try {
+      const cwd = typeof args.cwd === 'string' ? await ctx.guard.resolve(args.cwd, 'write') : ctx.workdir;
+      await assertConfined(args.command, ctx.guard, cwd);
+      const risk = await unconfinedRisk(args.command, ctx.guard, cwd);
+      return risk && `the command ${risk}, and no sandbox confines commands on this machine`;
+    } catch {
+      return undefined;
+    }
+  },
 });
 
 /**
@@ -63,6 +77,10 @@ export async function runShellCommand(
   policy.assertAllowed(args.command);
   const cwd = args.cwd === undefined ? ctx.workdir : await ctx.guard.resolve(args.cwd, 'write');
   await assertConfined(args.command, ctx.guard, cwd);
+  if (ctx.unconfinedCommands === 'refuse') {
+    const risk = await unconfinedRisk(args.command, ctx.guard, cwd);
+    if (risk !== undefined) refuseUnconfined(args.command, risk);
+  }
   const info = await stat(cwd).catch(() => undefined);
   if (!info?.isDirectory()) {
     throw new ToolError(`cwd ${displayPath(ctx.guard, cwd)} is not an existing directory.`, {

@@ -20,3 +20,5 @@ export {
 } from './exec-command.ts';
 export type { ShellRedirect, ShellWord, SimpleCommand } from './shell-parser.ts';
 export { parseCommandLine, ShellSyntaxError } from './shell-parser.ts';
+export type { UnconfinedCommands } from './unconfined-commands.ts';
+export { unconfinedAdvice } from './unconfined-commands.ts';

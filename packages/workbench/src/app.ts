@@ -11,7 +11,13 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { answerBadUrl, healthRoutes, installErrorHandler, installGuard } from './http/index.ts';
+import {
+  answerBadUrl,
+  healthRoutes,
+  installBodyParsers,
+  installErrorHandler,
+  installGuard,
+} from './http/index.ts';
 import { registerRoutes } from './routes.ts';
 import type { RunnerRegistry } from './runners/index.ts';
 import { createServices, type Services } from './services.ts';
@@ -82,6 +88,8 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  // An empty body is no body, whatever its content type (body-less actions sent as JSON by many clients).
+  installBodyParsers(app);
   // First of all hooks: foreign Hosts and Origins are refused before CORS or any route sees them.
   const authorized = installGuard(app, {
     apiKey: services.config.apiKey,

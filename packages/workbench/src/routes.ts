@@ -19,7 +19,7 @@ export async function registerRoutes(
   await app.register(projectRoutes(services.projects, services.knowledge));
   await app.register(taskRoutes(services.tasks));
   await app.register(flowRoutes(services.tasks));
-  await app.register(sessionRoutes(services.sessions, services.log));
+  await app.register(sessionRoutes(services.sessions, services.log, services.runner));
   await app.register(async (scope) =>
     registerWebSocket(scope, {
       hub: services.hub,

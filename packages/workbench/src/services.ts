@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkbenchOptions } from './app.ts';
 import { Background } from './background.ts';
@@ -17,7 +18,14 @@ import {
 import { SettingsService } from './settings/index.ts';
 import { SkillService } from './skills/index.ts';
 import { type Database, openDatabase, storeFailure } from './store/index.ts';
-import { planTurnEnded, reviewTurnEnded, type TaskDeps, TaskStore } from './tasks/index.ts';
+import {
+  deleteProjectTasks,
+  planTurnEnded,
+  reviewTurnEnded,
+  type TaskDeps,
+  TaskLocks,
+  TaskStore,
+} from './tasks/index.ts';
 
 const day = 24 * 60 * 60 * 1000;
 
@@ -52,9 +60,16 @@ export function createServices(options: WorkbenchOptions): Services {
   const paths = workbenchPaths(config.home);
   mkdirSync(paths.sessionsDir, { recursive: true });
   const db = openDatabase(paths.database);
+  const runtimeDir = env.RUNTIME_HOME || join(homedir(), '.runtime');
+  // A repository's .runtime/config.json applies its security-relevant keys only in a project that trusts it.
+  const trustProjectConfig = (dir: string) => projects.trustsConfigIn(dir);
   const registry =
     options.runners ??
-    createRunnerRegistry({ keel: { env }, env, homesDir: join(config.home, 'runner-homes') });
+    createRunnerRegistry({
+      keel: { env, trustProjectConfig },
+      env,
+      homesDir: join(config.home, 'runner-homes'),
+    });
   const settings = new SettingsService(db, paths.secrets, builtinRunnerConfigs());
   const sessions = new SessionStore(db);
   const log = new SessionLog(paths.sessionLog);
@@ -66,7 +81,11 @@ export function createServices(options: WorkbenchOptions): Services {
     ),
   );
   const projectStore = new ProjectStore(db);
-  const projects = new ProjectService(projectStore, settings, paths.knowledgeDir);
+  const projects = new ProjectService(projectStore, settings, {
+    knowledgeDir: paths.knowledgeDir,
+    home: paths.home,
+    runtimeDir,
+  });
   const knowledge = new KnowledgeService({
     store: projectStore,
     runner,
@@ -87,8 +106,10 @@ export function createServices(options: WorkbenchOptions): Services {
     background,
     paths,
     fetch: options.fetch ?? globalThis.fetch,
-    busy: new Map(),
+    busy: new TaskLocks(),
   };
+  // A project's delete stops and deletes its tasks first (their work ended, their directories gone).
+  projects.beforeRemove = (projectId) => deleteProjectTasks(tasks, projectId);
   runner.onTurnEnd('plan', (session, outcome) => planTurnEnded(tasks, session, outcome));
   runner.onTurnEnd('review', (session, outcome) => reviewTurnEnded(tasks, session, outcome));
   const conversations = new ConversationService({

@@ -14,6 +14,7 @@ import type {
   LogPage,
   Project,
   ProjectCreate,
+  ProjectRepositoryConfig,
   Session,
   Settings,
   SettingsCheck,
@@ -58,6 +59,8 @@ export const api = {
         one ?? {},
       ),
     knowledge: (projectId: string) => request<Knowledge>('GET', `/api/projects/${id(projectId)}/knowledge`),
+    repositoryConfig: (projectId: string) =>
+      request<ProjectRepositoryConfig>('GET', `/api/projects/${id(projectId)}/repository-config`),
   },
   tasks: {
     list: (projectId?: string) =>

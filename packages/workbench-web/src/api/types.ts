@@ -86,10 +86,44 @@ export interface Project {
   description: string;
   repositories: Repository[];
   default_runner: string | null;
+  /** Whether its repositories' .runtime/config.json apply their security-relevant keys in its Keel runs. */
+  trust_repository_config: boolean;
   status: ProjectStatus;
   error: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** `PUT /api/projects/{id}` beside the other project settings. */
+export interface ProjectTrustUpdate {
+  trust_repository_config?: boolean;
+}
+
+/** One key of a repository's .runtime/config.json that applies only when the project trusts it. */
+export interface RepositoryConfigAsk {
+  file: string;
+  key: string;
+  /** Secrets masked by the service. */
+  value: unknown;
+  kind: string;
+  why: string;
+}
+
+export interface RepositoryConfigReport {
+  repository: string;
+  path: string;
+  file: string;
+  /** Whether the project's Keel runs apply these keys now. */
+  trusted: boolean;
+  asks: RepositoryConfigAsk[];
+  error?: { code: string; message: string };
+}
+
+/** `GET /api/projects/{id}/repository-config`. */
+export interface ProjectRepositoryConfig {
+  project_id: string;
+  trust_repository_config: boolean;
+  repositories: RepositoryConfigReport[];
 }
 
 export interface ProjectCreate {

@@ -7,15 +7,20 @@ import { runGit } from './run-git.ts';
  * `git add -A` and a commit with `message` (kept verbatim apart from surrounding whitespace, so Markdown
  * `#` headings survive). Returns the new commit's sha, or null when there was nothing to commit. No hook runs
  * (the repository may be a task workspace, whose hooks the model could have written: see `hardened-config.ts`).
+ * `identityFrom`: the user's source repository whose identity authors the commit (see `commitIdentityEnv`).
  */
-export async function commitAll(dir: string, message: string): Promise<string | null> {
+export async function commitAll(
+  dir: string,
+  message: string,
+  options: { identityFrom?: string } = {},
+): Promise<string | null> {
   await assertOwnGitDir(dir);
   if (message.trim() === '') throw new WorkbenchError('GIT_ERROR', 422, 'the commit message is empty');
   await runGit(dir, ['add', '--all', '--', ':/'], { what: 'staging the changes', timeoutMs: 10 * 60_000 });
   const staged = await runGit(dir, ['diff', '--cached', '--quiet', '--no-ext-diff'], { okExitCodes: [0, 1] });
   if (staged.exitCode === 0) return null;
   await runGit(dir, ['commit', '--quiet', '--cleanup=whitespace', '--file=-'], {
-    env: await commitIdentityEnv(dir),
+    env: await commitIdentityEnv(dir, options.identityFrom),
     input: message,
     what: 'git commit failed',
     timeoutMs: 10 * 60_000,

@@ -4,7 +4,8 @@ import { WorkbenchError } from '../errors.ts';
 import { isGitRepository } from '../git/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import type { ProjectStore } from './project-store.ts';
-import type { Project, Repository } from './types.ts';
+import { repositoryConfigReport, repositoryConfigTrust } from './repository-trust.ts';
+import type { Project, Repository, RepositoryConfigReport } from './types.ts';
 
 type RepositoryInput = Omit<Repository, 'name'> & { name?: string | undefined };
 
@@ -13,11 +14,30 @@ export class ProjectService {
   readonly #store: ProjectStore;
   readonly #settings: SettingsService;
   readonly #knowledgeDir: (projectId: string) => string;
+  readonly #runtimeDir: string;
+  /** The Keel runner's trust decision for a folder (the projects' `trust_repository_config`). */
+  readonly trustsConfigIn: (dir: string) => boolean;
 
-  constructor(store: ProjectStore, settings: SettingsService, knowledgeDir: (projectId: string) => string) {
+  constructor(
+    store: ProjectStore,
+    settings: SettingsService,
+    paths: {
+      knowledgeDir: (projectId: string) => string;
+      /** WORKBENCH_HOME, where the task directories are. */
+      home: string;
+      /** RUNTIME_HOME, whose global config the runtime reads under a repository's own. */
+      runtimeDir: string;
+    },
+  ) {
     this.#store = store;
     this.#settings = settings;
-    this.#knowledgeDir = knowledgeDir;
+    this.#knowledgeDir = paths.knowledgeDir;
+    this.#runtimeDir = paths.runtimeDir;
+    this.trustsConfigIn = repositoryConfigTrust({
+      projects: () => store.list(),
+      home: paths.home,
+      projectOfTask: (taskId) => store.projectOfTask(taskId),
+    });
   }
 
   list(): Project[] {
@@ -51,6 +71,7 @@ export class ProjectService {
       description?: string | undefined;
       repositories?: RepositoryInput[] | undefined;
       default_runner?: string | null | undefined;
+      trust_repository_config?: boolean | undefined;
     },
   ): Promise<Project> {
     const project = this.#store.get(id);
@@ -59,6 +80,8 @@ export class ProjectService {
     if (patch.name !== undefined) changes.name = patch.name;
     if (patch.description !== undefined) changes.description = patch.description;
     if (patch.default_runner !== undefined) changes.default_runner = patch.default_runner;
+    if (patch.trust_repository_config !== undefined)
+      changes.trust_repository_config = patch.trust_repository_config;
     if (patch.repositories !== undefined) {
       this.#notGenerating(project);
       changes.repositories = await this.#repositories(patch.repositories);
@@ -70,8 +93,31 @@ export class ProjectService {
     return this.#store.update(id, changes);
   }
 
-  remove(id: string): void {
+  /**
+   * For each repository, what its `.runtime/config.json` (in the user's source repository) asks for that
+   * applies only when trusted, and whether the project's Keel runs trust it now.
+   */
+  repositoryConfig(id: string): {
+    project_id: string;
+    trust_repository_config: boolean;
+    repositories: RepositoryConfigReport[];
+  } {
+    const project = this.#store.get(id);
+    return {
+      project_id: project.id,
+      trust_repository_config: project.trust_repository_config,
+      repositories: project.repositories.map((repository) =>
+        repositoryConfigReport(this.#runtimeDir, repository, this.trustsConfigIn(repository.path)),
+      ),
+    };
+  }
+
+  /** Runs before a project is removed: stops its tasks' work and deletes them (set by the services). */
+  beforeRemove: (projectId: string) => Promise<void> = async () => {};
+
+  async remove(id: string): Promise<void> {
     this.#notGenerating(this.#store.get(id));
+    await this.beforeRemove(id);
     this.#store.remove(id);
     rmSync(resolve(this.#knowledgeDir(id), '..'), { recursive: true, force: true });
   }

@@ -12,6 +12,7 @@ function toProject(row: Row): Project {
     description: row.description as string,
     repositories: fromJson<Repository[]>(row.repositories, []),
     default_runner: (row.default_runner as string | null) ?? null,
+    trust_repository_config: Number(row.trust_repository_config ?? 0) === 1,
     status: row.status as Project['status'],
     error: (row.error as string | null) ?? null,
     created_at: row.created_at as string,
@@ -59,15 +60,23 @@ export class ProjectStore {
 
   update(id: string, patch: Partial<Omit<Project, 'id' | 'created_at' | 'updated_at'>>): Project {
     const columns: string[] = [];
-    const values: (string | null)[] = [];
+    const values: (string | number | null)[] = [];
     for (const [key, value] of Object.entries(patch)) {
       columns.push(`${key} = ?`);
-      values.push(key === 'repositories' ? JSON.stringify(value) : (value as string | null));
+      if (key === 'repositories') values.push(JSON.stringify(value));
+      else if (typeof value === 'boolean') values.push(value ? 1 : 0);
+      else values.push(value as string | null);
     }
     columns.push('updated_at = ?');
     values.push(nowIso());
     this.#db.prepare(`UPDATE projects SET ${columns.join(', ')} WHERE id = ?`).run(...values, id);
     return this.get(id);
+  }
+
+  /** The project of a task, or undefined when there is no such task (a task directory's owner). */
+  projectOfTask(taskId: string): string | undefined {
+    const row = this.#db.prepare('SELECT project_id FROM tasks WHERE id = ?').get(taskId) as Row | undefined;
+    return row ? (row.project_id as string) : undefined;
   }
 
   remove(id: string): void {

@@ -4,7 +4,10 @@ import type { KnowledgeService } from './knowledge-service.ts';
 import type { ProjectService } from './project-service.ts';
 import { projectCreateSchema, projectInitSchema, projectUpdateSchema } from './types.ts';
 
-/** Projects CRUD, `POST /api/projects/{id}/init` and `GET /api/projects/{id}/knowledge`. */
+/**
+ * Projects CRUD, `POST /api/projects/{id}/init`, `GET /api/projects/{id}/knowledge` and
+ * `GET /api/projects/{id}/repository-config`.
+ */
 export function projectRoutes(projects: ProjectService, knowledge: KnowledgeService): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['projects'];
@@ -38,7 +41,8 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
       {
         schema: {
           tags,
-          description: 'Changes the fields given. New repositories reset the knowledge (status CREATED).',
+          description:
+            "Changes the fields given. New repositories reset the knowledge (status CREATED). trust_repository_config: whether the repositories' .runtime/config.json apply their security-relevant keys in this project's Keel runs.",
           params: idParams,
           body: projectUpdateSchema,
           response: responses('The project.', 400, 404, 409, 422),
@@ -50,7 +54,7 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
       '/api/projects/:id',
       { schema: { tags, params: idParams, response: responses('Deleted (204), with its tasks.', 404, 409) } },
       async (request, reply) => {
-        projects.remove(request.params.id);
+        await projects.remove(request.params.id);
         return reply.status(204).send();
       },
     );
@@ -86,6 +90,19 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
         },
       },
       async (request) => knowledge.read(request.params.id),
+    );
+    app.get(
+      '/api/projects/:id/repository-config',
+      {
+        schema: {
+          tags,
+          description:
+            "For each repository, what its .runtime/config.json asks for that applies only when trusted (file, key, value with secrets masked, kind, why), and whether the project's Keel runs trust it now.",
+          params: idParams,
+          response: responses('{project_id, trust_repository_config, repositories}.', 404),
+        },
+      },
+      async (request) => projects.repositoryConfig(request.params.id),
     );
   };
 }

@@ -35,6 +35,12 @@ export interface Project {
   description: string;
   repositories: Repository[];
   default_runner: string | null;
+  /**
+   * Whether its repositories' `.runtime/config.json` apply their security-relevant keys (model URL,
+   * sandbox, security policy, MCP and LSP commands, …) in the Keel runs of this project. Default false:
+   * they never do, whatever the runtime's global trust list says.
+   */
+  trust_repository_config: boolean;
   status: ProjectStatus;
   error: string | null;
   created_at: string;
@@ -63,7 +69,35 @@ export const projectUpdateSchema = z.strictObject({
   description: z.string().max(20_000).optional(),
   repositories: z.array(repositoryInputSchema).min(1, 'at least one repository').max(20).optional(),
   default_runner: z.string().min(1).nullable().optional(),
+  trust_repository_config: z.boolean().optional(),
 });
+
+/** One key of a repository's `.runtime/config.json` that applies only when the project trusts it. */
+export interface RepositoryConfigAsk {
+  /** The config file. */
+  file: string;
+  /** Dotted key path as written, e.g. `sandbox.enabled`. */
+  key: string;
+  /** The value it asks for, secrets masked. */
+  value: unknown;
+  /** Why it needs trust, in one word (the runtime's trust table: endpoint, command, sandbox, …). */
+  kind: string;
+  /** What the key could do. */
+  why: string;
+}
+
+/** What one repository's `.runtime/config.json` asks for that applies only when trusted. */
+export interface RepositoryConfigReport {
+  repository: string;
+  /** The user's source repository the file was read from. */
+  path: string;
+  file: string;
+  /** Whether the project's Keel runs apply these keys now. */
+  trusted: boolean;
+  asks: RepositoryConfigAsk[];
+  /** The file (or the runtime's global config) could not be read: nothing of it applies. */
+  error?: { code: string; message: string };
+}
 
 export const projectInitSchema = z
   .strictObject({

@@ -10,15 +10,29 @@ export interface KeelRunnerOptions {
   env?: NodeJS.ProcessEnv;
   /** How model calls are retried (default the runtime's: 4 attempts, 1 s doubling); tests shorten it. */
   retry?: RuntimeOptions['retry'];
+  /**
+   * Whether a folder's `.runtime/config.json` may apply its security-relevant keys (the workbench: the
+   * project's `trust_repository_config`). Default: no folder, whatever the runtime's global trust list says
+   * (workspaces are copies in WORKBENCH_HOME, repositories are the user's to vouch for).
+   */
+  trustProjectConfig?: (dir: string) => boolean;
 }
 
-/** The runtime for one request: its model, key, workdir, environment, MCP servers and skill directories. */
+/**
+ * The runtime for one request: its model, key, workdir, trust decision, environment, MCP servers and
+ * skill directories.
+ */
 export function runtimeOptionsOf(options: KeelRunnerOptions, request: RunnerRequest): RuntimeOptions {
   const model = modelOf(request);
   const apiKey = request.model.apiKey;
   return {
     ...(options.runtimeDir ? { runtimeDir: options.runtimeDir } : {}),
     workdir: request.workdir,
+    // Decided per folder (the workdir, each allowed root); never the global trust list.
+    trustProjectConfig: options.trustProjectConfig ?? false,
+    // Nobody answers a Keel approval in the workbench: without a sandbox backend, commands that do more
+    // than read are refused (with how to allow them) instead of waiting forever.
+    unconfinedCommands: 'refuse',
     ...(model ? { model } : {}),
     ...(request.model.baseUrl ? { modelBaseUrl: request.model.baseUrl } : {}),
     ...(apiKey ? { apiKey } : {}),

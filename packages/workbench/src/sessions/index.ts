@@ -2,7 +2,13 @@ export { type ChannelMessage, Hub, type Listener, sessionChannel } from './hub.t
 export { cleanUpLogs, failInterruptedSessions } from './maintenance.ts';
 export { sessionRoutes } from './routes.ts';
 export { SessionLog } from './session-log.ts';
-export { type RunnerSource, SessionRunner, type TurnHandler, type TurnInput } from './session-runner.ts';
+export {
+  type Reservation,
+  type RunnerSource,
+  SessionRunner,
+  type TurnHandler,
+  type TurnInput,
+} from './session-runner.ts';
 export { SessionStore } from './session-store.ts';
 export {
   finishedSessionStatuses,

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParams, responses } from '../http/index.ts';
 import type { SessionLog } from './session-log.ts';
+import type { SessionRunner } from './session-runner.ts';
 import type { SessionStore } from './session-store.ts';
 
 const logsQuery = z.object({
@@ -9,9 +10,29 @@ const logsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(200),
 });
 
-/** `GET /api/sessions/{id}/status` (the row) and `GET /api/sessions/{id}/logs?after=&limit=` (a page). */
-export function sessionRoutes(store: SessionStore, log: SessionLog): FastifyPluginAsyncZod {
+/**
+ * `GET /api/sessions/{id}/status` (the row), `GET /api/sessions/{id}/logs?after=&limit=` (a page) and
+ * `POST /api/sessions/{id}/stop`.
+ */
+export function sessionRoutes(
+  store: SessionStore,
+  log: SessionLog,
+  runner: SessionRunner,
+): FastifyPluginAsyncZod {
   return async (app) => {
+    app.post(
+      '/api/sessions/:id/stop',
+      {
+        schema: {
+          tags: ['sessions'],
+          description:
+            "Stops the session's running work (its turn, or the work before it) and answers once it ended: a todo is then failed (execute it again to retry), a plan keeps its last version. 409 SESSION_NOT_RUNNING when nothing runs.",
+          params: idParams,
+          response: responses('The session row, ended (cancelled unless it finished first).', 404, 409),
+        },
+      },
+      async (request) => runner.stop(request.params.id),
+    );
     app.get(
       '/api/sessions/:id/status',
       { schema: { tags: ['sessions'], params: idParams, response: responses('The session row.', 404) } },

@@ -1,6 +1,8 @@
 import { WorkbenchError } from '../errors.ts';
 import type {
+  ModelSetting,
   Runner,
+  RunnerConfig,
   RunnerErrorObject,
   RunnerEvent,
   RunnerImage,
@@ -26,7 +28,45 @@ export interface TurnInput {
   images?: RunnerImage[];
   /** Logged as the user's message instead of the full prompt (the prompt may carry a whole scan). */
   shownAs?: string;
+  /**
+   * Work that belongs to the turn's end (a todo's after-snapshot and final status): it runs after the
+   * kind's turn handler and before the session's final status is written and broadcast, so a client that
+   * sees the session end reads the owner's final state. When it throws, the turn ends failed.
+   */
+  finish?: (outcome: RunnerOutcome) => void | Promise<void>;
 }
+
+/**
+ * A session held for one piece of work, from the moment the work is accepted (the endpoint's 202) until it
+ * ended, including what runs before its turn (fetching PRD links, a before-snapshot, a diff) and after it.
+ * No other turn starts in the session meanwhile: a second request is refused with 409 SESSION_BUSY.
+ */
+export interface Reservation {
+  readonly sessionId: string;
+  /** What the session is busy with, in words ("writing the technical plan", "running todo 2 ('Add tests')"). */
+  readonly what: string;
+  /** Aborted when the work is stopped (POST /api/sessions/{id}/stop, a cancelled or deleted task). */
+  readonly signal: AbortSignal;
+  /** Ends the hold; whoever reserved calls it once the work is over, also when it failed. Idempotent. */
+  release(): void;
+}
+
+interface Hold {
+  reservation: Reservation;
+  controller: AbortController;
+  /** Resolves when the hold is released. */
+  ended: Promise<void>;
+}
+
+/** What a session of each kind is busy with when no caller named it (a chat message, a knowledge layer). */
+const busyWith: Record<SessionKind, string> = {
+  knowledge: 'generating project knowledge',
+  task_init: 'initializing the task',
+  plan: 'a turn of the plan conversation',
+  coding: 'a turn of the todo conversation',
+  review: 'a turn of the review conversation',
+  conversation: 'answering a message',
+};
 
 /**
  * The ONE session runner behind every AI interaction: resolve the runner, build the request (model from
@@ -39,7 +79,10 @@ export class SessionRunner {
   readonly #hub: Hub;
   readonly #settings: SettingsService;
   readonly #runners: RunnerSource;
-  readonly #active = new Map<string, AbortController>();
+  /** Sessions held for work (reserved, maybe not yet in their turn). */
+  readonly #active = new Map<string, Hold>();
+  /** Sessions whose owner is being deleted: nothing starts in them any more. */
+  readonly #retired = new Set<string>();
   readonly #work = new Set<Promise<unknown>>();
   readonly #afterTurn = new Map<SessionKind, TurnHandler>();
 
@@ -90,6 +133,7 @@ export class SessionRunner {
     this.#afterTurn.set(kind, handler);
   }
 
+  /** True while the session is held for work (from its 202 to the work's end). */
   isRunning(sessionId: string): boolean {
     return this.#active.has(sessionId);
   }
@@ -100,42 +144,134 @@ export class SessionRunner {
    */
   ready(sessionId: string): SessionRecord {
     const session = this.#store.get(sessionId);
-    if (this.#active.has(sessionId)) {
-      throw new WorkbenchError('SESSION_BUSY', 409, `Session '${sessionId}' is still running: wait for it.`, {
-        session_id: sessionId,
-      });
+    if (this.#retired.has(sessionId)) {
+      throw new WorkbenchError(
+        'SESSION_CLOSED',
+        409,
+        'This session belongs to work that is being deleted: nothing more can run in it.',
+        { session_id: sessionId },
+      );
+    }
+    const hold = this.#active.get(sessionId);
+    if (hold) {
+      const what = hold.reservation.what;
+      throw new WorkbenchError(
+        'SESSION_BUSY',
+        409,
+        `This session is still busy with ${what}. Wait for it to finish, or stop it (POST /api/sessions/${sessionId}/stop), then try again.`,
+        { session_id: sessionId, running: what },
+      );
     }
     this.#settings.model(this.#settings.runnerConfig(session.runner_config_id));
     return session;
   }
 
-  /** Runs one turn to its end (a follow-up turn resumes the runner's own session). Never throws for the agent's failures. */
-  async turn(sessionId: string, input: TurnInput): Promise<RunnerOutcome> {
+  /**
+   * Holds the session for one piece of work, synchronously (call it before answering 202): 409
+   * SESSION_BUSY when it is held already. The caller runs the work, passes the reservation to `turn` and
+   * releases it in a `finally`.
+   */
+  reserve(sessionId: string, what?: string): Reservation {
     const session = this.ready(sessionId);
     const controller = new AbortController();
-    this.#active.set(sessionId, controller);
-    const work = this.#turn(session, input, controller);
-    this.#work.add(work);
+    let end = () => {};
+    const ended = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    const reservation: Reservation = {
+      sessionId,
+      what: what ?? busyWith[session.kind],
+      signal: controller.signal,
+      release: () => {
+        if (this.#active.get(sessionId)?.reservation === reservation) this.#active.delete(sessionId);
+        end();
+      },
+    };
+    this.#active.set(sessionId, { reservation, controller, ended });
+    return reservation;
+  }
+
+  /**
+   * Runs one turn to its end (a follow-up turn resumes the runner's own session). Without a reservation it
+   * holds the session for the turn itself. Never throws for the agent's failures.
+   */
+  async turn(sessionId: string, input: TurnInput, reservation?: Reservation): Promise<RunnerOutcome> {
+    const own = reservation ? undefined : this.reserve(sessionId);
+    const held = this.#active.get(sessionId);
     try {
-      return await work;
-    } catch (error) {
-      this.#brokeOff(sessionId, error);
-      throw error;
+      if (!held || held.reservation !== (reservation ?? own)) {
+        throw new WorkbenchError(
+          'SERVER_ERROR',
+          500,
+          `The reservation of session '${sessionId}' was released before its turn.`,
+        );
+      }
+      const session = this.#store.get(sessionId);
+      const work = this.#turn(session, input, held.controller);
+      this.#work.add(work);
+      try {
+        return await work;
+      } catch (error) {
+        this.#brokeOff(sessionId, error);
+        throw error;
+      } finally {
+        this.#work.delete(work);
+      }
     } finally {
-      this.#work.delete(work);
-      this.#active.delete(sessionId);
+      own?.release();
     }
   }
 
+  /** Aborts the session's work, if any, without waiting. */
   cancel(sessionId: string): boolean {
-    const controller = this.#active.get(sessionId);
-    controller?.abort();
-    return Boolean(controller);
+    const hold = this.#active.get(sessionId);
+    hold?.controller.abort();
+    return Boolean(hold);
+  }
+
+  /**
+   * Stops the session's running work and waits for it to end (its owner's state is final by then: a todo
+   * failed, a plan as it was). 404 for an unknown session, 409 SESSION_NOT_RUNNING when nothing runs.
+   */
+  async stop(sessionId: string): Promise<SessionRecord> {
+    const session = this.#store.get(sessionId);
+    const hold = this.#active.get(sessionId);
+    if (!hold) {
+      const why =
+        session.kind === 'task_init' && session.status === 'running'
+          ? 'a task initialization runs no AI turn: cancel the task instead (POST /api/tasks/{id}/cancel)'
+          : `it is ${session.status}`;
+      throw new WorkbenchError(
+        'SESSION_NOT_RUNNING',
+        409,
+        `Nothing is running in this session to stop (${why}).`,
+        { session_id: sessionId, status: session.status },
+      );
+    }
+    hold.controller.abort();
+    await hold.ended;
+    return this.#store.get(sessionId);
+  }
+
+  /**
+   * For an owner being deleted: refuses any new work in these sessions from now on, stops what runs in
+   * them and waits until it ended.
+   */
+  async retire(sessionIds: readonly string[]): Promise<void> {
+    const ending: Promise<void>[] = [];
+    for (const id of sessionIds) {
+      this.#retired.add(id);
+      const hold = this.#active.get(id);
+      if (!hold) continue;
+      hold.controller.abort();
+      ending.push(hold.ended);
+    }
+    await Promise.all(ending);
   }
 
   /** Stops every running turn and waits for them to end (service shutdown). */
   async close(): Promise<void> {
-    for (const controller of this.#active.values()) controller.abort();
+    for (const hold of this.#active.values()) hold.controller.abort();
     await Promise.allSettled([...this.#work]);
   }
 
@@ -160,39 +296,26 @@ export class SessionRunner {
       }
     };
     let outcome: RunnerOutcome;
-    try {
-      const runner = this.#runners.get(config.kind);
-      outcome = await runner.run(
-        {
-          prompt: input.prompt,
-          workdir: session.context.workdir,
-          ...(session.context.allowedRoots ? { allowedRoots: session.context.allowedRoots } : {}),
-          ...(session.context.instructions ? { instructions: session.context.instructions } : {}),
-          ...(input.images?.length ? { images: input.images } : {}),
-          ...(session.runner_session_id ? { resumeSessionId: session.runner_session_id } : {}),
-          model,
-          mcpServers: this.#settings.stored().mcp_servers.filter((server) => server.enabled),
-          skillDirs: session.context.skillDirs,
-          ...(session.context.readOnly ? { readOnly: true } : {}),
-          config,
-          signal: controller.signal,
-        },
-        emit,
-      );
-    } catch (error) {
-      // Only a broken request throws (the contract); it still ends as a failed session, never a hang.
-      const failure = WorkbenchError.is(error)
-        ? error.toJSON()
-        : { code: 'RUNNER_FAILED', message: (error as Error).message };
-      this.record(session.id, { type: 'error', error: failure });
-      outcome = { status: 'failed', output: '', error: failure };
+    if (controller.signal.aborted) {
+      // Stopped in the gap between its 202 and its turn (fetching PRD links, a before-snapshot).
+      const stopped = { code: 'CANCELLED', message: 'Stopped before the runner started.' };
+      this.record(session.id, { type: 'error', error: stopped });
+      outcome = { status: 'cancelled', output: '', error: stopped };
+    } else {
+      outcome = await this.#run(session, input, config, model, controller, emit);
     }
     if (controller.signal.aborted && outcome.status !== 'succeeded')
       outcome = { ...outcome, status: 'cancelled' };
     const handler = this.#afterTurn.get(session.kind);
-    if (handler) {
+    const { finish } = input;
+    const steps = [
+      handler && ((ended: RunnerOutcome) => handler({ ...session, runner: config.kind }, ended)),
+      finish,
+    ];
+    for (const step of steps) {
+      if (!step) continue;
       try {
-        await handler({ ...session, runner: config.kind }, outcome);
+        await step(outcome);
       } catch (error) {
         const failure = WorkbenchError.is(error)
           ? error.toJSON()
@@ -215,6 +338,44 @@ export class SessionRunner {
     });
     this.#status(ended);
     return outcome;
+  }
+
+  /** The runner's run; only a broken request throws (the contract), and it still ends as a failed turn. */
+  async #run(
+    session: SessionRecord,
+    input: TurnInput,
+    config: RunnerConfig,
+    model: ModelSetting,
+    controller: AbortController,
+    emit: (event: RunnerEvent) => Promise<void>,
+  ): Promise<RunnerOutcome> {
+    try {
+      const runner = this.#runners.get(config.kind);
+      return await runner.run(
+        {
+          prompt: input.prompt,
+          workdir: session.context.workdir,
+          ...(session.context.allowedRoots ? { allowedRoots: session.context.allowedRoots } : {}),
+          ...(session.context.instructions ? { instructions: session.context.instructions } : {}),
+          ...(input.images?.length ? { images: input.images } : {}),
+          ...(session.runner_session_id ? { resumeSessionId: session.runner_session_id } : {}),
+          model,
+          mcpServers: this.#settings.stored().mcp_servers.filter((server) => server.enabled),
+          skillDirs: session.context.skillDirs,
+          ...(session.context.readOnly ? { readOnly: true } : {}),
+          config,
+          signal: controller.signal,
+        },
+        emit,
+      );
+    } catch (error) {
+      // Only a broken request throws (the contract); it still ends as a failed session, never a hang.
+      const failure = WorkbenchError.is(error)
+        ? error.toJSON()
+        : { code: 'RUNNER_FAILED', message: (error as Error).message };
+      this.record(session.id, { type: 'error', error: failure });
+      return { status: 'failed', output: '', error: failure };
+    }
   }
 
   /**

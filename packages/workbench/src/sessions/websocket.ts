@@ -100,7 +100,7 @@ class Connection {
         return;
       }
       case 'chat': {
-        const session = this.#deps.runner.ready(message.session_id);
+        const session = this.#deps.store.get(message.session_id);
         if (session.kind === 'task_init') {
           this.#error(
             'INVALID_PARAMS',
@@ -108,10 +108,15 @@ class Connection {
           );
           return;
         }
-        void this.#deps.runner.turn(message.session_id, { prompt: message.content }).catch((error) => {
-          const failure = WorkbenchError.is(error) ? error : storeFailure(error);
-          if (failure) this.#error(failure.code, failure.message);
-        });
+        // Held at once: a session busy with other work (also before its turn started) refuses the chat.
+        const reservation = this.#deps.runner.reserve(session.id, 'answering a chat message');
+        void this.#deps.runner
+          .turn(session.id, { prompt: message.content }, reservation)
+          .catch((error) => {
+            const failure = WorkbenchError.is(error) ? error : storeFailure(error);
+            if (failure) this.#error(failure.code, failure.message);
+          })
+          .finally(() => reservation.release());
         return;
       }
     }

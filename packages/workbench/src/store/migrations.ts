@@ -103,4 +103,6 @@ export const migrations: string[] = [
      created_at TEXT NOT NULL,
      updated_at TEXT NOT NULL
    );`,
+  // A project's repositories' .runtime/config.json apply their security-relevant keys in its Keel runs.
+  `ALTER TABLE projects ADD COLUMN trust_repository_config INTEGER NOT NULL DEFAULT 0;`,
 ];

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { WorkbenchError } from '../errors.ts';
 import { diff, restoreSnapshot, snapshot } from '../git/index.ts';
-import { claim, type TaskDeps, taskRunner } from './deps.ts';
+import type { RunnerOutcome } from '../runners/index.ts';
+import type { Reservation } from '../sessions/index.ts';
+import { claim, reserveSession, type TaskDeps, taskRunner } from './deps.ts';
 import { readIfExists } from './plan-stage.ts';
 import { codingPrompt, taskInstructions } from './prompts.ts';
 import type { Task, Todo } from './types.ts';
@@ -23,13 +25,13 @@ export function startCoding(deps: TaskDeps, taskId: string): Task {
  * Checks that `todo` may run now: the task is CODING, the todo is pending or failed, and every todo before
  * it is done or skipped (strict order). Returns the task.
  */
-function assertRunnable(deps: TaskDeps, todo: Todo, action: 'execute_todo' | 'skip_todo'): Task {
-  const task = deps.store.check(todo.task_id, action);
+function assertRunnable(deps: TaskDeps, todo: Todo): Task {
+  const task = deps.store.check(todo.task_id, 'execute_todo');
   if (todo.status !== 'pending' && todo.status !== 'failed') {
     throw new WorkbenchError(
       'INVALID_TODO_STATE',
       409,
-      `Todo ${todo.position} is ${todo.status}: only a pending or failed todo can run or be skipped.`,
+      `Todo ${todo.position} is ${todo.status}: only a pending or failed todo can run.`,
       {
         todo_id: todo.id,
         status: todo.status,
@@ -50,14 +52,24 @@ function assertRunnable(deps: TaskDeps, todo: Todo, action: 'execute_todo' | 'sk
   return task;
 }
 
-/** Marks the todo running at once (so a second request is refused) and runs it in the background. */
+/** How a todo is named in a busy message. */
+function todoName(todo: Todo): string {
+  return `todo ${todo.position} ('${todo.title}')`;
+}
+
+/**
+ * Marks the todo running at once and holds its new session (so a second request, or a chat in the session,
+ * is refused from the 202 on) and runs it in the background.
+ */
 export function executeTodo(deps: TaskDeps, todoId: string) {
   const todo = deps.store.todo(todoId);
-  const task = assertRunnable(deps, todo, 'execute_todo');
-  const release = claim(deps, task.id, `todo ${todo.position}`);
+  const task = assertRunnable(deps, todo);
+  const release = claim(deps, task.id, `running ${todoName(todo)}`);
   let session: ReturnType<typeof todoSession>;
+  let reservation: Reservation;
   try {
     session = todoSession(deps, task);
+    reservation = reserveSession(deps, task.id, session.id, `running ${todoName(todo)}`);
   } catch (error) {
     release();
     throw error;
@@ -65,8 +77,9 @@ export function executeTodo(deps: TaskDeps, todoId: string) {
   const running = deps.store.updateTodo(todoId, { status: 'running', session_id: session.id, error: null });
   deps.background.run(async () => {
     try {
-      await runTodo(deps, task, running, session.id);
+      await runTodo(deps, task, running, reservation);
     } finally {
+      reservation.release();
       release();
     }
   });
@@ -74,29 +87,36 @@ export function executeTodo(deps: TaskDeps, todoId: string) {
 }
 
 /**
- * Runs the remaining todos in order (a failed one is retried), stopping at the first failure. Answers at
- * once; the todos' statuses and sessions show the progress.
+ * Runs the remaining todos in order (a failed one is retried, a skipped one is left out, also when it was
+ * skipped while the run went on), stopping at the first failure or stop. Answers at once; the todos'
+ * statuses and sessions show the progress.
  */
 export function runAll(deps: TaskDeps, taskId: string) {
   const task = deps.store.check(taskId, 'run_all');
-  const first = deps.store.todos(taskId).find((todo) => todo.status !== 'done' && todo.status !== 'skipped');
+  const remaining = () =>
+    deps.store.todos(taskId).find((todo) => todo.status !== 'done' && todo.status !== 'skipped');
+  const first = remaining();
   if (!first) throw new WorkbenchError('NO_TODOS', 409, 'No todo is left to run.');
-  assertRunnable(deps, first, 'execute_todo');
-  const release = claim(deps, taskId, 'run-all');
+  assertRunnable(deps, first);
+  const release = claim(deps, taskId, 'running all remaining todos');
   deps.background.run(async () => {
     try {
       for (;;) {
-        const next = deps.store
-          .todos(taskId)
-          .find((todo) => todo.status !== 'done' && todo.status !== 'skipped');
-        if (!next || deps.store.get(taskId).state !== 'CODING') return;
-        const session = todoSession(deps, deps.store.get(taskId));
-        const running = deps.store.updateTodo(next.id, {
-          status: 'running',
-          session_id: session.id,
-          error: null,
-        });
-        await runTodo(deps, deps.store.get(taskId), running, session.id);
+        const next = remaining();
+        if (!next || deps.busy.closing(taskId) || deps.store.get(taskId).state !== 'CODING') return;
+        const current = deps.store.get(taskId);
+        const session = todoSession(deps, current);
+        const reservation = reserveSession(deps, taskId, session.id, `running ${todoName(next)} (run all)`);
+        try {
+          const running = deps.store.updateTodo(next.id, {
+            status: 'running',
+            session_id: session.id,
+            error: null,
+          });
+          await runTodo(deps, current, running, reservation);
+        } finally {
+          reservation.release();
+        }
         if (deps.store.todo(next.id).status !== 'done') return;
       }
     } finally {
@@ -106,13 +126,30 @@ export function runAll(deps: TaskDeps, taskId: string) {
   return { task, todos: deps.store.todos(taskId) };
 }
 
-/** Skips a pending or failed todo (in order). A failed one's partial changes are undone first. */
+/**
+ * Skips a todo that is not running and not done, in any order (Run All then leaves it out). A failed one's
+ * partial changes are undone first; a pending one is only marked, also while another todo runs.
+ */
 export async function skipTodo(deps: TaskDeps, todoId: string): Promise<Todo> {
   const todo = deps.store.todo(todoId);
-  const task = assertRunnable(deps, todo, 'skip_todo');
-  const release = claim(deps, task.id, `skip todo ${todo.position}`);
+  const task = deps.store.check(todo.task_id, 'skip_todo');
+  if (todo.status !== 'pending' && todo.status !== 'failed') {
+    throw new WorkbenchError(
+      'INVALID_TODO_STATE',
+      409,
+      `Todo ${todo.position} is ${todo.status}: only a pending or failed todo can be skipped.`,
+      { todo_id: todo.id, status: todo.status },
+    );
+  }
+  if (todo.status === 'pending') {
+    deps.busy.assertOpen(task.id);
+    const skipped = deps.store.updateTodo(todoId, { status: 'skipped' });
+    finishIfLast(deps, task.id);
+    return skipped;
+  }
+  const release = claim(deps, task.id, `skipping ${todoName(todo)}`);
   try {
-    if (todo.status === 'failed' && todo.before) await restore(task, todo.before);
+    if (todo.before) await restore(task, todo.before);
     const skipped = deps.store.updateTodo(todoId, { status: 'skipped' });
     finishIfLast(deps, task.id);
     return skipped;
@@ -121,7 +158,12 @@ export async function skipTodo(deps: TaskDeps, todoId: string): Promise<Todo> {
   }
 }
 
-async function runTodo(deps: TaskDeps, task: Task, todo: Todo, sessionId: string): Promise<void> {
+/**
+ * The todo's work in its reserved session: the before-snapshot (or, on a retry, back to it), the turn, and
+ * at the turn's end the after-snapshot and the todo's final status, written before the session's final
+ * status is broadcast.
+ */
+async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Reservation): Promise<void> {
   try {
     let before = todo.before;
     if (before) {
@@ -134,26 +176,45 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, sessionId: string
       deps.store.updateTodo(todo.id, { before });
     }
     const total = deps.store.todos(task.id).length;
-    const outcome = await deps.runner.turn(sessionId, {
-      prompt: codingPrompt(todo, total, task.workspaces),
-      shownAs: `Todo ${todo.position}: ${todo.title}`,
-    });
-    const after: Record<string, string> = {};
-    for (const workspace of task.workspaces)
-      after[workspace.repository] = await snapshot(workspace.dir, `todo-${todo.id}-after`);
-    if (outcome.status === 'succeeded') {
-      deps.store.updateTodo(todo.id, { status: 'done', after, error: null });
-      finishIfLast(deps, task.id);
-    } else {
-      deps.store.updateTodo(todo.id, {
-        status: 'failed',
-        after,
-        error: outcome.error?.message ?? outcome.status,
-      });
+    const outcome = await deps.runner.turn(
+      reservation.sessionId,
+      {
+        prompt: codingPrompt(todo, total, task.workspaces),
+        shownAs: `Todo ${todo.position}: ${todo.title}`,
+        finish: async (ended) => {
+          const after: Record<string, string> = {};
+          try {
+            for (const workspace of task.workspaces)
+              after[workspace.repository] = await snapshot(workspace.dir, `todo-${todo.id}-after`);
+          } catch (error) {
+            deps.store.updateTodo(todo.id, { status: 'failed', error: (error as Error).message });
+            throw error;
+          }
+          if (ended.status === 'succeeded') {
+            deps.store.updateTodo(todo.id, { status: 'done', after, error: null });
+            finishIfLast(deps, task.id);
+          } else {
+            deps.store.updateTodo(todo.id, {
+              status: 'failed',
+              after,
+              error: stopped(ended) ?? ended.error?.message ?? ended.status,
+            });
+          }
+        },
+      },
+      reservation,
+    );
+    if (deps.store.todo(todo.id).status === 'running') {
+      deps.store.updateTodo(todo.id, { status: 'failed', error: outcome.error?.message ?? outcome.status });
     }
   } catch (error) {
     deps.store.updateTodo(todo.id, { status: 'failed', error: (error as Error).message });
   }
+}
+
+/** The todo's error when its turn was stopped: it says so, and that the todo can run again. */
+function stopped(outcome: RunnerOutcome): string | undefined {
+  return outcome.status === 'cancelled' ? 'Stopped: execute it again to retry, or skip it.' : undefined;
 }
 
 /** CODING → REVIEWING when every todo is done or skipped. */

@@ -3,7 +3,7 @@ import type { WorkbenchPaths } from '../config.ts';
 import { WorkbenchError } from '../errors.ts';
 import type { KnowledgeService, Project, ProjectStore } from '../projects/index.ts';
 import { type RunnerConfig, resolveRunner } from '../runners/index.ts';
-import type { SessionRunner, SessionStore } from '../sessions/index.ts';
+import type { Reservation, SessionRunner, SessionStore } from '../sessions/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import type { SkillService } from '../skills/index.ts';
 import type { TaskStore } from './task-store.ts';
@@ -22,7 +22,77 @@ export interface TaskDeps {
   paths: WorkbenchPaths;
   fetch: typeof fetch;
   /** Tasks with work in progress that is not a session (init steps, run-all, submit): one at a time. */
-  busy: Map<string, string>;
+  busy: TaskLocks;
+}
+
+/**
+ * Per task: the one piece of non-session work running (init steps, a todo, run-all, submit), and whether the
+ * task is being deleted (then nothing new starts, and the delete waits for what runs).
+ */
+export class TaskLocks {
+  readonly #held = new Map<string, { what: string; ended: Promise<void> }>();
+  readonly #closing = new Set<string>();
+
+  /** What runs in the task, if anything. */
+  get(taskId: string): string | undefined {
+    return this.#held.get(taskId)?.what;
+  }
+
+  has(taskId: string): boolean {
+    return this.#held.has(taskId);
+  }
+
+  /** True once a delete of the task began: work in progress stops at its next step. */
+  closing(taskId: string): boolean {
+    return this.#closing.has(taskId);
+  }
+
+  /** Refuses new work on a task being deleted (409 TASK_DELETING). */
+  assertOpen(taskId: string): void {
+    if (this.#closing.has(taskId)) {
+      throw new WorkbenchError(
+        'TASK_DELETING',
+        409,
+        'This task is being deleted: nothing new can start in it.',
+        { task_id: taskId },
+      );
+    }
+  }
+
+  /** Holds the task for `what`; the release is idempotent. 409 TASK_BUSY when it is held already. */
+  claim(taskId: string, what: string): () => void {
+    this.assertOpen(taskId);
+    const running = this.#held.get(taskId);
+    if (running) {
+      throw new WorkbenchError(
+        'TASK_BUSY',
+        409,
+        `The task is busy with ${running.what}: wait for it to end, then try again.`,
+        { task_id: taskId, running: running.what },
+      );
+    }
+    let end = () => {};
+    const ended = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    const hold = { what, ended };
+    this.#held.set(taskId, hold);
+    return () => {
+      if (this.#held.get(taskId) === hold) this.#held.delete(taskId);
+      end();
+    };
+  }
+
+  /** Starts refusing new work on the task; answers when the work it holds (if any) has ended. */
+  async close(taskId: string): Promise<void> {
+    this.#closing.add(taskId);
+    await this.#held.get(taskId)?.ended;
+  }
+
+  /** Forgets a task closed for deleting, once its row is gone (nothing can address it any more). */
+  forget(taskId: string): void {
+    this.#closing.delete(taskId);
+  }
 }
 
 /** The runner config of a task: task, then project, then global (spec "Runner resolution"). */
@@ -35,15 +105,14 @@ export function taskRunner(deps: TaskDeps, task: Task, project: Project): Runner
 
 /** Claims a task for one piece of non-session work, or 409 TASK_BUSY naming what runs. */
 export function claim(deps: TaskDeps, taskId: string, what: string): () => void {
-  const running = deps.busy.get(taskId);
-  if (running) {
-    throw new WorkbenchError('TASK_BUSY', 409, `Task '${taskId}' is busy (${running}): wait for it to end.`, {
-      task_id: taskId,
-      running,
-    });
-  }
-  deps.busy.set(taskId, what);
-  return () => {
-    if (deps.busy.get(taskId) === what) deps.busy.delete(taskId);
-  };
+  return deps.busy.claim(taskId, what);
+}
+
+/**
+ * Holds a session of the task for one piece of work from its 202 (see `SessionRunner.reserve`): 409
+ * SESSION_BUSY naming what runs, or TASK_DELETING.
+ */
+export function reserveSession(deps: TaskDeps, taskId: string, sessionId: string, what: string): Reservation {
+  deps.busy.assertOpen(taskId);
+  return deps.runner.reserve(sessionId, what);
 }

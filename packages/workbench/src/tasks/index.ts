@@ -1,5 +1,5 @@
 export { branchNameProblem, defaultBranch } from './branch-name.ts';
-export type { TaskDeps } from './deps.ts';
+export { type TaskDeps, TaskLocks } from './deps.ts';
 export { flowRoutes } from './flow-routes.ts';
 export { planTurnEnded } from './plan-stage.ts';
 export { htmlToText } from './prd-links.ts';
@@ -14,6 +14,7 @@ export {
   type TaskState,
   taskStates,
 } from './states.ts';
+export { deleteProjectTasks } from './task-service.ts';
 export { TaskStore } from './task-store.ts';
 export { parseTodoList } from './todo-list.ts';
 export type { Task, Todo, TodoStatus } from './types.ts';

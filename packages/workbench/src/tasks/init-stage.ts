@@ -37,7 +37,7 @@ export function startInit(deps: TaskDeps, taskId: string): Task {
     );
   }
   const config = taskRunner(deps, task, project);
-  const release = claim(deps, taskId, 'init');
+  const release = claim(deps, taskId, 'initializing the task');
   const wanted = [
     ...project.repositories.map((repository) => `clone:${repository.name}`),
     'skills',
@@ -122,6 +122,8 @@ async function runSteps(deps: TaskDeps, taskId: string, sessionId: string): Prom
   }
   for (const step of store.get(taskId).init.steps) {
     if (step.status === 'done') continue;
+    // The task is being deleted: no further step writes into its directory.
+    if (deps.busy.closing(taskId)) break;
     const run = work[step.name];
     setStep(deps, taskId, { name: step.name, status: 'running' });
     runner.record(sessionId, { type: 'step', step: step.name, status: 'running' });

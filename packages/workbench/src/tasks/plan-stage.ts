@@ -1,8 +1,8 @@
 import { dirname, join } from 'node:path';
 import { WorkbenchError } from '../errors.ts';
 import type { RunnerOutcome } from '../runners/index.ts';
-import type { SessionRecord } from '../sessions/index.ts';
-import { type TaskDeps, taskRunner } from './deps.ts';
+import type { Reservation, SessionRecord } from '../sessions/index.ts';
+import { reserveSession, type TaskDeps, taskRunner } from './deps.ts';
 import { fetchPrdDocuments } from './prd-links.ts';
 import { planPrompt, planRefinePrompt, taskInstructions, todoAdjustPrompt, todoPrompt } from './prompts.ts';
 import { readTaskFile, taskFileExists, writeTaskFile } from './task-files.ts';
@@ -17,17 +17,31 @@ import type { Task } from './types.ts';
 export function startPlan(deps: TaskDeps, taskId: string, message: string | undefined) {
   const task = deps.store.check(taskId, 'plan');
   const session = planSession(deps, task);
-  deps.runner.ready(session.id);
   // No plan.md yet (also after a first turn that failed): the full first prompt, whatever the session holds.
   const first = !taskFileExists(planPath(deps, taskId));
-  deps.background.run(async () => {
-    const prompt = first ? await firstPlanPrompt(deps, task, message) : planRefinePrompt(message);
-    await deps.runner.turn(session.id, {
-      prompt,
-      images: first ? task.images : [],
-      shownAs: first ? (message ?? 'Write the technical plan.') : (message ?? 'Improve the plan.'),
-    });
-  });
+  // Held from here, not from the turn: a second request while the PRD links are fetched is refused.
+  const reservation = reserveSession(
+    deps,
+    taskId,
+    session.id,
+    first ? 'writing the technical plan' : 'refining the technical plan',
+  );
+  deps.background.run(() =>
+    held(deps, reservation, async () => {
+      const prompt = first
+        ? await firstPlanPrompt(deps, task, message, reservation.signal)
+        : planRefinePrompt(message);
+      await deps.runner.turn(
+        session.id,
+        {
+          prompt,
+          images: first ? task.images : [],
+          shownAs: first ? (message ?? 'Write the technical plan.') : (message ?? 'Improve the plan.'),
+        },
+        reservation,
+      );
+    }),
+  );
   return { task: deps.store.get(taskId), session: deps.sessions.get(session.id) };
 }
 
@@ -45,23 +59,78 @@ export function lockPlan(deps: TaskDeps, taskId: string) {
       },
     );
   }
-  if (task.plan_session_id) deps.runner.ready(task.plan_session_id);
-  deps.store.move(taskId, 'lock_plan');
-  return startTodos(deps, taskId, undefined, true);
+  const session = planSession(deps, task);
+  const reservation = reserveSession(deps, taskId, session.id, 'breaking the plan into todos');
+  try {
+    deps.store.move(taskId, 'lock_plan');
+  } catch (error) {
+    reservation.release();
+    throw error;
+  }
+  return startTodos(deps, taskId, undefined, reservation);
 }
 
-/** Generates the todo list again, or adjusts it by `message` (PLAN_LOCKED or TODO_READY). */
-export function startTodos(deps: TaskDeps, taskId: string, message: string | undefined, locked = false) {
+/**
+ * Generates the todo list again, or adjusts it by `message` (PLAN_LOCKED or TODO_READY). `locked`: the
+ * reservation `lockPlan` took before it moved the task.
+ */
+export function startTodos(
+  deps: TaskDeps,
+  taskId: string,
+  message: string | undefined,
+  locked?: Reservation,
+) {
   let task = locked ? deps.store.get(taskId) : deps.store.check(taskId, 'todo');
   const session = planSession(deps, task);
-  deps.runner.ready(session.id);
-  const plan = readPlan(deps, taskId) ?? '';
-  if (!locked) task = deps.store.move(taskId, 'todo');
-  const prompt = message ? todoAdjustPrompt(message) : todoPrompt(plan);
-  deps.background.run(async () => {
-    await deps.runner.turn(session.id, { prompt, shownAs: message ?? 'Break the locked plan into todos.' });
-  });
+  const reservation =
+    locked ??
+    reserveSession(
+      deps,
+      taskId,
+      session.id,
+      message ? 'adjusting the todo list' : 'generating the todo list',
+    );
+  try {
+    const plan = readPlan(deps, taskId) ?? '';
+    if (!locked) task = deps.store.move(taskId, 'todo');
+    const prompt = message ? todoAdjustPrompt(message) : todoPrompt(plan);
+    deps.background.run(() =>
+      held(deps, reservation, async () => {
+        await deps.runner.turn(
+          session.id,
+          { prompt, shownAs: message ?? 'Break the locked plan into todos.' },
+          reservation,
+        );
+      }),
+    );
+  } catch (error) {
+    reservation.release();
+    throw error;
+  }
   return { task, session: deps.sessions.get(session.id) };
+}
+
+/**
+ * Runs the work of a reserved session and releases it at the end. Work that fails before its turn (a
+ * prompt that could not be built) ends the session failed, never `queued` or `running` forever.
+ */
+export async function held(deps: TaskDeps, reservation: Reservation, work: () => Promise<void>) {
+  try {
+    await work();
+  } catch (error) {
+    const session = deps.sessions.find(reservation.sessionId);
+    if (session && session.status !== 'failed' && session.status !== 'cancelled') {
+      const failure = WorkbenchError.is(error)
+        ? error.toJSON()
+        : { code: 'SERVER_ERROR', message: (error as Error).message };
+      try {
+        deps.runner.setStatus(reservation.sessionId, 'failed', failure);
+      } catch {}
+    }
+    throw error;
+  } finally {
+    reservation.release();
+  }
 }
 
 /** After every turn of a plan session: the answer becomes plan.md (PLANNING) or the todo list. */
@@ -111,8 +180,13 @@ function planSession(deps: TaskDeps, task: Task): SessionRecord {
   return session;
 }
 
-async function firstPlanPrompt(deps: TaskDeps, task: Task, message: string | undefined): Promise<string> {
-  const documents = await fetchPrdDocuments(task.prd_links, deps.settings.stored().prd_links);
+async function firstPlanPrompt(
+  deps: TaskDeps,
+  task: Task,
+  message: string | undefined,
+  signal: AbortSignal,
+): Promise<string> {
+  const documents = await fetchPrdDocuments(task.prd_links, deps.settings.stored().prd_links, signal);
   const projectMd = readIfExists(join(deps.paths.taskDir(task.id), 'project.md'));
   const prompt = planPrompt(task, documents, projectMd, task.images.length);
   return message ? `${prompt}\n\n## Note from the user\n${message}` : prompt;

@@ -29,6 +29,7 @@ export interface PrdDocument {
 export async function fetchPrdDocuments(
   links: string[],
   settings: StoredSettings['prd_links'] | undefined,
+  signal: AbortSignal = new AbortController().signal,
 ): Promise<PrdDocument[]> {
   let policy: HostPolicy;
   try {
@@ -36,7 +37,7 @@ export async function fetchPrdDocuments(
   } catch (error) {
     return links.map((url) => ({ url, ok: false, text: (error as Error).message }));
   }
-  return Promise.all(links.map((url) => fetchOne(url, policy)));
+  return Promise.all(links.map((url) => fetchOne(url, policy, signal)));
 }
 
 /** Public hosts, plus the private ones `allowed_hosts` names (`*` first: the list adds, it does not limit). */
@@ -51,13 +52,13 @@ function prdLinkPolicy(settings: StoredSettings['prd_links'] | undefined): HostP
   );
 }
 
-async function fetchOne(url: string, policy: HostPolicy): Promise<PrdDocument> {
+async function fetchOne(url: string, policy: HostPolicy, signal: AbortSignal): Promise<PrdDocument> {
   try {
     const response = await httpGet(parseWebUrl(url), {
       timeoutMs,
       maxBytes,
-      // Nothing cancels a plan's first prompt: the time limit ends a fetch.
-      signal: new AbortController().signal,
+      // Stopping the plan (or deleting its task) ends a fetch; otherwise the time limit does.
+      signal,
       policy,
       limitSettings: {},
       headers: {

@@ -13,8 +13,8 @@ import {
 } from '../git/index.ts';
 import type { RunnerOutcome } from '../runners/index.ts';
 import type { SessionRecord } from '../sessions/index.ts';
-import { claim, type TaskDeps, taskRunner } from './deps.ts';
-import { readIfExists } from './plan-stage.ts';
+import { claim, reserveSession, type TaskDeps, taskRunner } from './deps.ts';
+import { held, readIfExists } from './plan-stage.ts';
 import {
   cleanCommitMessage,
   commitMessageAdjustPrompt,
@@ -55,32 +55,49 @@ export async function taskDiff(deps: TaskDeps, taskId: string) {
 export async function startCommitMessage(deps: TaskDeps, taskId: string, message: string | undefined) {
   const task = deps.store.check(taskId, 'commit_message');
   const session = reviewSession(deps, task);
-  deps.runner.ready(session.id);
-  const first = !session.runner_session_id;
+  // Held before the diff is computed: a second request meanwhile is refused, not run twice.
+  const reservation = reserveSession(
+    deps,
+    taskId,
+    session.id,
+    message ? 'adjusting the commit message' : 'writing the commit message',
+  );
   let prompt: string;
-  if (first || !message) {
-    const changes = await taskDiff(deps, taskId);
-    const summary = changes.repositories
-      .flatMap((repo) =>
-        repo.files.map(
-          (file) =>
-            `- ${repo.repository}/${file.path} (${file.status}, +${file.additions} -${file.deletions})`,
-        ),
-      )
-      .join('\n');
-    const patch = changes.repositories.map((repo) => `# ${repo.repository}\n${repo.patch}`).join('\n');
-    prompt = commitMessagePrompt(
-      task,
-      summary || '(no changes)',
-      patch.length > maxPatchChars ? `${patch.slice(0, maxPatchChars)}\n[… cut]` : patch,
-    );
-    if (message) prompt += `\n\nAlso: ${message}`;
-  } else {
-    prompt = commitMessageAdjustPrompt(message);
+  try {
+    const first = !session.runner_session_id;
+    if (first || !message) {
+      const changes = await taskDiff(deps, taskId);
+      const summary = changes.repositories
+        .flatMap((repo) =>
+          repo.files.map(
+            (file) =>
+              `- ${repo.repository}/${file.path} (${file.status}, +${file.additions} -${file.deletions})`,
+          ),
+        )
+        .join('\n');
+      const patch = changes.repositories.map((repo) => `# ${repo.repository}\n${repo.patch}`).join('\n');
+      prompt = commitMessagePrompt(
+        task,
+        summary || '(no changes)',
+        patch.length > maxPatchChars ? `${patch.slice(0, maxPatchChars)}\n[… cut]` : patch,
+      );
+      if (message) prompt += `\n\nAlso: ${message}`;
+    } else {
+      prompt = commitMessageAdjustPrompt(message);
+    }
+  } catch (error) {
+    reservation.release();
+    throw error;
   }
-  deps.background.run(async () => {
-    await deps.runner.turn(session.id, { prompt, shownAs: message ?? 'Write the commit message.' });
-  });
+  deps.background.run(() =>
+    held(deps, reservation, async () => {
+      await deps.runner.turn(
+        session.id,
+        { prompt, shownAs: message ?? 'Write the commit message.' },
+        reservation,
+      );
+    }),
+  );
   return { task: deps.store.get(taskId), session: deps.sessions.get(session.id) };
 }
 
@@ -126,7 +143,7 @@ export async function submitMergeRequest(
       },
     );
   }
-  const release = claim(deps, taskId, 'submit-mr');
+  const release = claim(deps, taskId, 'submitting the merge request');
   const results: SubmitResult[] = [];
   try {
     for (const workspace of task.workspaces) {
@@ -143,9 +160,13 @@ export async function submitMergeRequest(
       if (changes.files.length === 0) continue;
       result.changed = true;
       const previous = task.results?.find((each) => each.repository === workspace.repository);
-      result.commit = (await commitAll(workspace.dir, message)) ?? previous?.commit ?? null;
-      // Where to push comes from the user's repository, not from the workspace the model could edit.
+      // Who commits and where to push come from the user's repository, not from the workspace the model
+      // could edit.
       const source = project.repositories.find((each) => each.name === workspace.repository)?.path;
+      result.commit =
+        (await commitAll(workspace.dir, message, source ? { identityFrom: source } : {})) ??
+        previous?.commit ??
+        null;
       if (!source) {
         throw new WorkbenchError(
           'PUSH_FAILED',

@@ -55,9 +55,17 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
     );
     app.delete(
       '/api/tasks/:id',
-      { schema: { tags, params: idParams, response: responses('Deleted (204).', 404, 409) } },
+      {
+        schema: {
+          tags,
+          description:
+            'Stops the running work first (a todo, a plan turn, run-all, the init steps) and waits for it to end, then deletes the task and its work directory (204).',
+          params: idParams,
+          response: responses('Deleted (204).', 404, 409),
+        },
+      },
       async (request, reply) => {
-        deleteTask(deps, request.params.id);
+        await deleteTask(deps, request.params.id);
         return reply.status(204).send();
       },
     );

@@ -106,40 +106,52 @@ export function updateTask(
   return deps.store.update(id, fields);
 }
 
-/** Deletes a task with its sessions stopped and its work directory removed (the sessions' logs stay). */
-export function deleteTask(deps: TaskDeps, id: string): void {
+/**
+ * Deletes a task: first its running work is stopped and awaited (a todo's or plan's turn, run-all, the
+ * init steps, which stop after the step they are in, a push), refusing anything new meanwhile; then its
+ * row and its work directory go. Nothing writes into `tasks/{id}/` afterwards. The sessions' rows and logs
+ * stay.
+ */
+export async function deleteTask(deps: TaskDeps, id: string): Promise<void> {
   deps.store.get(id);
-  if (deps.busy.has(id)) {
-    throw new WorkbenchError(
-      'TASK_BUSY',
-      409,
-      `Task '${id}' is busy (${deps.busy.get(id)}): cancel it or wait.`,
-    );
-  }
-  stopSessions(deps, id);
+  await stopTaskWork(deps, id);
   deps.store.remove(id);
   rmSync(deps.paths.taskDir(id), { recursive: true, force: true });
+  deps.busy.forget(id);
+}
+
+/** Deletes every task of a project as `deleteTask` does (before the project itself is deleted). */
+export async function deleteProjectTasks(deps: TaskDeps, projectId: string): Promise<void> {
+  // Again until none is left: a task created while the others stopped is deleted too.
+  for (let tasks = deps.store.list(projectId); tasks.length > 0; tasks = deps.store.list(projectId)) {
+    await Promise.all(tasks.map((task) => deleteTask(deps, task.id)));
+  }
 }
 
 /** Any state but DONE → CANCELLED, stopping the task's running sessions. Its files stay. */
 export function cancelTask(deps: TaskDeps, id: string): Task {
   const task = deps.store.move(id, 'cancel');
-  stopSessions(deps, id);
+  for (const session of deps.sessions.byOwner(id)) deps.runner.cancel(session.id);
   return task;
 }
 
 /** CANCELLED → the state it was cancelled from (a todo that was running is failed: execute it again). */
 export function reopenTask(deps: TaskDeps, id: string): Task {
-  if (deps.busy.has(id)) {
+  const running = deps.busy.get(id);
+  if (running) {
     throw new WorkbenchError(
       'TASK_BUSY',
       409,
-      `Task '${id}' is still stopping (${deps.busy.get(id)}): try again.`,
+      `The task is still stopping (${running}): try again in a moment.`,
+      { task_id: id, running },
     );
   }
   return deps.store.move(id, 'reopen');
 }
 
-function stopSessions(deps: TaskDeps, taskId: string): void {
-  for (const session of deps.sessions.byOwner(taskId)) deps.runner.cancel(session.id);
+/** Refuses new work on the task, stops its sessions' work and its other work, and waits for both to end. */
+async function stopTaskWork(deps: TaskDeps, taskId: string): Promise<void> {
+  const closed = deps.busy.close(taskId);
+  await deps.runner.retire(deps.sessions.byOwner(taskId).map((session) => session.id));
+  await closed;
 }

@@ -54,6 +54,39 @@ describe('commitAll', () => {
   });
 });
 
+describe('commitAll with the identity of a source repository', () => {
+  test("uses the source's user.name and user.email over the workspace's config", async () => {
+    const source = await createTempGitRepo({ files: { 's.txt': 's\n' } });
+    try {
+      await source.git('config', 'user.name', 'Source Person');
+      await source.git('config', 'user.email', 'source@example.invalid');
+      await writeFiles(repo.path, { 'b.txt': 'b\n' });
+      await commitAll(repo.path, 'from the source', { identityFrom: source.path });
+      expect(await repo.git('log', '-1', '--format=%an <%ae>|%cn <%ce>')).toBe(
+        'Source Person <source@example.invalid>|Source Person <source@example.invalid>\n',
+      );
+    } finally {
+      await source.remove();
+    }
+  });
+
+  test('a source that names nobody falls back to the Keel identity, never to the workspace config', async () => {
+    const source = await createTempGitRepo({ files: { 's.txt': 's\n' } });
+    try {
+      await source.git('config', '--unset', 'user.name');
+      await source.git('config', '--unset', 'user.email');
+      await repo.git('config', 'user.name', 'Model');
+      await writeFiles(repo.path, { 'b.txt': 'b\n' });
+      await commitAll(repo.path, 'nobody', { identityFrom: source.path });
+      expect(await repo.git('log', '-1', '--format=%an <%ae>')).toBe(
+        'Keel Workbench <workbench@keel.local>\n',
+      );
+    } finally {
+      await source.remove();
+    }
+  });
+});
+
 describe('pushBranch', () => {
   test('lands the commits on the branch of the remote and sets the upstream', async () => {
     await repo.git('switch', '-q', '-c', 'keel/task-1');

@@ -4,21 +4,34 @@ import { useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
 import type { ApiError } from '../../api/errors.ts';
 import { type ProjectUpdate, type Provider, providers } from '../../api/library-types.ts';
-import type { Project, Settings } from '../../api/types.ts';
+import type {
+  Project,
+  ProjectRepositoryConfig,
+  ProjectTrustUpdate,
+  RepositoryConfigAsk,
+  Settings,
+} from '../../api/types.ts';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { ErrorNote, invalidBy } from '../../components/status.tsx';
 
 /**
- * The project's own settings: its default runner, each repository's merge-request provider, and deleting
- * it. A provider is part of the repository list, and the service generates the knowledge again when that
- * list is sent, so the repositories go only when a provider changed, with a warning first.
+ * The project's own settings: its default runner, each repository's merge-request provider, whether its
+ * repositories' Keel config is trusted, and deleting it. A provider is part of the repository list, and the
+ * service generates the knowledge again when that list is sent, so the repositories go only when a
+ * provider changed, with a warning first. The trust box shows what each repository's
+ * `.runtime/config.json` asks for, and only when one asks for something (or trust is on).
  */
 export function ProjectSettings({ project }: { project: Project }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const ids = useId();
   const settings = useQuery<Settings, ApiError>({ queryKey: ['settings'], queryFn: api.settings.get });
+  const repositoryConfig = useQuery<ProjectRepositoryConfig, ApiError>({
+    queryKey: ['repository-config', project.id],
+    queryFn: () => api.projects.repositoryConfig(project.id),
+  });
   const [runner, setRunner] = useState(project.default_runner ?? '');
+  const [trust, setTrust] = useState(project.trust_repository_config);
   const [chosen, setChosen] = useState<Record<string, Provider | ''>>(() =>
     Object.fromEntries(
       project.repositories.map((repository) => [repository.name, repository.provider ?? '']),
@@ -28,6 +41,7 @@ export function ProjectSettings({ project }: { project: Project }) {
   // After a save the service's answer is the truth.
   useEffect(() => {
     setRunner(project.default_runner ?? '');
+    setTrust(project.trust_repository_config);
     setChosen(
       Object.fromEntries(
         project.repositories.map((repository) => [repository.name, repository.provider ?? '']),
@@ -37,14 +51,16 @@ export function ProjectSettings({ project }: { project: Project }) {
   const providerChanged = project.repositories.some(
     (repository) => (chosen[repository.name] ?? '') !== (repository.provider ?? ''),
   );
-  const dirty = providerChanged || runner !== (project.default_runner ?? '');
+  const trustChanged = trust !== project.trust_repository_config;
+  const dirty = providerChanged || trustChanged || runner !== (project.default_runner ?? '');
 
-  const save = useMutation<Project, ApiError, ProjectUpdate>({
+  const save = useMutation<Project, ApiError, ProjectUpdate & ProjectTrustUpdate>({
     mutationFn: (patch) => api.projects.update(project.id, patch),
     onSuccess: (next) => {
       queryClient.setQueryData(['project', project.id], next);
       void queryClient.invalidateQueries({ queryKey: ['projects'] });
       void queryClient.invalidateQueries({ queryKey: ['knowledge', project.id] });
+      void queryClient.invalidateQueries({ queryKey: ['repository-config', project.id] });
       setSaved(true);
     },
   });
@@ -61,7 +77,8 @@ export function ProjectSettings({ project }: { project: Project }) {
   function submit(event: FormEvent) {
     event.preventDefault();
     setSaved(false);
-    const patch: ProjectUpdate = { default_runner: runner || null };
+    const patch: ProjectUpdate & ProjectTrustUpdate = { default_runner: runner || null };
+    if (trustChanged) patch.trust_repository_config = trust;
     if (providerChanged) {
       patch.repositories = project.repositories.map((repository) => {
         const provider = chosen[repository.name];
@@ -85,7 +102,14 @@ export function ProjectSettings({ project }: { project: Project }) {
   const error = save.error;
   const about = (field: string) => (error?.isAbout(field) ? error : null);
   const general =
-    error && !['default_runner', 'repositories'].some((field) => error.isAbout(field)) ? error : null;
+    error &&
+    !['default_runner', 'repositories', 'trust_repository_config'].some((field) => error.isAbout(field))
+      ? error
+      : null;
+  const asking = (repositoryConfig.data?.repositories ?? []).filter(
+    (repository) => repository.asks.length > 0 || repository.error,
+  );
+  const showTrust = asking.length > 0 || project.trust_repository_config;
 
   return (
     <section className="card project-settings" aria-labelledby={`${ids}-title`}>
@@ -150,6 +174,67 @@ export function ProjectSettings({ project }: { project: Project }) {
             )}
           </div>
         </div>
+        {showTrust ? (
+          <fieldset className="field" aria-labelledby={`${ids}-trust-title`}>
+            <span id={`${ids}-trust-title`}>Keel config in the repositories</span>
+            {asking.map((repository) => (
+              <div key={repository.repository}>
+                <p className="hint">
+                  <code>{repository.repository}</code> asks, in <code>{repository.file}</code> (
+                  {repository.trusted ? 'applied now' : 'ignored now'}):
+                </p>
+                {repository.error ? (
+                  <div className="error-note" role="alert">
+                    <strong>{repository.error.code}</strong> {repository.error.message}
+                  </div>
+                ) : (
+                  <table
+                    className="list-table"
+                    aria-label={`What ${repository.repository}'s config asks for`}
+                  >
+                    <thead>
+                      <tr>
+                        <th scope="col">Key</th>
+                        <th scope="col">Value</th>
+                        <th scope="col">Why it needs trust</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {repository.asks.map((ask) => (
+                        <tr key={ask.key}>
+                          <th scope="row">
+                            <code>{ask.key}</code>
+                          </th>
+                          <td>
+                            <code>{shown(ask)}</code>
+                          </td>
+                          <td>{ask.why}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                )}
+              </div>
+            ))}
+            <label className="inline">
+              <input
+                type="checkbox"
+                name="trust_repository_config"
+                checked={trust}
+                {...invalidBy(about('trust_repository_config'), `${ids}-trust-error`)}
+                onChange={(event) => setTrust(event.target.checked)}
+              />{' '}
+              Trust the repositories' Keel config (.runtime/config.json)
+            </label>
+            <span className="hint warn" role="note">
+              Trusted, these keys apply in this project's Keel runs: a repository's file can then send your
+              model key to another address, turn the sandbox off or run commands. Trust only repositories
+              whose config you have read.
+            </span>
+            <ErrorNote error={about('trust_repository_config')} id={`${ids}-trust-error`} />
+            <ErrorNote error={repositoryConfig.error} />
+          </fieldset>
+        ) : null}
         <div className="form-actions">
           <button type="submit" className="button-primary" disabled={!dirty || save.isPending}>
             {save.isPending ? 'Saving…' : 'Save project settings'}
@@ -173,4 +258,9 @@ export function ProjectSettings({ project }: { project: Project }) {
       </form>
     </section>
   );
+}
+
+/** A value as the config file writes it (strings bare, everything else as JSON). */
+function shown(ask: RepositoryConfigAsk): string {
+  return typeof ask.value === 'string' ? ask.value : JSON.stringify(ask.value);
 }

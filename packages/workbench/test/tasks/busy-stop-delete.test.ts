@@ -1,0 +1,382 @@
+// Issue #23: a session is held from its 202 (not from its turn), stop, delete with running work, skip out
+// of order, a todo's final state published with its session's end, and the commit identity.
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { createRunnerRegistry, type Runner } from '../../src/runners/index.ts';
+import {
+  type Api,
+  type Body,
+  connect,
+  eventually,
+  knowledgeScript,
+  planningScript,
+  repoWithRemote,
+  startWorkbench,
+  taskInCoding,
+  tempDir,
+} from '../harness.ts';
+
+/** A web server whose answers wait until the test releases them; `asked` resolves at the first request. */
+async function heldWeb() {
+  const waiting: ServerResponse[] = [];
+  let onRequest = () => {};
+  const asked = new Promise<void>((resolve) => {
+    onRequest = resolve;
+  });
+  const server = createServer((_request, response) => {
+    waiting.push(response);
+    onRequest();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base,
+    asked,
+    release() {
+      for (const response of waiting.splice(0)) {
+        response.writeHead(200, { 'content-type': 'text/markdown' }).end('# PRD\n\nSay hi.');
+      }
+    },
+    async [Symbol.asyncDispose]() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A READY project of `path`, and a task of it through init, confirmed (PLANNING). */
+async function planningTask(api: Api, path: string, prdLinks: string[] = []): Promise<Body> {
+  const project = (
+    await api('POST', '/api/projects', { name: 'p', repositories: [{ path, type: 'custom' }] })
+  ).body;
+  await api('POST', `/api/projects/${project.id}/init`);
+  await eventually(
+    async () => (await api('GET', `/api/projects/${project.id}`)).body.status === 'READY',
+    'READY',
+  );
+  const task = (
+    await api('POST', '/api/tasks', { project_id: project.id, description: 'A task', prd_links: prdLinks })
+  ).body;
+  await api('POST', `/api/tasks/${task.id}/init`);
+  await eventually(
+    async () => (await api('GET', `/api/tasks/${task.id}`)).body.init.status === 'done',
+    'init',
+  );
+  return (await api('POST', `/api/tasks/${task.id}/confirm-init`)).body;
+}
+
+/** Requests the model got whose messages mention `text`. */
+function asked(wb: Awaited<ReturnType<typeof startWorkbench>>, text: string): number {
+  return wb.model.chatRequests.filter((request) => JSON.stringify(request.messages).includes(text)).length;
+}
+
+function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+}
+
+describe('a session is busy from its 202', () => {
+  test('a second plan request and a chat while the PRD links are fetched are refused; the plan runs once', {
+    timeout: 60_000,
+  }, async () => {
+    const repo = repoWithRemote(tempDir('busy'), 'app', { 'a.txt': 'a\n' });
+    await using web = await heldWeb();
+    await using wb = await startWorkbench([
+      ...knowledgeScript(1),
+      { when: { lastMessageIncludes: 'Write the technical plan' }, text: '# Plan\n\nThe one plan.' },
+    ]);
+    const { api } = wb;
+    await api('PUT', '/api/settings', { prd_links: { allowed_hosts: ['127.0.0.1'] } });
+    const task = await planningTask(api, repo.dir, [`${web.base}/prd.md`]);
+
+    const started = await api('POST', `/api/tasks/${task.id}/plan`);
+    expect(started.status).toBe(202);
+    const sessionId = started.body.session.id;
+    await web.asked; // the gap: the 202 is sent, the turn has not started
+
+    const again = await api('POST', `/api/tasks/${task.id}/plan`, { message: 'Another one' });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({
+      code: 'SESSION_BUSY',
+      details: { session_id: sessionId, running: 'writing the technical plan' },
+    });
+    expect(again.body.error.message).toContain('busy with writing the technical plan');
+    expect(again.body.error.message).toContain('Wait for it to finish, or stop it');
+    const client = await connect(wb.base);
+    client.send({ type: 'chat', session_id: sessionId, content: 'Answer me instead' });
+    const refused = await client.next((m) => m.type === 'error');
+    expect(refused.error).toMatchObject({ code: 'SESSION_BUSY' });
+
+    web.release();
+    await eventually(
+      async () => (await api('GET', `/api/sessions/${sessionId}/status`)).body.status === 'succeeded',
+      'plan turn',
+    );
+    expect((await api('GET', `/api/tasks/${task.id}`)).body.plan).toBe('# Plan\n\nThe one plan.\n');
+    expect(asked(wb, 'Write the technical plan')).toBe(1);
+    expect(asked(wb, 'Answer me instead')).toBe(0);
+    expect(asked(wb, 'Another one')).toBe(0);
+    client.socket.close();
+  });
+
+  test('two commit-message requests at once: one runs, the other is 409; a chat after execute is refused', {
+    timeout: 60_000,
+  }, async () => {
+    const repo = repoWithRemote(tempDir('busy2'), 'app', { 'a.txt': 'a\n' });
+    await using wb = await startWorkbench([
+      ...planningScript(1, ['one']),
+      {
+        when: { lastMessageIncludes: 'Do todo 1 of 1' },
+        toolCalls: [{ name: 'write_file', arguments: { path: 'app/one.txt', content: '1\n' } }],
+      },
+      { when: { lastRole: 'tool' }, text: 'Done one.' },
+      { when: { lastMessageIncludes: 'Write the commit message' }, text: 'feat: one' },
+    ]);
+    const { api } = wb;
+    const task = await taskInCoding(api, [{ path: repo.dir, type: 'custom' }]);
+    const todo = task.todos[0] as Body;
+
+    const executed = await api('POST', `/api/todos/${todo.id}/execute`);
+    expect(executed.status).toBe(202);
+    const sessionId = executed.body.session.id;
+    const client = await connect(wb.base);
+    client.send({ type: 'subscribe', channel: `session:${sessionId}` });
+    client.send({ type: 'chat', session_id: sessionId, content: 'Chat in the gap' });
+    const refused = await client.next((m) => m.type === 'error');
+    expect(refused.error).toMatchObject({ code: 'SESSION_BUSY' });
+    expect((refused.error as Body).message).toContain("running todo 1 ('one')");
+    // The session's end comes with the todo's final state: read right at the final status event.
+    await client.next((m) => m.type === 'status' && (m.session as Body).status === 'succeeded');
+    expect((await api('GET', `/api/todos/${todo.id}`)).body.status).toBe('done');
+    expect((await api('GET', `/api/tasks/${task.id}`)).body.state).toBe('REVIEWING');
+    expect(asked(wb, 'Chat in the gap')).toBe(0);
+    client.socket.close();
+
+    const [first, second] = await Promise.all([
+      api('POST', `/api/tasks/${task.id}/commit-message`),
+      api('POST', `/api/tasks/${task.id}/commit-message`),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([202, 409]);
+    const busy = first.status === 409 ? first : second;
+    expect(busy.body.error).toMatchObject({
+      code: 'SESSION_BUSY',
+      details: { running: 'writing the commit message' },
+    });
+    await eventually(
+      async () => (await api('GET', `/api/tasks/${task.id}`)).body.commit_message === 'feat: one',
+      'commit message',
+    );
+    expect(asked(wb, 'Write the commit message')).toBe(1);
+  });
+});
+
+describe('POST /api/sessions/{id}/stop', () => {
+  test('stops a running todo: answered once it ended, the todo failed; executing it again works', {
+    timeout: 60_000,
+  }, async () => {
+    const repo = repoWithRemote(tempDir('stop'), 'app', { 'a.txt': 'a\n' });
+    await using wb = await startWorkbench([
+      ...planningScript(1, ['only']),
+      { when: { lastMessageIncludes: 'Do todo 1 of 1' }, text: 'slow', delayMs: 60_000 },
+      { when: { lastMessageIncludes: 'Do todo 1 of 1' }, text: 'Done.' },
+    ]);
+    const { api } = wb;
+    const task = await taskInCoding(api, [{ path: repo.dir, type: 'custom' }]);
+    const todo = task.todos[0] as Body;
+    const sessionId = (await api('POST', `/api/todos/${todo.id}/execute`)).body.session.id;
+    await eventually(() => asked(wb, 'Do todo 1 of 1') === 1, 'the todo request');
+
+    const stopped = await api('POST', `/api/sessions/${sessionId}/stop`);
+    expect(stopped.status).toBe(200);
+    expect(stopped.body).toMatchObject({ id: sessionId, status: 'cancelled' });
+    const failed = (await api('GET', `/api/todos/${todo.id}`)).body;
+    expect(failed).toMatchObject({ status: 'failed', error: expect.stringContaining('Stopped') });
+    expect((await api('GET', `/api/tasks/${task.id}`)).body.state).toBe('CODING');
+
+    const again = await api('POST', `/api/sessions/${sessionId}/stop`);
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({ code: 'SESSION_NOT_RUNNING', details: { status: 'cancelled' } });
+    const unknown = await api('POST', '/api/sessions/wses_missing/stop');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('SESSION_NOT_FOUND');
+
+    const retry = await api('POST', `/api/todos/${todo.id}/execute`);
+    expect(retry.status).toBe(202);
+    await eventually(
+      async () => (await api('GET', `/api/todos/${todo.id}`)).body.status === 'done',
+      'todo done',
+    );
+    expect((await api('GET', `/api/tasks/${task.id}`)).body.state).toBe('REVIEWING');
+  });
+
+  test('stops a plan turn: the plan keeps its last version and can be refined again', {
+    timeout: 60_000,
+  }, async () => {
+    const repo = repoWithRemote(tempDir('stop-plan'), 'app', { 'a.txt': 'a\n' });
+    await using wb = await startWorkbench([
+      ...knowledgeScript(1),
+      { when: { lastMessageIncludes: 'Write the technical plan' }, text: '# Plan v1' },
+      { when: { lastMessageIncludes: 'Slow change' }, text: '# Plan never', delayMs: 60_000 },
+      { when: { lastMessageIncludes: 'Quick change' }, text: '# Plan v2' },
+    ]);
+    const { api } = wb;
+    const task = await planningTask(api, repo.dir);
+    const sessionId = (await api('POST', `/api/tasks/${task.id}/plan`)).body.session.id;
+    await eventually(async () => (await api('GET', `/api/tasks/${task.id}`)).body.plan, 'plan v1');
+
+    expect((await api('POST', `/api/tasks/${task.id}/plan`, { message: 'Slow change' })).status).toBe(202);
+    await eventually(() => asked(wb, 'Slow change') === 1, 'the refinement request');
+    const stopped = await api('POST', `/api/sessions/${sessionId}/stop`);
+    expect(stopped.body).toMatchObject({ status: 'cancelled' });
+    const after = (await api('GET', `/api/tasks/${task.id}`)).body;
+    expect(after).toMatchObject({ state: 'PLANNING', plan: '# Plan v1\n' });
+
+    expect((await api('POST', `/api/tasks/${task.id}/plan`, { message: 'Quick change' })).status).toBe(202);
+    await eventually(
+      async () => (await api('GET', `/api/tasks/${task.id}`)).body.plan === '# Plan v2\n',
+      'plan v2',
+    );
+  });
+  test('stops any runner kind through the signal its run gets (a command-line agent here)', async () => {
+    let started = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    // Stands in for a command-line agent: it ends only when its run's signal is aborted, as they do.
+    const agent: Runner = {
+      kind: 'codex',
+      check: async () => ({ kind: 'codex', usable: true }),
+      run: (request) =>
+        new Promise((resolve) => {
+          started();
+          request.signal.addEventListener('abort', () =>
+            resolve({ status: 'cancelled', output: '', error: { code: 'CANCELLED', message: 'killed' } }),
+          );
+        }),
+    };
+    await using wb = await startWorkbench([], {
+      workbench: { runners: createRunnerRegistry({ keel: { env: {} }, runners: [agent] }) },
+    });
+    const { api } = wb;
+    await api('PUT', '/api/settings', { default_runner: 'codex' });
+    const conversation = (await api('POST', '/api/conversations', { title: 'c' })).body;
+    const sessionId = (await api('POST', `/api/conversations/${conversation.id}/init`)).body.session.id;
+    const client = await connect(wb.base);
+    client.send({ type: 'chat', session_id: sessionId, content: 'Work forever' });
+    await running;
+    const stopped = await api('POST', `/api/sessions/${sessionId}/stop`);
+    expect(stopped.status).toBe(200);
+    expect(stopped.body).toMatchObject({ status: 'cancelled', runner: 'codex' });
+    client.socket.close();
+  });
+});
+
+describe('deleting with running work stops it first', () => {
+  for (const what of ['task', 'project'] as const) {
+    test(`DELETE the ${what} while a todo runs: 204 once it stopped, the work directory gone for good`, {
+      timeout: 60_000,
+    }, async () => {
+      const repo = repoWithRemote(tempDir(`delete-${what}`), 'app', { 'a.txt': 'a\n' });
+      await using wb = await startWorkbench([
+        ...planningScript(1, ['only']),
+        { when: { lastMessageIncludes: 'Do todo 1 of 1' }, text: 'slow', delayMs: 60_000 },
+      ]);
+      const { api } = wb;
+      const task = await taskInCoding(api, [{ path: repo.dir, type: 'custom' }]);
+      const todo = task.todos[0] as Body;
+      const sessionId = (await api('POST', `/api/todos/${todo.id}/execute`)).body.session.id;
+      await eventually(() => asked(wb, 'Do todo 1 of 1') === 1, 'the todo request');
+      expect(existsSync(task.work_dir)).toBe(true);
+
+      const path = what === 'task' ? `/api/tasks/${task.id}` : `/api/projects/${task.project_id}`;
+      const deleted = await api('DELETE', path);
+      expect(deleted.status).toBe(204);
+      // Answered after the work ended: the session is over and the directory is gone.
+      expect((await api('GET', `/api/sessions/${sessionId}/status`)).body.status).toBe('cancelled');
+      expect(existsSync(task.work_dir)).toBe(false);
+      expect((await api('GET', `/api/tasks/${task.id}`)).status).toBe(404);
+      // Nothing of the task is left running to write it again.
+      await wb.workbench.services.background.idle();
+      expect(existsSync(task.work_dir)).toBe(false);
+      expect((await api('POST', `/api/sessions/${sessionId}/stop`)).status).toBe(409);
+    });
+  }
+});
+
+describe('skip', () => {
+  test('any pending todo can be skipped, out of order; Run All leaves it out', {
+    timeout: 60_000,
+  }, async () => {
+    const repo = repoWithRemote(tempDir('skip'), 'app', { 'a.txt': 'a\n' });
+    await using wb = await startWorkbench([
+      ...planningScript(1, ['one', 'two', 'three']),
+      {
+        when: { lastMessageIncludes: 'Do todo 1 of 3' },
+        toolCalls: [{ name: 'write_file', arguments: { path: 'app/one.txt', content: '1\n' } }],
+      },
+      { when: { lastRole: 'tool' }, text: 'Done one.' },
+      {
+        when: { lastMessageIncludes: 'Do todo 3 of 3' },
+        toolCalls: [{ name: 'write_file', arguments: { path: 'app/three.txt', content: '3\n' } }],
+      },
+      { when: { lastRole: 'tool' }, text: 'Done three.' },
+    ]);
+    const { api } = wb;
+    const task = await taskInCoding(api, [{ path: repo.dir, type: 'custom' }]);
+    const [one, two] = task.todos as Body[];
+
+    const skipped = await api('POST', `/api/todos/${two.id}/skip`);
+    expect(skipped.status).toBe(200);
+    expect(skipped.body.status).toBe('skipped');
+    expect((await api('POST', `/api/tasks/${task.id}/run-all`)).status).toBe(202);
+    await eventually(
+      async () => (await api('GET', `/api/tasks/${task.id}`)).body.state === 'REVIEWING',
+      'REVIEWING',
+    );
+    const todos = (await api('GET', `/api/tasks/${task.id}/todos`)).body.todos as Body[];
+    expect(todos.map((todo) => todo.status)).toEqual(['done', 'skipped', 'done']);
+    expect(asked(wb, 'Do todo 2 of 3')).toBe(0);
+    expect((await api('POST', `/api/todos/${one.id}/skip`)).body.error.code).toBe('INVALID_STATE');
+  });
+});
+
+describe('commit identity', () => {
+  test("commits carry the source repository's user.name and user.email, not the workspace's config", {
+    timeout: 60_000,
+  }, async () => {
+    const repo = repoWithRemote(tempDir('identity'), 'app', { 'a.txt': 'a\n' });
+    git(repo.dir, 'config', 'user.name', 'Source Person');
+    git(repo.dir, 'config', 'user.email', 'source@example.invalid');
+    await using wb = await startWorkbench([
+      ...planningScript(1, ['one']),
+      {
+        when: { lastMessageIncludes: 'Do todo 1 of 1' },
+        toolCalls: [{ name: 'write_file', arguments: { path: 'app/one.txt', content: '1\n' } }],
+      },
+      { when: { lastRole: 'tool' }, text: 'Done one.' },
+    ]);
+    const { api } = wb;
+    const task = await taskInCoding(api, [{ path: repo.dir, type: 'custom' }]);
+    expect((await api('POST', `/api/todos/${(task.todos[0] as Body).id}/execute`)).status).toBe(202);
+    await eventually(
+      async () => (await api('GET', `/api/tasks/${task.id}`)).body.state === 'REVIEWING',
+      'REVIEWING',
+    );
+    // What a model could have written into the workspace's own config does not name the author.
+    const workspace = join(task.work_dir, 'app');
+    writeFileSync(
+      join(workspace, '.git', 'config'),
+      '[user]\n\tname = Model\n\temail = model@evil.invalid\n',
+      { flag: 'a' },
+    );
+    const submitted = await api('POST', `/api/tasks/${task.id}/submit-mr`, {});
+    expect(submitted.status).toBe(200);
+    expect(submitted.body.state).toBe('DONE');
+    expect(repo.git('log', '-1', '--format=%an <%ae>|%cn <%ce>', task.branch)).toBe(
+      'Source Person <source@example.invalid>|Source Person <source@example.invalid>',
+    );
+  });
+});

@@ -66,7 +66,8 @@ export function createServices(options: WorkbenchOptions): Services {
   const registry =
     options.runners ??
     createRunnerRegistry({
-      keel: { env, trustProjectConfig },
+      // WORKBENCH_HOME holds secrets.json: hidden from commands even when it came by option, not env.
+      keel: { env, trustProjectConfig, hiddenPaths: [config.home] },
       env,
       homesDir: join(config.home, 'runner-homes'),
     });

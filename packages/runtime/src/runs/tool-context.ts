@@ -37,6 +37,8 @@ export interface ToolContextOptions {
    * own): they run.
    */
   unconfinedCommands?: UnconfinedCommands | undefined;
+  /** More folders the read boundary hides from commands (RuntimeOptions.hiddenPaths). */
+  hiddenPaths?: readonly string[] | undefined;
 }
 
 /**
@@ -62,7 +64,7 @@ export async function createToolContext(
   // The same switch as the file tools': commands cannot read the home, WORKBENCH_HOME or the runtime's files.
   const sandbox = createSandbox(config.sandbox, {
     strictReadBoundary: config.security?.strict_read_boundary ?? true,
-    hiddenPaths: [options.runtimeDir, options.env?.home],
+    hiddenPaths: [options.runtimeDir, options.env?.home, ...(options.hiddenPaths ?? [])],
   });
   // No backend, and the user did not say "unconfined" on purpose: only commands that just read run freely.
   const unconfinedCommands =

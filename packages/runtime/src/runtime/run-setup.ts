@@ -102,6 +102,7 @@ export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<Run
     env: deps.env,
     lsp: deps.lsp,
     unconfinedCommands: options.unconfinedCommands ?? 'ask',
+    hiddenPaths: options.hiddenPaths,
   });
   const breaker = { ...defaultBreakerLimits, ...config.circuit_breaker };
   const limits: BreakerLimits = {

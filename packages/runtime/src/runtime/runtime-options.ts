@@ -46,6 +46,11 @@ export interface RuntimeOptions {
    */
   unconfinedCommands?: UnconfinedCommands;
   /**
+   * Folders the sandbox's read boundary hides from commands on top of the home, RUNTIME_HOME,
+   * WORKBENCH_HOME (when set in the environment) and the runtime's directory: an embedder's own data.
+   */
+  hiddenPaths?: string[];
+  /**
    * Seconds an approval or a question waits for a human before it expires, over config
    * `interaction_timeout` (default 0: no limit). The run then goes on without the call or the answer.
    */

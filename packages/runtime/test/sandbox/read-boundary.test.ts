@@ -152,6 +152,29 @@ describe.skipIf(bwrap === undefined)(
       expect(await m.sh(await contextOf(true), read)).toContain('No such file or directory');
       expect(await m.sh(await contextOf(false), read)).toContain('RT-SECRET');
     });
+
+    it("hides an embedder's own folders (RuntimeOptions.hiddenPaths) that are in no environment variable", async () => {
+      await using m = await machine();
+      const contextOf = async (hiddenPaths?: string[]) =>
+        (
+          await createToolContext({
+            workdir: m.workspace,
+            config: {
+              sandbox: { enabled: true, backend: 'bubblewrap' },
+              security: { allowed_commands: ['*'] },
+            },
+            audit: async () => {},
+            history: new FileHistory(),
+            hiddenPaths,
+          })
+        )(new AbortController().signal);
+      // The workspace lives inside the hidden folder, as a workbench task's does, and stays usable.
+      const read = `cat ${m.workbench}/secrets.json; cat ${m.workspace}/README.md`;
+      const hidden = await m.sh(await contextOf([m.workbench]), read);
+      expect(hidden).not.toContain('WB-SECRET');
+      expect(hidden).toContain('hello');
+      expect(await m.sh(await contextOf(), read)).toContain('WB-SECRET');
+    });
   },
 );
 

@@ -16,6 +16,8 @@ export interface KeelRunnerOptions {
    * (workspaces are copies in WORKBENCH_HOME, repositories are the user's to vouch for).
    */
   trustProjectConfig?: (dir: string) => boolean;
+  /** Folders commands must not read even when they are not in the environment: WORKBENCH_HOME. */
+  hiddenPaths?: string[];
 }
 
 /**
@@ -33,6 +35,7 @@ export function runtimeOptionsOf(options: KeelRunnerOptions, request: RunnerRequ
     // Nobody answers a Keel approval in the workbench: without a sandbox backend, commands that do more
     // than read are refused (with how to allow them) instead of waiting forever.
     unconfinedCommands: 'refuse',
+    ...(options.hiddenPaths?.length ? { hiddenPaths: options.hiddenPaths } : {}),
     ...(model ? { model } : {}),
     ...(request.model.baseUrl ? { modelBaseUrl: request.model.baseUrl } : {}),
     ...(apiKey ? { apiKey } : {}),

@@ -207,6 +207,11 @@ describe("a project's trust in its repositories' Keel config", () => {
       signal: new AbortController().signal,
     };
     expect(runtimeOptionsOf({ env: {} }, request).trustProjectConfig).toBe(false);
+    // Nobody answers approvals here; WORKBENCH_HOME is hidden from commands even when not in the env.
+    expect(runtimeOptionsOf({ env: {}, hiddenPaths: ['/wb'] }, request)).toMatchObject({
+      unconfinedCommands: 'refuse',
+      hiddenPaths: ['/wb'],
+    });
     const decide = (dir: string) => dir === '/repo';
     expect(runtimeOptionsOf({ env: {}, trustProjectConfig: decide }, request).trustProjectConfig).toBe(
       decide,

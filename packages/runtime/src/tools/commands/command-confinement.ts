@@ -26,6 +26,7 @@ export async function assertConfined(command: string, guard: PathGuard, cwd: str
     for (const touched of touchedPaths(invocation)) {
       const cd = /^(?:cd|pushd) /.test(touched.why);
       const checked = await checkPath(touched, bases, unknownBase, guard);
+      if (checked.protectedPath) refuseProtected(command, invocation.text, checked.refusal!);
       if (checked.refusal) refuse(command, invocation.text, checked.refusal);
       if (cd) {
         if (checked.path === undefined) unknownBase = true;
@@ -40,7 +41,7 @@ async function checkPath(
   bases: string[],
   unknownBase: boolean,
   guard: PathGuard,
-): Promise<{ refusal?: string; path?: string }> {
+): Promise<{ refusal?: string; path?: string; protectedPath?: boolean }> {
   const text = staticPart(touched.word.text, touched.word.dynamic);
   if (text === undefined) {
     return {
@@ -59,6 +60,7 @@ async function checkPath(
       last = await guard.resolve(resolve(base, text), 'write');
     } catch (error) {
       if (!KeelError.is(error) || error.code !== 'PERMISSION_DENIED') throw error;
+      if (error.details?.reason === 'protected_path') return { refusal: error.message, protectedPath: true };
       return {
         refusal: `writes to '${touched.word.text}', outside the working directory and allowed roots (${touched.why})`,
       };
@@ -79,6 +81,18 @@ function staticPart(text: string, dynamic: boolean): string | undefined {
   if (firstPattern === -1) return text;
   const slash = text.lastIndexOf('/', firstPattern);
   return slash === -1 ? '.' : text.slice(0, slash) || '/';
+}
+
+/** A write into a protected path (`.git/config`, `.runtime/`): the path guard's own words and reason. */
+function refuseProtected(command: string, segment: string, guardMessage: string): never {
+  throw new PermissionDeniedError(
+    `Command refused: "${segment}" writes to a protected path. ${guardMessage}`,
+    {
+      command,
+      segment,
+      reason: 'protected_path',
+    },
+  );
 }
 
 function refuse(command: string, segment: string, reason: string): never {

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
 import { KeelError, PermissionDeniedError } from '../../errors/index.ts';
 import type { PathGuard } from '../path-guard.ts';
 import { type Invocation, invocationsOf, programName } from './command-invocations.ts';
@@ -113,6 +114,9 @@ export async function unconfinedRisk(
       const outside = await readsOutside(redirect.target, bases, guard);
       if (outside) return outside;
     }
+    const follows = followsLinks(name, invocation.words.slice(1));
+    if (follows)
+      return `follows links while it reads (${follows}), which may lead outside the working directory`;
     const operands = textOperands.has(name) ? [] : pathLikeWords(invocation.words.slice(1));
     for (const word of operands) {
       const outside = await readsOutside(word, bases, guard);
@@ -143,11 +147,80 @@ async function readsOutside(word: ShellWord, bases: string[], guard: PathGuard):
     firstPattern === -1 ? word.text : word.text.slice(0, word.text.lastIndexOf('/', firstPattern) + 1) || '.';
   for (const base of bases) {
     try {
-      await guard.resolve(resolve(base, text), 'read');
+      const folder = await guard.resolve(resolve(base, text), 'read');
+      // The shell expands a glob to whatever it matches, links included: look at what it could match.
+      if (firstPattern !== -1) {
+        const depth = word.text.slice(firstPattern).split('/').length;
+        const link = await linkLeaving(folder, depth, guard);
+        if (link) return `reads '${word.text}', which may match ${link}`;
+      }
     } catch (error) {
       if (!KeelError.is(error) || error.code !== 'PERMISSION_DENIED') throw error;
       return `reads '${word.text}', outside the working directory and allowed roots`;
     }
+  }
+  return undefined;
+}
+
+// Options that make a reading program follow the links it meets inside folders (on the command line the
+// operand check already followed them). Short flags may be bundled (`-Rn`).
+const linkFollowing: Record<string, { short?: string; long: RegExp }> = {
+  grep: { short: 'R', long: /^--dereference-recursive$/ },
+  egrep: { short: 'R', long: /^--dereference-recursive$/ },
+  fgrep: { short: 'R', long: /^--dereference-recursive$/ },
+  rg: { short: 'L', long: /^--follow$/ },
+  find: { short: 'L', long: /^-follow$/ },
+  du: { short: 'L', long: /^--dereference$/ },
+  ls: { short: 'L', long: /^--dereference$/ },
+  tree: { short: 'l', long: /^--follow$/ },
+  file: { short: 'L', long: /^--dereference$/ },
+  // diff -r opens the files the links in both folders lead to.
+  diff: { short: 'r', long: /^--recursive$/ },
+};
+
+/** The option that makes `program` follow links inside folders, or undefined. */
+function followsLinks(program: string, args: ShellWord[]): string | undefined {
+  const rule = linkFollowing[program];
+  if (!rule) return undefined;
+  return args.find(
+    (word) =>
+      rule.long.test(word.text) ||
+      (rule.short !== undefined &&
+        /^-[A-Za-z0-9]+$/.test(word.text) &&
+        word.text.slice(1).includes(rule.short)),
+  )?.text;
+}
+
+const maxGlobEntries = 5000;
+
+/**
+ * What a glob over `folder` (at most `depth` levels down) could match that leaves the read boundary: a link
+ * leading outside, or more than `maxGlobEntries` entries (too many to check cheaply); undefined when none.
+ */
+async function linkLeaving(folder: string, depth: number, guard: PathGuard): Promise<string | undefined> {
+  let seen = 0;
+  let level = [folder];
+  for (let step = 0; step < depth && level.length > 0; step += 1) {
+    const next: string[] = [];
+    for (const dir of level) {
+      const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        const path = join(dir, entry.name);
+        seen += 1;
+        if (seen > maxGlobEntries)
+          return `more than ${maxGlobEntries} files to check under '${relative(guard.workdir, folder) || '.'}'`;
+        if (entry.isDirectory()) next.push(path);
+        else if (entry.isSymbolicLink()) {
+          try {
+            await guard.resolve(path, 'read');
+          } catch (error) {
+            if (!KeelError.is(error) || error.code !== 'PERMISSION_DENIED') throw error;
+            return `'${relative(guard.workdir, path)}', a link that leads outside the working directory`;
+          }
+        }
+      }
+    }
+    level = next;
   }
   return undefined;
 }

@@ -55,6 +55,14 @@ describe('commands with no sandbox backend', () => {
       ['echo hi > out.txt', "writes through the redirection '>'"],
       ['find . -name x | xargs cat', 'runs cat through xargs, on paths only known when it runs'],
       ['cat "unterminated', 'cannot be checked before it runs'],
+      // Links inside the workdir that lead out: what a glob could match, and options that follow links.
+      [
+        'cat *.txt',
+        "reads '*.txt', which may match 'link.txt', a link that leads outside the working directory",
+      ],
+      ['grep -Rn secret .', 'follows links while it reads (-Rn)'],
+      ['rg --follow secret', 'follows links while it reads (--follow)'],
+      ['find -L . -name x', 'follows links while it reads (-L)'],
     ];
     for (const [command, reason] of cases) {
       expect(await unconfinedRisk(command, guard, work), command).toContain(reason);

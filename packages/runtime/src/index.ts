@@ -153,6 +153,7 @@ export type {
   CommandOutcome,
   CommandPolicyOptions,
   CommandVerdict,
+  EditorFiles,
   FileChange,
   FileHistoryLimits,
   LspAccess,

@@ -10,6 +10,9 @@ export const commandHelp = {
     usage: '[options]',
     description: 'Chat with the agent: each line is a turn of one session (Ctrl-D or /quit to end)',
   },
+  acp: {
+    description: 'Serve Keel as an Agent Client Protocol agent on stdin/stdout (for editors such as Zed)',
+  },
   tui: {
     usage: '[options]',
     description: 'Open the full-screen terminal chat (a conversation of runs in one session)',

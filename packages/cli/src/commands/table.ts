@@ -13,6 +13,7 @@ export const commandLoaders: Record<CommandName, () => Promise<Register>> = {
   run: async (): Promise<Register> => (await import('./run.ts')).registerRun,
   chat: async (): Promise<Register> => (await import('./chat.ts')).registerChat,
   tui: async (): Promise<Register> => (await import('../tui/index.ts')).registerTui,
+  acp: async (): Promise<Register> => (await import('../acp/index.ts')).registerAcp,
   runs: async (): Promise<Register> => (await import('./runs.ts')).registerRuns,
   approvals: async (): Promise<Register> => (await import('./approvals.ts')).registerApprovals,
   timeline: async (): Promise<Register> => (await import('./timeline.ts')).registerTimeline,

@@ -8,6 +8,7 @@ import {
   type LspServers,
   type TodoList,
   type ToolAuditRecord,
+  type EditorFiles,
   type ToolContext,
   type UnconfinedCommands,
 } from '../tools/index.ts';
@@ -39,6 +40,8 @@ export interface ToolContextOptions {
   unconfinedCommands?: UnconfinedCommands | undefined;
   /** More folders the read boundary hides from commands (RuntimeOptions.hiddenPaths). */
   hiddenPaths?: readonly string[] | undefined;
+  /** An editor's view of the files (RuntimeOptions.editorFiles). */
+  editorFiles?: EditorFiles | undefined;
 }
 
 /**
@@ -79,6 +82,7 @@ export async function createToolContext(
     commands,
     sandbox,
     unconfinedCommands,
+    ...(options.editorFiles ? { editorFiles: options.editorFiles } : {}),
     history,
     web,
     ...(todos ? { todos } : {}),

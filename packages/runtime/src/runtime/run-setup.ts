@@ -103,6 +103,7 @@ export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<Run
     lsp: deps.lsp,
     unconfinedCommands: options.unconfinedCommands ?? 'ask',
     hiddenPaths: options.hiddenPaths,
+    editorFiles: options.editorFiles,
   });
   const breaker = { ...defaultBreakerLimits, ...config.circuit_breaker };
   const limits: BreakerLimits = {

@@ -4,7 +4,7 @@ import type { McpServerConfig } from '../mcp/index.ts';
 import type { RetryPolicy } from '../model/index.ts';
 import type { ExecutionOutcome } from '../runs/index.ts';
 import type { BlobStore, Run, RunStore } from '../store/index.ts';
-import type { LspConfig, ToolRegistry, UnconfinedCommands } from '../tools/index.ts';
+import type { EditorFiles, LspConfig, ToolRegistry, UnconfinedCommands } from '../tools/index.ts';
 import type { Workflow } from '../workflow/index.ts';
 
 /** How to build a runtime. Every field is optional. */
@@ -50,6 +50,8 @@ export interface RuntimeOptions {
    * WORKBENCH_HOME (when set in the environment) and the runtime's directory: an embedder's own data.
    */
   hiddenPaths?: string[];
+  /** An editor's view of the files its runs' read_file reads (`keel acp`: the client's unsaved buffers). */
+  editorFiles?: EditorFiles;
   /**
    * Seconds an approval or a question waits for a human before it expires, over config
    * `interaction_timeout` (default 0: no limit). The run then goes on without the call or the answer.

@@ -84,7 +84,7 @@ export {
 } from './search/index.ts';
 export type { Todo } from './todo.ts';
 export { TodoList, todoReadTool, todoWriteTool } from './todo.ts';
-export type { Tool, ToolAuditRecord, ToolContext, ToolWait } from './tool.ts';
+export type { EditorFiles, Tool, ToolAuditRecord, ToolContext, ToolWait } from './tool.ts';
 export { defineTool } from './tool.ts';
 export type {
   HostPolicyWording,

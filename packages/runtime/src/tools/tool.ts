@@ -39,6 +39,14 @@ export interface ToolContext {
   readonly web?: WebSettings;
   /** The runtime's language servers and config `lsp` (lsp_* tools); without one, servers live for one call. */
   readonly lsp?: LspAccess;
+  /** An editor's view of the files (`keel acp`): read_file reads its unsaved buffers through it. */
+  readonly editorFiles?: EditorFiles | undefined;
+}
+
+/** Files as an editor holds them (the Agent Client Protocol's `fs/read_text_file`). */
+export interface EditorFiles {
+  /** The text of the file at this absolute, already confined path, or undefined to read it from disk. */
+  readText(path: string): Promise<string | undefined>;
 }
 
 /** One tool execution as the audit log sees it. */

@@ -39,6 +39,9 @@ export const readFileTool = defineTool({
   async execute(ctx, args) {
     const path = await ctx.guard.resolve(args.path, 'read');
     const shown = displayPath(ctx.guard, path);
+    // An editor's buffer, unsaved changes included, when the surface has one (keel acp).
+    const edited = await ctx.editorFiles?.readText(path);
+    if (edited !== undefined) return numberLines(splitLines(edited), shown, args.offset ?? 1, args.limit);
     const info = await stat(path).catch((error: unknown) => {
       throw fileSystemError(error, shown, args.path);
     });

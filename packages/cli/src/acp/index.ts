@@ -1,0 +1,1 @@
+export { registerAcp } from './acp-command.ts';

@@ -1,0 +1,329 @@
+import { realpathSync } from 'node:fs';
+import {
+  type AgentApp,
+  type AgentContext,
+  agent,
+  type ClientCapabilities,
+  type ContentBlock,
+  type McpServer,
+  PROTOCOL_VERSION,
+  type PromptResponse,
+  RequestError,
+  type SessionUpdate,
+  type StopReason,
+} from '@agentclientprotocol/sdk';
+import {
+  createRuntime,
+  KeelError,
+  type McpServerConfig,
+  type Runtime,
+  type RuntimeEvent,
+  toErrorObject,
+} from '@keel/runtime';
+import { ToolUpdates } from './tool-updates.ts';
+
+export interface KeelAgentOptions {
+  /** The environment runtimes read (model, keys, RUNTIME_HOME). */
+  env: NodeJS.ProcessEnv;
+  version: string;
+  /** Receives what goes wrong outside any request (stderr in `keel acp`: stdout is the protocol). */
+  log(line: string): void;
+}
+
+/** One ACP session: a Keel session, the runtime its runs use, and what the client allowed for good. */
+interface AcpSession {
+  id: string;
+  workdir: string;
+  runtime: Runtime;
+  /** Tools the client said "always allow" for in this session. */
+  alwaysAllowed: Set<string>;
+  /** The prompt turn in progress: aborting it cancels its run. */
+  turn?: AbortController;
+}
+
+const allowOnce = 'allow_once';
+const allowAlways = 'allow_always';
+const rejectOnce = 'reject_once';
+
+/**
+ * Keel as an Agent Client Protocol agent (`keel acp`): every ACP session is a durable Keel session, every
+ * prompt turn an ordinary run in it (visible to `keel runs`, keel-web and the console), its events streamed
+ * as `session/update`s. Approvals become `session/request_permission`, decided on Keel's approval records;
+ * `read_file` reads the editor's buffers through `fs/read_text_file` when the client offers it.
+ */
+export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): Promise<void> } {
+  const sessions = new Map<string, AcpSession>();
+  let capabilities: ClientCapabilities = {};
+  let clientContext: AgentContext | undefined;
+  // The store and the session records: any runtime over the same RUNTIME_HOME sees the same sessions.
+  const base = createRuntime({ env: options.env });
+
+  const open = (id: string, workdir: string, mcpServers: McpServer[] | undefined): AcpSession => {
+    const session: AcpSession = {
+      id,
+      workdir,
+      alwaysAllowed: new Set(),
+      runtime: createRuntime({
+        env: options.env,
+        workdir,
+        mcpServers: (mcpServers ?? []).flatMap(mcpServerOf),
+        ...(capabilities.fs?.readTextFile ? { editorFiles: editorFilesOf(() => clientContext, id) } : {}),
+      }),
+    };
+    const earlier = sessions.get(id);
+    if (earlier) void closeSession(earlier);
+    sessions.set(id, session);
+    return session;
+  };
+  const sessionOf = (id: string): AcpSession => {
+    const session = sessions.get(id);
+    if (!session)
+      throw RequestError.invalidParams({ sessionId: id }, `Unknown session ${id}: session/load it first.`);
+    return session;
+  };
+
+  const app = agent({ name: 'keel' })
+    .onConnect((connection) => {
+      clientContext = connection.client;
+    })
+    .onRequest('initialize', ({ params }) => {
+      capabilities = params.clientCapabilities ?? {};
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: true, embeddedContext: true },
+          mcpCapabilities: { http: false, sse: false },
+        },
+        agentInfo: { name: 'keel', title: 'Keel', version: options.version },
+        authMethods: [],
+      };
+    })
+    .onRequest('session/new', ({ params }) => {
+      const workdir = workdirOf(params.cwd);
+      const record = base.sessions.create({ workdir, title: 'Editor session' });
+      open(record.id, workdir, params.mcpServers);
+      return { sessionId: record.id };
+    })
+    .onRequest('session/load', async ({ params, client }) => {
+      const history = (() => {
+        try {
+          return base.sessions.conversation(params.sessionId);
+        } catch (error) {
+          throw RequestError.invalidParams({ sessionId: params.sessionId }, toErrorObject(error).message);
+        }
+      })();
+      open(params.sessionId, workdirOf(params.cwd), params.mcpServers);
+      for (const update of replayOf(history)) {
+        await client.notify('session/update', { sessionId: params.sessionId, update });
+      }
+      return {};
+    })
+    .onRequest('session/prompt', async ({ params, client }) => {
+      const session = sessionOf(params.sessionId);
+      if (session.turn) {
+        throw RequestError.invalidRequest(
+          { sessionId: session.id },
+          'A prompt turn is already running in this session: wait for it or cancel it.',
+        );
+      }
+      session.turn = new AbortController();
+      try {
+        return await promptTurn(session, params.prompt, client, session.turn.signal);
+      } finally {
+        session.turn = undefined;
+      }
+    })
+    .onNotification('session/cancel', ({ params }) => {
+      sessions.get(params.sessionId)?.turn?.abort();
+    });
+
+  async function closeSession(session: AcpSession): Promise<void> {
+    session.turn?.abort();
+    await session.runtime.close().catch((error: unknown) => options.log(`closing ${session.id}: ${error}`));
+  }
+
+  return {
+    app,
+    async close() {
+      await Promise.all([...sessions.values()].map(closeSession));
+      await base.close().catch(() => undefined);
+    },
+  };
+}
+
+/** One prompt turn: a run in the session, its events sent as updates, its approvals asked of the client. */
+async function promptTurn(
+  session: AcpSession,
+  prompt: ContentBlock[],
+  client: AgentContext,
+  signal: AbortSignal,
+): Promise<PromptResponse> {
+  const updates = new ToolUpdates(session.workdir);
+  const send = (update: SessionUpdate) => client.notify('session/update', { sessionId: session.id, update });
+  const { text, images } = promptOf(prompt);
+  let breaker: string | undefined;
+  try {
+    await session.runtime.run(
+      {
+        prompt: text,
+        workdir: session.workdir,
+        session_id: session.id,
+        ...(images.length ? { images } : {}),
+      },
+      {
+        signal,
+        onEvent: async (event: RuntimeEvent) => {
+          for (const update of await updates.of(event)) await send(update);
+          if (event.type === 'circuit_breaker') breaker = event.reason;
+          if (event.type === 'interaction_request') await decide(session, event, client, signal);
+        },
+      },
+    );
+    return { stopReason: 'end_turn' };
+  } catch (error) {
+    if (signal.aborted || (KeelError.is(error) && error.code === 'CANCELLED'))
+      return { stopReason: 'cancelled' };
+    if (breaker !== undefined) return { stopReason: stopReasonOf(breaker) };
+    const { code, message } = toErrorObject(error);
+    throw new RequestError(-32603, message, { code });
+  }
+}
+
+/** Asks the client to decide an approval (or answers a question it cannot show), on Keel's approval record. */
+async function decide(
+  session: AcpSession,
+  event: Extract<RuntimeEvent, { type: 'interaction_request' }>,
+  client: AgentContext,
+  signal: AbortSignal,
+): Promise<void> {
+  const { approvals } = session.runtime;
+  const approval = await approvals.get(event.request_id);
+  if (approval.status !== 'pending') return;
+  if (event.kind !== 'approval') {
+    await approvals.reject(approval.id, { reason: 'the editor cannot answer questions', by: 'acp' });
+    return;
+  }
+  const tool = typeof approval.detail.tool_name === 'string' ? approval.detail.tool_name : 'tool';
+  if (session.alwaysAllowed.has(tool)) {
+    await approvals.approve(approval.id, { reason: 'always allowed in this editor session', by: 'acp' });
+    return;
+  }
+  const args = (approval.detail.args ?? {}) as Record<string, unknown>;
+  const toolCallId =
+    typeof approval.detail.tool_call_id === 'string' ? approval.detail.tool_call_id : approval.id;
+  const answer = await client
+    .request(
+      'session/request_permission',
+      {
+        sessionId: session.id,
+        toolCall: { toolCallId, title: event.prompt, rawInput: args, status: 'pending' },
+        options: [
+          { optionId: allowOnce, name: 'Allow', kind: 'allow_once' },
+          { optionId: allowAlways, name: `Always allow ${tool} in this session`, kind: 'allow_always' },
+          { optionId: rejectOnce, name: 'Reject', kind: 'reject_once' },
+        ],
+      },
+      { cancellationSignal: signal, stopWaitingOnCancel: true },
+    )
+    .catch(() => ({ outcome: { outcome: 'cancelled' as const } }));
+  const chosen = answer.outcome.outcome === 'selected' ? answer.outcome.optionId : undefined;
+  if (chosen === allowAlways) session.alwaysAllowed.add(tool);
+  if (chosen === allowOnce || chosen === allowAlways) {
+    await approvals.approve(approval.id, { by: 'acp' });
+  } else {
+    await approvals.reject(approval.id, {
+      reason: chosen ? 'rejected in the editor' : 'cancelled',
+      by: 'acp',
+    });
+  }
+}
+
+/** The prompt's text (embedded resources and links inlined as context) and its images. */
+function promptOf(blocks: ContentBlock[]): {
+  text: string;
+  images: { data: string; media_type: string }[];
+} {
+  const parts: string[] = [];
+  const images: { data: string; media_type: string }[] = [];
+  for (const block of blocks) {
+    if (block.type === 'text') parts.push(block.text);
+    else if (block.type === 'image') images.push({ data: block.data, media_type: block.mimeType });
+    else if (block.type === 'resource_link') parts.push(`(See ${block.uri})`);
+    else if (block.type === 'resource' && 'text' in block.resource) {
+      parts.push(`<context uri="${block.resource.uri}">\n${block.resource.text}\n</context>`);
+    }
+  }
+  return { text: parts.join('\n\n').trim() || '(empty prompt)', images };
+}
+
+/** A loaded session's conversation as the updates a client shows it with. */
+function replayOf(history: ReturnType<Runtime['sessions']['conversation']>): SessionUpdate[] {
+  const updates: SessionUpdate[] = [];
+  for (const message of history) {
+    const text = typeof message.content === 'string' ? message.content : '';
+    if (message.role === 'user' && text) {
+      updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
+    } else if (message.role === 'assistant') {
+      if (text) updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+      for (const call of message.tool_calls ?? []) {
+        updates.push({
+          sessionUpdate: 'tool_call',
+          toolCallId: call.id,
+          title: call.name,
+          status: 'completed',
+        });
+      }
+    } else if (message.role === 'tool' && message.tool_call_id) {
+      updates.push({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: message.tool_call_id,
+        status: 'completed',
+        content: [{ type: 'content', content: { type: 'text', text } }],
+      });
+    }
+  }
+  return updates;
+}
+
+/** read_file through the client's buffers; a file the client cannot read is read from disk. */
+function editorFilesOf(client: () => AgentContext | undefined, sessionId: string) {
+  return {
+    async readText(path: string): Promise<string | undefined> {
+      const context = client();
+      if (!context) return undefined;
+      try {
+        return (await context.request('fs/read_text_file', { sessionId, path })).content;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/** ACP's stdio MCP servers as Keel's (http and sse are not offered in the capabilities). */
+function mcpServerOf(server: McpServer): McpServerConfig[] {
+  if (!('command' in server)) return [];
+  const stdio = server;
+  return [
+    {
+      name: stdio.name,
+      transport: 'stdio',
+      command: stdio.command,
+      args: stdio.args,
+      env: Object.fromEntries(stdio.env.map(({ name, value }) => [name, value])),
+    },
+  ];
+}
+
+function workdirOf(cwd: string): string {
+  try {
+    return realpathSync(cwd);
+  } catch {
+    throw RequestError.invalidParams({ cwd }, `cwd ${cwd} is not an existing directory.`);
+  }
+}
+
+function stopReasonOf(reason: string): StopReason {
+  return /token|cost/i.test(reason) ? 'max_tokens' : 'max_turn_requests';
+}

@@ -1,0 +1,132 @@
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import type { PlanEntry, SessionUpdate, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk';
+import type { RuntimeEvent } from '@keel/runtime';
+
+// How an editor shows each of Keel's tools (icons, grouping). Unknown tools (MCP, skills) are `other`.
+const kindOfTool: Readonly<Record<string, ToolKind>> = {
+  read_file: 'read',
+  list_directory: 'read',
+  read_skill: 'read',
+  list_skills: 'read',
+  grep: 'search',
+  glob: 'search',
+  lsp_definition: 'search',
+  lsp_references: 'search',
+  lsp_hover: 'search',
+  lsp_diagnostics: 'search',
+  write_file: 'edit',
+  edit_file: 'edit',
+  replace_file: 'edit',
+  undo_file: 'edit',
+  redo_file: 'edit',
+  exec_command: 'execute',
+  webfetch: 'fetch',
+  websearch: 'fetch',
+  todo_write: 'think',
+  todo_read: 'think',
+};
+// Tools whose `path` argument is a file they change: their result is shown as a diff.
+const editsPath = new Set(['write_file', 'edit_file', 'replace_file', 'undo_file', 'redo_file']);
+
+interface PendingCall {
+  name: string;
+  path?: string;
+  /** The file's text before an edit (null: it did not exist). */
+  before?: string | null;
+}
+
+/**
+ * Turns one prompt turn's runtime events into the Agent Client Protocol's `session/update`s: text and
+ * thinking chunks, tool calls with their kind, locations and (for edits) a diff, and `todo_write` as a plan.
+ */
+export class ToolUpdates {
+  readonly #workdir: string;
+  readonly #calls = new Map<string, PendingCall>();
+
+  constructor(workdir: string) {
+    this.#workdir = workdir;
+  }
+
+  async of(event: RuntimeEvent): Promise<SessionUpdate[]> {
+    switch (event.type) {
+      case 'text_delta':
+        return [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.content } }];
+      case 'thinking':
+        return [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.content } }];
+      case 'tool_call':
+        return this.#started(event.tool_call_id, event.tool_name, event.args);
+      case 'tool_result':
+        return this.#ended(event.tool_call_id, event.tool_name, event.result);
+      default:
+        return [];
+    }
+  }
+
+  async #started(id: string, name: string, args: Record<string, unknown>): Promise<SessionUpdate[]> {
+    const path = typeof args.path === 'string' ? this.#absolute(args.path) : undefined;
+    const call: PendingCall = { name, ...(path ? { path } : {}) };
+    if (path && editsPath.has(name)) call.before = await readFile(path, 'utf8').catch(() => null);
+    this.#calls.set(id, call);
+    const updates: SessionUpdate[] = [
+      {
+        sessionUpdate: 'tool_call',
+        toolCallId: id,
+        title: titleOf(name, args),
+        kind: kindOfTool[name] ?? 'other',
+        status: 'in_progress',
+        rawInput: args,
+        ...(path ? { locations: [{ path }] } : {}),
+      },
+    ];
+    const plan = planOf(name, args);
+    if (plan) updates.push({ sessionUpdate: 'plan', entries: plan });
+    return updates;
+  }
+
+  async #ended(id: string, name: string, result: string): Promise<SessionUpdate[]> {
+    const call = this.#calls.get(id) ?? { name };
+    this.#calls.delete(id);
+    const failed = /^(?:Error|Not run)\b/.test(result);
+    const content: ToolCallContent[] = [{ type: 'content', content: { type: 'text', text: result } }];
+    if (!failed && call.path && call.before !== undefined) {
+      const after = await readFile(call.path, 'utf8').catch(() => undefined);
+      if (after !== undefined && after !== call.before) {
+        content.unshift({ type: 'diff', path: call.path, oldText: call.before, newText: after });
+      }
+    }
+    return [
+      {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: id,
+        status: failed ? 'failed' : 'completed',
+        content,
+        rawOutput: { result },
+      },
+    ];
+  }
+
+  #absolute(path: string): string {
+    return isAbsolute(path) ? path : resolve(this.#workdir, path);
+  }
+}
+
+/** A short title an editor lists the call under: the command, the path or the query. */
+function titleOf(name: string, args: Record<string, unknown>): string {
+  const detail = [args.command, args.path, args.pattern, args.url, args.query].find(
+    (value) => typeof value === 'string',
+  );
+  const text = typeof detail === 'string' ? `${name}: ${detail}` : name;
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/** `todo_write`'s list as an ACP plan. */
+function planOf(name: string, args: Record<string, unknown>): PlanEntry[] | undefined {
+  if (name !== 'todo_write' || !Array.isArray(args.todos)) return undefined;
+  return args.todos.flatMap((todo: unknown) => {
+    const { content, status } = (todo ?? {}) as { content?: unknown; status?: unknown };
+    if (typeof content !== 'string') return [];
+    const known = status === 'in_progress' || status === 'completed' ? status : 'pending';
+    return [{ content, status: known, priority: 'medium' as const }];
+  });
+}

@@ -1,0 +1,223 @@
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import {
+  type ClientConnection,
+  client,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  type SessionNotification,
+} from '@agentclientprotocol/sdk';
+import { describe, expect, test } from 'vitest';
+import { jsonLines, keel, keelJson, waitFor } from './keel-process.ts';
+import { scenario } from './scenario.ts';
+
+const keelBin = fileURLToPath(new URL('../bin/keel.js', import.meta.url));
+const keelWebBin = fileURLToPath(new URL('../../server/bin/keel-web.js', import.meta.url));
+
+/** `keel acp` as an editor starts it, with the SDK's client side on its stdio. */
+function startAcp(env: Record<string, string>, answers: string[]) {
+  const child = spawn(process.execPath, [keelBin, 'acp'], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const updates: SessionNotification[] = [];
+  const permissions: string[] = [];
+  const fsReads: string[] = [];
+  const app = client({ name: 'test-editor' })
+    .onNotification('session/update', ({ params }) => void updates.push(params))
+    .onRequest('session/request_permission', ({ params }) => {
+      permissions.push(params.toolCall.title ?? '');
+      const optionId = answers.shift() ?? 'reject_once';
+      return { outcome: { outcome: 'selected', optionId } };
+    })
+    .onRequest('fs/read_text_file', ({ params }) => {
+      fsReads.push(params.path);
+      return { content: 'UNSAVED BUFFER TEXT\n' };
+    });
+  const connection: ClientConnection = app.connect(
+    ndJsonStream(
+      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+    ),
+  );
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return {
+    agent: connection.agent,
+    updates,
+    permissions,
+    fsReads,
+    stderr: () => stderr,
+    async stop() {
+      connection.close();
+      child.stdin.end();
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const textOf = (updates: SessionNotification[], kind: string) =>
+  updates
+    .map((notification) => notification.update)
+    .filter((update) => update.sessionUpdate === kind)
+    .map((update) =>
+      'content' in update && update.content && 'text' in update.content ? update.content.text : '',
+    )
+    .join('');
+
+describe('keel acp, driven by an ACP client over stdio', () => {
+  test('a multi-turn session: reads through the editor, edits, runs commands on approval, cancels, loads after a restart', {
+    timeout: 90_000,
+  }, async () => {
+    await using s = await scenario(
+      [
+        {
+          when: { lastMessageIncludes: 'read the notes' },
+          toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }],
+        },
+        { when: { lastMessageIncludes: 'UNSAVED BUFFER' }, text: 'The notes say: unsaved buffer text.' },
+        {
+          when: { lastMessageIncludes: 'write and run' },
+          toolCalls: [
+            { name: 'write_file', arguments: { path: 'out.txt', content: 'hello\n' } },
+            { name: 'exec_command', arguments: { command: 'ls out.txt' } },
+            { name: 'exec_command', arguments: { command: 'pwd' } },
+          ],
+        },
+        { when: { lastRole: 'tool' }, text: 'Wrote, listed, and was refused once.' },
+        { when: { lastMessageIncludes: 'take your time' }, delayMs: 60_000, text: 'too late' },
+        { when: { lastMessageIncludes: 'after the restart' }, text: 'Still the same session.' },
+      ],
+      { files: { 'notes.txt': 'on disk\n' } },
+    );
+    // Commands need a human's approval: the editor is asked.
+    await writeFile(
+      join(s.home, 'config.json'),
+      JSON.stringify({ security: { require_approval: ['exec_command'] } }),
+    );
+    const acp = startAcp(s.env, ['allow_once', 'reject_once']);
+    let sessionId = '';
+    try {
+      const init = await acp.agent.request('initialize', {
+        protocolVersion: PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: false } },
+      });
+      expect(init.agentCapabilities).toMatchObject({
+        loadSession: true,
+        promptCapabilities: { image: true, embeddedContext: true },
+      });
+      ({ sessionId } = await acp.agent.request('session/new', { cwd: s.repo.path, mcpServers: [] }));
+      expect(sessionId).toMatch(/^ses_/);
+
+      // Turn 1: read_file reads the editor's buffer, not the disk.
+      const first = await acp.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'read the notes' }],
+      });
+      expect(first.stopReason).toBe('end_turn');
+      expect(acp.fsReads).toEqual([join(s.repo.path, 'notes.txt')]);
+      expect(textOf(acp.updates, 'agent_message_chunk')).toContain('unsaved buffer text');
+      const read = acp.updates.find(({ update }) => update.sessionUpdate === 'tool_call');
+      expect(read?.update).toMatchObject({
+        kind: 'read',
+        status: 'in_progress',
+        locations: [{ path: join(s.repo.path, 'notes.txt') }],
+      });
+
+      // Turn 2: an edit shown as a diff; one command approved, one rejected, both through the editor.
+      acp.updates.length = 0;
+      const second = await acp.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'write and run' }],
+      });
+      expect(second.stopReason).toBe('end_turn');
+      expect(await readFile(join(s.repo.path, 'out.txt'), 'utf8')).toBe('hello\n');
+      const finished = acp.updates
+        .map(({ update }) => update)
+        .filter((update) => update.sessionUpdate === 'tool_call_update');
+      expect(finished[0]).toMatchObject({
+        status: 'completed',
+        content: [
+          { type: 'diff', path: join(s.repo.path, 'out.txt'), oldText: null, newText: 'hello\n' },
+          { type: 'content' },
+        ],
+      });
+      expect(acp.permissions).toHaveLength(2);
+      expect(acp.permissions[0]).toContain('Allow exec_command');
+      expect(JSON.stringify(finished[1])).toContain('out.txt');
+      expect(JSON.stringify(finished[2])).toContain('Not run: the user rejected this call');
+
+      // Turn 3: cancelled while the model is still answering.
+      const asked = s.model.chatRequests.length;
+      const slow = acp.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'take your time' }],
+      });
+      await waitFor(() => s.model.chatRequests.length > asked);
+      await acp.agent.notify('session/cancel', { sessionId });
+      expect((await slow).stopReason).toBe('cancelled');
+    } finally {
+      await acp.stop();
+    }
+
+    // A new process loads the session: its conversation is replayed, and it goes on.
+    const again = startAcp(s.env, []);
+    try {
+      await again.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+      await again.agent.request('session/load', { sessionId, cwd: s.repo.path, mcpServers: [] });
+      expect(textOf(again.updates, 'user_message_chunk')).toContain('read the notes');
+      expect(textOf(again.updates, 'agent_message_chunk')).toContain('Wrote, listed');
+      const next = await again.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'after the restart' }],
+      });
+      expect(next.stopReason).toBe('end_turn');
+      const history = JSON.stringify(s.model.chatRequests.at(-1)?.messages);
+      expect(history).toContain('read the notes');
+      expect(history).toContain('write and run');
+    } finally {
+      await again.stop();
+    }
+
+    // The runs are ordinary runs: keel lists them and replays their events.
+    const { runs } = await keelJson<{ runs: { id: string; status: string }[] }>(['runs', 'list'], s.env);
+    expect(runs.map((run) => run.status).sort()).toEqual([
+      'cancelled',
+      'succeeded',
+      'succeeded',
+      'succeeded',
+    ]);
+    const second = runs.at(-2)!.id;
+    const replay = await keel(['runs', 'watch', second, '--json'], s.env);
+    const events = jsonLines<{ type: string; seq?: number }>(replay.stdout).map(
+      ({ seq: _seq, ...event }) => event,
+    );
+    expect(events[0]?.type).toBe('session_start');
+    expect(events.map((event) => event.type)).toContain('interaction_request');
+
+    // keel-web, over the same store, serves the same events.
+    const web = spawn(process.execPath, [keelWebBin, 'run', '--port', '0'], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...s.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let out = '';
+      web.stdout.on('data', (chunk) => (out += chunk));
+      const url = await waitFor(() => out.match(/listening on (http:\/\/\S+)/)?.[1]);
+      const sse = await (await fetch(`${url}/runtime/runs/${second}/events`)).text();
+      const served = sse
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => JSON.parse(line.slice(6)) as { seq?: number })
+        .map(({ seq: _seq, ...event }) => event);
+      expect(served).toEqual(events);
+    } finally {
+      web.kill('SIGTERM');
+    }
+  });
+});

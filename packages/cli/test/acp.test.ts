@@ -220,4 +220,58 @@ describe('keel acp, driven by an ACP client over stdio', () => {
       web.kill('SIGTERM');
     }
   });
+
+  test('the editor picks the mode and the model of a session', { timeout: 60_000 }, async () => {
+    await using s = await scenario([{ text: 'Looked.', repeat: true }]);
+    const acp = startAcp(s.env, []);
+    try {
+      await acp.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+      const created = await acp.agent.request('session/new', { cwd: s.repo.path, mcpServers: [] });
+      expect(created.modes?.currentModeId).toBe('default');
+      expect(created.modes?.availableModes.map((mode) => mode.id)).toEqual(['default', 'read-only']);
+      expect(created.configOptions?.[0]).toMatchObject({
+        id: 'model',
+        category: 'model',
+        currentValue: 'mock-model',
+      });
+      const { sessionId } = created;
+
+      // Read-only: the run goes without the tools that change files or run commands.
+      await acp.agent.request('session/set_mode', { sessionId, modeId: 'read-only' });
+      await acp.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'look around' }],
+      });
+      const offered = (s.model.chatRequests.at(-1)?.tools ?? []).map((tool) => tool.function?.name);
+      expect(offered).toContain('read_file');
+      expect(offered).not.toContain('write_file');
+      expect(offered).not.toContain('exec_command');
+      await acp.agent.request('session/set_mode', { sessionId, modeId: 'default' });
+      await acp.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'look again' }],
+      });
+      expect((s.model.chatRequests.at(-1)?.tools ?? []).map((tool) => tool.function?.name)).toContain(
+        'write_file',
+      );
+
+      // Unknown modes and models are refused, naming what is allowed.
+      await expect(acp.agent.request('session/set_mode', { sessionId, modeId: 'yolo' })).rejects.toThrow(
+        /default or read-only/,
+      );
+      await expect(
+        acp.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'gpt-nope' }),
+      ).rejects.toThrow(/mock-model/);
+      const chosen = await acp.agent.request('session/set_config_option', {
+        sessionId,
+        configId: 'model',
+        value: 'mock-model',
+      });
+      expect(chosen.configOptions[0]).toMatchObject({ currentValue: 'mock-model' });
+      await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'once more' }] });
+      expect(s.model.chatRequests.at(-1)?.model).toBe('mock-model');
+    } finally {
+      await acp.stop();
+    }
+  });
 });

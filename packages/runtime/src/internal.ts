@@ -23,6 +23,7 @@ export {
   loadConfig,
   projectConfigPath,
   readEnv,
+  resolveModelSettings,
   sameEndpoint,
   trustedFolders,
   trustFolder,

@@ -20,6 +20,14 @@ import {
   type RuntimeEvent,
   toErrorObject,
 } from '@keel/runtime';
+import {
+  availableModels,
+  configOptionsOf,
+  isModeId,
+  modesOf,
+  runRequestOf,
+  type SessionChoices,
+} from './session-options.ts';
 import { ToolUpdates } from './tool-updates.ts';
 
 export interface KeelAgentOptions {
@@ -37,6 +45,8 @@ interface AcpSession {
   runtime: Runtime;
   /** Tools the client said "always allow" for in this session. */
   alwaysAllowed: Set<string>;
+  /** The mode and model the editor chose. */
+  choices: SessionChoices;
   /** The prompt turn in progress: aborting it cancels its run. */
   turn?: AbortController;
 }
@@ -58,11 +68,16 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
   // The store and the session records: any runtime over the same RUNTIME_HOME sees the same sessions.
   const base = createRuntime({ env: options.env });
 
-  const open = (id: string, workdir: string, mcpServers: McpServer[] | undefined): AcpSession => {
+  const open = async (
+    id: string,
+    workdir: string,
+    mcpServers: McpServer[] | undefined,
+  ): Promise<AcpSession> => {
     const session: AcpSession = {
       id,
       workdir,
       alwaysAllowed: new Set(),
+      choices: { mode: 'default', models: await availableModels(options.env, workdir) },
       runtime: createRuntime({
         env: options.env,
         workdir,
@@ -99,11 +114,15 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
         authMethods: [],
       };
     })
-    .onRequest('session/new', ({ params }) => {
+    .onRequest('session/new', async ({ params }) => {
       const workdir = workdirOf(params.cwd);
       const record = base.sessions.create({ workdir, title: 'Editor session' });
-      open(record.id, workdir, params.mcpServers);
-      return { sessionId: record.id };
+      const session = await open(record.id, workdir, params.mcpServers);
+      return {
+        sessionId: record.id,
+        modes: modesOf(session.choices),
+        configOptions: configOptionsOf(session.choices),
+      };
     })
     .onRequest('session/load', async ({ params, client }) => {
       const history = (() => {
@@ -113,11 +132,38 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
           throw RequestError.invalidParams({ sessionId: params.sessionId }, toErrorObject(error).message);
         }
       })();
-      open(params.sessionId, workdirOf(params.cwd), params.mcpServers);
+      const session = await open(params.sessionId, workdirOf(params.cwd), params.mcpServers);
       for (const update of replayOf(history)) {
         await client.notify('session/update', { sessionId: params.sessionId, update });
       }
+      return { modes: modesOf(session.choices), configOptions: configOptionsOf(session.choices) };
+    })
+    .onRequest('session/set_mode', ({ params }) => {
+      const session = sessionOf(params.sessionId);
+      if (!isModeId(params.modeId)) {
+        throw RequestError.invalidParams(
+          { modeId: params.modeId },
+          `Unknown mode ${params.modeId}: use default or read-only.`,
+        );
+      }
+      session.choices.mode = params.modeId;
       return {};
+    })
+    .onRequest('session/set_config_option', ({ params }) => {
+      const session = sessionOf(params.sessionId);
+      const value = 'value' in params ? params.value : undefined;
+      if (
+        params.configId !== 'model' ||
+        typeof value !== 'string' ||
+        !session.choices.models.includes(value)
+      ) {
+        throw RequestError.invalidParams(
+          { configId: params.configId, value },
+          `Unknown option: the model is one of ${session.choices.models.join(', ') || '(none configured)'}.`,
+        );
+      }
+      session.choices.model = value;
+      return { configOptions: configOptionsOf(session.choices) };
     })
     .onRequest('session/prompt', async ({ params, client }) => {
       const session = sessionOf(params.sessionId);
@@ -169,6 +215,7 @@ async function promptTurn(
         prompt: text,
         workdir: session.workdir,
         session_id: session.id,
+        ...runRequestOf(session.choices),
         ...(images.length ? { images } : {}),
       },
       {

@@ -4,11 +4,11 @@ import { createSandbox } from '../sandbox/index.ts';
 import {
   createCommandPolicy,
   createPathGuard,
+  type EditorFiles,
   type FileHistory,
   type LspServers,
   type TodoList,
   type ToolAuditRecord,
-  type EditorFiles,
   type ToolContext,
   type UnconfinedCommands,
 } from '../tools/index.ts';

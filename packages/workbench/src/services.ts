@@ -20,6 +20,7 @@ import { SkillService } from './skills/index.ts';
 import { type Database, openDatabase, storeFailure } from './store/index.ts';
 import {
   deleteProjectTasks,
+  initWaitingTasks,
   planTurnEnded,
   reviewTurnEnded,
   type TaskDeps,
@@ -111,6 +112,8 @@ export function createServices(options: WorkbenchOptions): Services {
   };
   // A project's delete stops and deletes its tasks first (their work ended, their directories gone).
   projects.beforeRemove = (projectId) => deleteProjectTasks(tasks, projectId);
+  // A project that became READY: its tasks waiting in CREATED initialize themselves.
+  knowledge.onReady = (projectId) => initWaitingTasks(tasks, projectId);
   runner.onTurnEnd('plan', (session, outcome) => planTurnEnded(tasks, session, outcome));
   runner.onTurnEnd('review', (session, outcome) => reviewTurnEnded(tasks, session, outcome));
   const conversations = new ConversationService({

@@ -71,10 +71,9 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
     });
     expect(created.status).toBe(201);
     const project = created.body;
-    expect(project.status).toBe('CREATED');
-    const init = await api('POST', `/api/projects/${project.id}/init`);
-    expect(init.status).toBe(202);
-    expect(init.body.knowledge).toHaveLength(8);
+    // Knowledge generation starts by itself.
+    expect(project.status).toBe('INITIALIZING');
+    expect((await api('GET', `/api/projects/${project.id}/knowledge`)).body.layers).toHaveLength(8);
     await eventually(
       async () => (await api('GET', `/api/projects/${project.id}`)).body.status === 'READY',
       'project READY',
@@ -116,11 +115,11 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
         images: [{ data: pixel, media_type: 'image/png', filename: 'mock.png' }],
       })
     ).body;
+    // Initialization starts by itself (the project is READY).
     expect(task).toMatchObject({
-      state: 'CREATED',
+      state: 'INITIALIZING',
       branch: expect.stringMatching(/^keel\/add-a-greeting-[a-z0-9]{6}$/),
     });
-    expect((await api('POST', `/api/tasks/${task.id}/init`)).status).toBe(202);
     const initialized = await eventually(async () => {
       const body = (await api('GET', `/api/tasks/${task.id}`)).body;
       return body.init.status === 'done' && body;
@@ -146,12 +145,13 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
     expect(
       initLog.entries.filter((entry: Body) => entry.event.type === 'step' && entry.event.status === 'done'),
     ).toHaveLength(4);
-    expect((await api('POST', `/api/tasks/${task.id}/confirm-init`)).body.state).toBe('PLANNING');
+    const confirmed = (await api('POST', `/api/tasks/${task.id}/confirm-init`)).body;
+    expect(confirmed.state).toBe('PLANNING');
 
-    // 02 plan, refined in the same runner session; watched over the WebSocket.
-    const planned = await api('POST', `/api/tasks/${task.id}/plan`);
-    expect(planned.status).toBe(202);
-    const planSession = planned.body.session.id;
+    // 02 plan: the first draft starts with the confirmation, refined in the same runner session; watched
+    // over the WebSocket.
+    const planSession = confirmed.plan_session_id;
+    expect(planSession).toEqual(expect.any(String));
     const client = await connect(wb.base);
     client.send({ type: 'subscribe', channel: `session:${planSession}` });
     await eventually(
@@ -237,13 +237,20 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
       ['backend', ['server.js']],
     ]);
     expect(diff.repositories[1].patch).toContain("+export const word = 'hello world';");
-    expect((await api('POST', `/api/tasks/${task.id}/commit-message`)).status).toBe(202);
+    // The commit message was written by itself on entering review.
     await eventually(
       async () =>
         (await api('GET', `/api/tasks/${task.id}`)).body.commit_message?.startsWith('feat: greet in'),
       'message',
     );
-    await api('POST', `/api/tasks/${task.id}/commit-message`, { message: 'say everyone' });
+    const reviewSession = (await api('GET', `/api/tasks/${task.id}`)).body.review_session_id;
+    await eventually(
+      async () => (await api('GET', `/api/sessions/${reviewSession}/status`)).body.status === 'succeeded',
+      'review turn',
+    );
+    expect(
+      (await api('POST', `/api/tasks/${task.id}/commit-message`, { message: 'say everyone' })).status,
+    ).toBe(202);
     await eventually(
       async () =>
         (await api('GET', `/api/tasks/${task.id}`)).body.commit_message?.startsWith('feat: greet everyone'),

@@ -273,21 +273,24 @@ export function planningScript(repositories: number, titles: string[]): Scripted
 
 /** Drives a new project and task to CODING (knowledge, init, plan, todos); answers the task. */
 export async function taskInCoding(api: Api, repositories: { path: string; type: string }[]): Promise<Body> {
+  // Knowledge, init and the first plan draft start by themselves.
   const project = (await api('POST', '/api/projects', { name: 'p', repositories })).body;
-  await api('POST', `/api/projects/${project.id}/init`);
   await eventually(
     async () => (await api('GET', `/api/projects/${project.id}`)).body.status === 'READY',
     'READY',
   );
   const task = (await api('POST', '/api/tasks', { project_id: project.id, description: 'A task' })).body;
-  await api('POST', `/api/tasks/${task.id}/init`);
   await eventually(
     async () => (await api('GET', `/api/tasks/${task.id}`)).body.init.status === 'done',
     'init',
   );
   await api('POST', `/api/tasks/${task.id}/confirm-init`);
-  await api('POST', `/api/tasks/${task.id}/plan`);
   await eventually(async () => (await api('GET', `/api/tasks/${task.id}`)).body.plan, 'plan');
+  // The draft's turn ends just after plan.md is written: lock once the session is free.
+  await eventually(async () => {
+    const view = (await api('GET', `/api/tasks/${task.id}`)).body;
+    return (await api('GET', `/api/sessions/${view.plan_session_id}/status`)).body.status === 'succeeded';
+  }, 'plan turn');
   await api('POST', `/api/tasks/${task.id}/lock-plan`);
   await eventually(
     async () => (await api('GET', `/api/tasks/${task.id}`)).body.state === 'TODO_READY',

@@ -176,7 +176,11 @@ describe.each<{ sandbox: SandboxMode }>([{ sandbox: 'bubblewrap' }, { sandbox: '
           toolCalls: [{ name: 'write_file', arguments: { path: 'app/b.txt', content: 'b\n' } }],
         },
         { when: { lastRole: 'tool' }, text: 'Hardened.' },
-        { when: { lastMessageIncludes: 'Write the commit message' }, text: 'feat: harden\n\nAdds b.' },
+        {
+          when: { lastMessageIncludes: 'Write the commit message' },
+          text: 'feat: harden\n\nAdds b.',
+          repeat: true,
+        },
       );
       const settings = await api('PUT', '/api/settings', {
         model: 'mock-model',
@@ -240,6 +244,12 @@ describe.each<{ sandbox: SandboxMode }>([{ sandbox: 'bubblewrap' }, { sandbox: '
         async () => (await api('GET', `/api/tasks/${task.id}`)).body.state === 'REVIEWING',
         'REVIEWING',
       );
+      // The commit message written on entering review; asked again below, over the planted config.
+      const reviewId = (await api('GET', `/api/tasks/${task.id}`)).body.review_session_id;
+      await eventually(
+        async () => (await api('GET', `/api/sessions/${reviewId}/status`)).body.status === 'succeeded',
+        'the automatic commit message',
+      );
       await writeFile(
         join(workspace, '.git', 'config'),
         `${gitConfigBefore}[core]\n\tfsmonitor = ${fsmonitor}\n\thooksPath = ${join(root, 'hooks')}\n`,
@@ -250,12 +260,13 @@ describe.each<{ sandbox: SandboxMode }>([{ sandbox: 'bubblewrap' }, { sandbox: '
         await writeFile(hook, `#!/bin/sh\ntouch ${join(markers, `hook-${name}`)}\n`);
         await chmod(hook, 0o755);
       }
+      const seenBefore = (await api('GET', `/api/sessions/${reviewId}/status`)).body.last_seq;
       expect((await api('POST', `/api/tasks/${task.id}/commit-message`)).status).toBe(202);
-      await eventually(
-        async () =>
-          (await api('GET', `/api/tasks/${task.id}`)).body.commit_message?.startsWith('feat: harden'),
-        'commit message',
-      );
+      await eventually(async () => {
+        const review = (await api('GET', `/api/sessions/${reviewId}/status`)).body;
+        return review.status === 'succeeded' && review.last_seq > seenBefore;
+      }, 'commit message');
+      expect((await api('GET', `/api/tasks/${task.id}`)).body.commit_message).toMatch(/^feat: harden/);
       const submitted = await api('POST', `/api/tasks/${task.id}/submit-mr`);
       expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
       expect(submitted.body.state).toBe('DONE');

@@ -38,6 +38,25 @@ export class KnowledgeService {
     this.#deps = deps;
   }
 
+  /** Runs once a project turned READY (the services start the initialization of its waiting tasks). */
+  onReady: (projectId: string) => void = () => {};
+
+  /**
+   * The automatic generation of a new project (or of new repositories): `start` for every layer. When it
+   * cannot start (no model configured, ...) the project stays CREATED with the reason and the retry in
+   * its `error`; `POST /api/projects/{id}/init` starts it by hand.
+   */
+  startAutomatically(projectId: string): void {
+    try {
+      this.start(projectId);
+    } catch (error) {
+      const reason = (error as Error).message;
+      this.#deps.store.update(projectId, {
+        error: `Knowledge generation did not start automatically: ${reason} Then start it with POST /api/projects/${projectId}/init.`,
+      });
+    }
+  }
+
   /** Starts generation (every layer, or the one named) and answers at once with the records. */
   start(projectId: string, only?: { repository: string; layer: KnowledgeLayer }): KnowledgeRecord[] {
     const { store, settings, runner } = this.#deps;
@@ -190,6 +209,7 @@ export class KnowledgeService {
     writeFileSync(join(dir, 'project.md'), projectMarkdown(project, layers));
     writeFileSync(join(dir, 'constitution.md'), constitutionMarkdown(project, layers, facts));
     store.update(projectId, { status: 'READY', error: null });
+    this.onReady(projectId);
   }
 }
 

@@ -24,12 +24,17 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
         schema: {
           tags,
           description:
-            'Creates a project (status CREATED). A path that is not a git repository is 422 NOT_A_GIT_REPOSITORY.',
+            'Creates a project and starts its knowledge generation (status INITIALIZING; when it cannot start, CREATED with the reason in error). A path that is not a git repository is 422 NOT_A_GIT_REPOSITORY.',
           body: projectCreateSchema,
           response: responses('The project (201).', 400, 422),
         },
       },
-      async (request, reply) => reply.status(201).send(await projects.create(request.body)),
+      async (request, reply) => {
+        const project = await projects.create(request.body);
+        // Knowledge generation starts by itself (POST /api/projects/{id}/init retries it by hand).
+        knowledge.startAutomatically(project.id);
+        return reply.status(201).send(projects.get(project.id));
+      },
     );
     app.get(
       '/api/projects/:id',
@@ -42,13 +47,18 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
         schema: {
           tags,
           description:
-            "Changes the fields given. New repositories reset the knowledge (status CREATED). trust_repository_config: whether the repositories' .runtime/config.json apply their security-relevant keys in this project's Keel runs.",
+            "Changes the fields given. New repositories reset the knowledge and generate it again. trust_repository_config: whether the repositories' .runtime/config.json apply their security-relevant keys in this project's Keel runs.",
           params: idParams,
           body: projectUpdateSchema,
           response: responses('The project.', 400, 404, 409, 422),
         },
       },
-      async (request) => projects.update(request.params.id, request.body),
+      async (request) => {
+        const project = await projects.update(request.params.id, request.body);
+        // New repositories: their knowledge is generated again by itself.
+        if (request.body.repositories !== undefined) knowledge.startAutomatically(project.id);
+        return projects.get(project.id);
+      },
     );
     app.delete(
       '/api/projects/:id',

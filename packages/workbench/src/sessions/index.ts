@@ -21,5 +21,6 @@ export {
   type StepEvent,
   sessionKinds,
   sessionStatuses,
+  type UserActionEvent,
 } from './types.ts';
 export { clientMessageSchema, registerWebSocket, type WebSocketDeps } from './websocket.ts';

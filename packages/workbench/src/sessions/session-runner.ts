@@ -138,6 +138,20 @@ export class SessionRunner {
     return this.#active.has(sessionId);
   }
 
+  /** 409 SESSION_BUSY naming what runs when the session is held for work (a hand edit must wait for it). */
+  assertIdle(sessionId: string): void {
+    const hold = this.#active.get(sessionId);
+    if (hold) {
+      const what = hold.reservation.what;
+      throw new WorkbenchError(
+        'SESSION_BUSY',
+        409,
+        `This session is still busy with ${what}. Wait for it to finish, or stop it (POST /api/sessions/${sessionId}/stop), then try again.`,
+        { session_id: sessionId, running: what },
+      );
+    }
+  }
+
   /**
    * Checks synchronously that a turn can start (model configured, session idle), so an endpoint can refuse
    * with 409 before answering 202. Returns the session.
@@ -152,16 +166,7 @@ export class SessionRunner {
         { session_id: sessionId },
       );
     }
-    const hold = this.#active.get(sessionId);
-    if (hold) {
-      const what = hold.reservation.what;
-      throw new WorkbenchError(
-        'SESSION_BUSY',
-        409,
-        `This session is still busy with ${what}. Wait for it to finish, or stop it (POST /api/sessions/${sessionId}/stop), then try again.`,
-        { session_id: sessionId, running: what },
-      );
-    }
+    this.assertIdle(sessionId);
     this.#settings.model(this.#settings.runnerConfig(session.runner_config_id));
     return session;
   }

@@ -17,8 +17,21 @@ export interface StepEvent {
   error?: RunnerErrorObject;
 }
 
-/** Every event a session log holds: the runner's normalised events, and the workbench's steps. */
-export type SessionEvent = RunnerEvent | StepEvent;
+/**
+ * A change the user made by hand (the plan, the todo list, the commit message), logged in the session of
+ * that stage so its log tells the whole story. `action`: `edit_plan`, `add_todo`, `edit_todo`,
+ * `remove_todo`, `reorder_todos`, `edit_commit_message`.
+ */
+export interface UserActionEvent {
+  type: 'user_action';
+  action: string;
+  /** What changed, in words. */
+  detail: string;
+  data?: Record<string, unknown>;
+}
+
+/** Every event a session log holds: the runner's normalised events, the workbench's steps, user actions. */
+export type SessionEvent = RunnerEvent | StepEvent | UserActionEvent;
 
 /** One line of `{WORKBENCH_HOME}/sessions/{session_id}.jsonl`. `seq` is gapless from 1. */
 export interface LogEntry {

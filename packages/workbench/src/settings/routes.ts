@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { responses } from '../http/index.ts';
 import type { RunnerRegistry } from '../runners/index.ts';
+import { connectionTestBody, testConnection } from './connection-test.ts';
 import { settingsUpdateSchema } from './schema.ts';
 import type { SettingsService } from './settings-service.ts';
 
@@ -30,6 +31,21 @@ export function settingsRoutes(settings: SettingsService, runners: RunnerRegistr
         },
       },
       async (request) => settings.update(request.body),
+    );
+    app.post(
+      '/api/settings/test-connection',
+      {
+        schema: {
+          tags: ['settings'],
+          description:
+            'Calls GET {base_url}/models with the key: {ok, base_url, models, model_found?, error?: {message}}. ' +
+            'The body may override base_url, api_key and model to test unsaved values; the saved key is sent ' +
+            'only to the base_url it was saved for.',
+          body: connectionTestBody.nullish(),
+          response: responses('{ok, base_url, models, model_found?, error?}', 400),
+        },
+      },
+      async (request) => testConnection(settings, request.body ?? {}),
     );
     app.get(
       '/api/settings/check',

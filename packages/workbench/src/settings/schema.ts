@@ -53,10 +53,34 @@ export type PrdLinksSettings = z.infer<typeof prdLinksSchema>;
 // every later call to the model or GitHub with an unclear 401.
 const secret = z.string().regex(/^\S+$/, 'must be one word: no spaces or line breaks');
 
+/**
+ * The model's base URL: an absolute http(s) URL. `api.openai.com/v1` (no scheme) is refused with the fix,
+ * not stored to fail every later call: `new URL` would read `localhost:11434/v1` as scheme `localhost:`.
+ */
+export const modelBaseUrl = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2000)
+  .superRefine((value, context) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {}
+    if (url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname) return;
+    const fix = /^[a-z][a-z0-9+.-]*:\/\//i.test(value)
+      ? 'use http:// or https://'
+      : `add https:// (or http:// for a local server): https://${value}`;
+    context.addIssue({
+      code: 'custom',
+      message: `must be an absolute http(s) URL such as https://api.openai.com/v1; ${fix}`,
+    });
+  });
+
 /** `PUT /api/settings`: every field optional; the secrets are write-only (null clears them). */
 export const settingsUpdateSchema = z.strictObject({
   model: z.string().trim().min(1).max(200).nullable().optional(),
-  base_url: z.url().nullable().optional(),
+  base_url: modelBaseUrl.nullable().optional(),
   api_key: secret.nullable().optional(),
   default_runner: z.string().min(1).optional(),
   runner_configs: z.array(runnerConfigSchema).optional(),

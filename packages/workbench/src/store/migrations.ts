@@ -105,4 +105,16 @@ export const migrations: string[] = [
    );`,
   // A project's repositories' .runtime/config.json apply their security-relevant keys in its Keel runs.
   `ALTER TABLE projects ADD COLUMN trust_repository_config INTEGER NOT NULL DEFAULT 0;`,
+  // Every plan.md a turn wrote or the user saved is a version; the MR's title and description as edited.
+  `CREATE TABLE plan_versions (
+     task_id TEXT NOT NULL REFERENCES tasks (id) ON DELETE CASCADE,
+     version INTEGER NOT NULL,
+     content TEXT NOT NULL,
+     source TEXT NOT NULL,
+     session_id TEXT,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (task_id, version)
+   );
+   ALTER TABLE tasks ADD COLUMN mr_title TEXT;
+   ALTER TABLE tasks ADD COLUMN mr_description TEXT;`,
 ];

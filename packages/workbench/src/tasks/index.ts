@@ -1,6 +1,8 @@
 export { branchNameProblem, defaultBranch } from './branch-name.ts';
 export { type TaskDeps, TaskLocks } from './deps.ts';
+export { editRoutes } from './edit-routes.ts';
 export { flowRoutes } from './flow-routes.ts';
+export { initWaitingTasks } from './init-stage.ts';
 export { planTurnEnded } from './plan-stage.ts';
 export { htmlToText } from './prd-links.ts';
 export { reviewTurnEnded } from './review-stage.ts';

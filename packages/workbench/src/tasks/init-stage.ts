@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { WorkbenchError } from '../errors.ts';
 import { createWorkspace } from '../git/index.ts';
 import { claim, type TaskDeps, taskRunner } from './deps.ts';
+import { startPlan } from './plan-stage.ts';
+import { noteTaskError, startAutomatically } from './stage-errors.ts';
 import { writeTaskFile } from './task-files.ts';
 import type { InitStep, Task, Workspace } from './types.ts';
 
@@ -172,5 +174,44 @@ export function confirmInit(deps: TaskDeps, taskId: string): Task {
       { init: task.init },
     );
   }
-  return deps.store.move(taskId, 'confirm_init');
+  deps.store.move(taskId, 'confirm_init');
+  // Confirming starts planning: the first draft is written by itself (POST .../plan retries it).
+  startAutomatically(
+    deps,
+    taskId,
+    { what: 'Writing the technical plan', retry: `POST /api/tasks/${taskId}/plan` },
+    () => startPlan(deps, taskId, undefined),
+  );
+  return deps.store.get(taskId);
+}
+
+/**
+ * The initialization a new task starts by itself: at once when its project is READY, else when the
+ * project becomes READY (`KnowledgeService.onReady`). When the project's knowledge is not coming by
+ * itself (CREATED, FAILED), the task's `error` says what to do.
+ */
+export function initAutomatically(deps: TaskDeps, taskId: string): void {
+  const task = deps.store.get(taskId);
+  if (task.state !== 'CREATED' || task.init.status !== 'idle') return;
+  const project = deps.projects.get(task.project_id);
+  if (project.status !== 'READY') {
+    if (project.status !== 'INITIALIZING') {
+      noteTaskError(
+        deps,
+        taskId,
+        `Initialization waits for project '${project.id}', which is ${project.status}: generate its knowledge with POST /api/projects/${project.id}/init; the task initializes itself once the project is READY.`,
+      );
+    }
+    return;
+  }
+  startAutomatically(deps, taskId, { what: 'Initialization', retry: `POST /api/tasks/${taskId}/init` }, () =>
+    startInit(deps, taskId),
+  );
+}
+
+/** A project became READY: its tasks waiting in CREATED initialize themselves. */
+export function initWaitingTasks(deps: TaskDeps, projectId: string): void {
+  for (const task of deps.store.list(projectId)) {
+    if (task.state === 'CREATED' && task.init.status === 'idle') initAutomatically(deps, task.id);
+  }
 }

@@ -5,6 +5,7 @@ import type { Reservation, SessionRecord } from '../sessions/index.ts';
 import { reserveSession, type TaskDeps, taskRunner } from './deps.ts';
 import { fetchPrdDocuments } from './prd-links.ts';
 import { planPrompt, planRefinePrompt, taskInstructions, todoAdjustPrompt, todoPrompt } from './prompts.ts';
+import { reportedTurn } from './stage-errors.ts';
 import { readTaskFile, taskFileExists, writeTaskFile } from './task-files.ts';
 import { parseTodoList } from './todo-list.ts';
 import type { Task } from './types.ts';
@@ -26,21 +27,27 @@ export function startPlan(deps: TaskDeps, taskId: string, message: string | unde
     session.id,
     first ? 'writing the technical plan' : 'refining the technical plan',
   );
+  const step = {
+    what: first ? 'Writing the technical plan' : 'Refining the technical plan',
+    retry: `POST /api/tasks/${taskId}/plan`,
+  };
   deps.background.run(() =>
-    held(deps, reservation, async () => {
-      const prompt = first
-        ? await firstPlanPrompt(deps, task, message, reservation.signal)
-        : planRefinePrompt(message);
-      await deps.runner.turn(
-        session.id,
-        {
-          prompt,
-          images: first ? task.images : [],
-          shownAs: first ? (message ?? 'Write the technical plan.') : (message ?? 'Improve the plan.'),
-        },
-        reservation,
-      );
-    }),
+    held(deps, reservation, () =>
+      reportedTurn(deps, taskId, step, async () => {
+        const prompt = first
+          ? await firstPlanPrompt(deps, task, message, reservation.signal)
+          : planRefinePrompt(message, handEdited(deps, taskId));
+        return deps.runner.turn(
+          session.id,
+          {
+            prompt,
+            images: first ? task.images : [],
+            shownAs: first ? (message ?? 'Write the technical plan.') : (message ?? 'Improve the plan.'),
+          },
+          reservation,
+        );
+      }),
+    ),
   );
   return { task: deps.store.get(taskId), session: deps.sessions.get(session.id) };
 }
@@ -93,15 +100,21 @@ export function startTodos(
   try {
     const plan = readPlan(deps, taskId) ?? '';
     if (!locked) task = deps.store.move(taskId, 'todo');
-    const prompt = message ? todoAdjustPrompt(message) : todoPrompt(plan);
+    const prompt = message ? todoAdjustPrompt(message, deps.store.todos(taskId)) : todoPrompt(plan);
+    const step = {
+      what: message ? 'Adjusting the todo list' : 'Breaking the plan into todos',
+      retry: `POST /api/tasks/${taskId}/todo`,
+    };
     deps.background.run(() =>
-      held(deps, reservation, async () => {
-        await deps.runner.turn(
-          session.id,
-          { prompt, shownAs: message ?? 'Break the locked plan into todos.' },
-          reservation,
-        );
-      }),
+      held(deps, reservation, () =>
+        reportedTurn(deps, taskId, step, () =>
+          deps.runner.turn(
+            session.id,
+            { prompt, shownAs: message ?? 'Break the locked plan into todos.' },
+            reservation,
+          ),
+        ),
+      ),
     );
   } catch (error) {
     reservation.release();
@@ -140,7 +153,7 @@ export function planTurnEnded(deps: TaskDeps, session: SessionRecord, outcome: R
   if (task.state === 'PLANNING') {
     if (!outcome.output.trim())
       throw new WorkbenchError('PLAN_EMPTY', 422, 'The plan answer was empty: ask again.');
-    writeTaskFile(deps.paths.taskDir(task.id), planPath(deps, task.id), `${outcome.output.trim()}\n`);
+    savePlan(deps, task.id, `${outcome.output.trim()}\n`, 'ai', session.id);
     return;
   }
   if (task.state === 'PLAN_LOCKED') {
@@ -159,16 +172,60 @@ export function planTurnEnded(deps: TaskDeps, session: SessionRecord, outcome: R
 }
 
 function saveTodos(deps: TaskDeps, task: Task, items: ReturnType<typeof parseTodoList>): void {
-  const taskDir = deps.paths.taskDir(task.id);
-  writeTaskFile(taskDir, join(taskDir, 'todo.json'), `${JSON.stringify(items, null, 2)}\n`);
   deps.store.replaceTodos(task.id, items);
+  writeTodoFile(deps, task.id);
 }
 
-function planSession(deps: TaskDeps, task: Task): SessionRecord {
+/** todo.json as the todo rows are now (after a turn, or a hand edit). */
+export function writeTodoFile(deps: TaskDeps, taskId: string): void {
+  const items = deps.store.todos(taskId).map((todo) => ({
+    title: todo.title,
+    description: todo.description,
+    expected_output: todo.expected_output,
+  }));
+  const taskDir = deps.paths.taskDir(taskId);
+  writeTaskFile(taskDir, join(taskDir, 'todo.json'), `${JSON.stringify(items, null, 2)}\n`);
+}
+
+/**
+ * Writes plan.md and records it as a new version. A plan.md from before versions were kept becomes
+ * version 1 first, so the history starts where the plan did.
+ */
+export function savePlan(
+  deps: TaskDeps,
+  taskId: string,
+  content: string,
+  source: 'ai' | 'user',
+  sessionId: string | null,
+): void {
+  if (deps.store.planVersions(taskId).length === 0) {
+    let existing: string | null = null;
+    try {
+      existing = readPlan(deps, taskId);
+    } catch {
+      // a plan.md the model replaced by a link is no version: it is replaced below, never read through
+    }
+    if (existing !== null) deps.store.addPlanVersion(taskId, existing, 'ai', null);
+  }
+  writeTaskFile(deps.paths.taskDir(taskId), planPath(deps, taskId), content);
+  deps.store.addPlanVersion(taskId, content, source, sessionId);
+}
+
+/** The plan as the user last saved it, when their edit is the latest version (the next turn is told). */
+function handEdited(deps: TaskDeps, taskId: string): string | undefined {
+  const last = deps.store.planVersions(taskId).at(-1);
+  return last?.source === 'user' ? last.content : undefined;
+}
+
+/**
+ * The task's plan session, created when missing. `forEdit`: for logging a hand edit, which needs no
+ * model (a turn checks it when it starts).
+ */
+export function planSession(deps: TaskDeps, task: Task, forEdit = false): SessionRecord {
   if (task.plan_session_id) return deps.sessions.get(task.plan_session_id);
   const project = deps.projects.get(task.project_id);
   const config = taskRunner(deps, task, project);
-  deps.settings.model(config);
+  if (!forEdit) deps.settings.model(config);
   const taskDir = deps.paths.taskDir(task.id);
   const constitution = readIfExists(join(taskDir, 'constitution.md'));
   const session = deps.runner.create('plan', task.id, config.id, {

@@ -42,10 +42,18 @@ export function planPrompt(
   return parts.join('\n');
 }
 
-export function planRefinePrompt(message: string | undefined): string {
+export function planRefinePrompt(message: string | undefined, editedByHand?: string): string {
   return [
     message ?? 'Review the plan and improve it.',
     '',
+    ...(editedByHand
+      ? [
+          'The user edited plan.md by hand since your last answer. Start from their version and keep their changes:',
+          '',
+          editedByHand.trim(),
+          '',
+        ]
+      : []),
     'Answer with the complete revised plan as Markdown (it replaces plan.md).',
   ].join('\n');
 }
@@ -64,10 +72,23 @@ export function todoPrompt(plan: string): string {
   ].join('\n');
 }
 
-export function todoAdjustPrompt(message: string): string {
-  return [`Adjust the todo list: ${message}`, 'Answer with the complete adjusted list.', todoFormat].join(
-    '\n',
-  );
+export function todoAdjustPrompt(
+  message: string,
+  current: { title: string; description: string; expected_output: string }[] = [],
+): string {
+  const list = current.map(({ title, description, expected_output }) => ({
+    title,
+    description,
+    expected_output,
+  }));
+  return [
+    `Adjust the todo list: ${message}`,
+    'Answer with the complete adjusted list.',
+    todoFormat,
+    ...(list.length
+      ? ['', 'The list as it is now (the user may have edited it by hand):', JSON.stringify(list, null, 2)]
+      : []),
+  ].join('\n');
 }
 
 export function codingPrompt(todo: Todo, total: number, workspaces: Workspace[]): string {
@@ -98,8 +119,12 @@ export function commitMessagePrompt(task: Task, summary: string, patch: string):
   ].join('\n');
 }
 
-export function commitMessageAdjustPrompt(message: string): string {
-  return [`Adjust the commit message: ${message}`, 'Answer with the complete message only.'].join('\n');
+export function commitMessageAdjustPrompt(message: string, current?: string | null): string {
+  return [
+    `Adjust the commit message: ${message}`,
+    'Answer with the complete message only.',
+    ...(current ? ['', 'The message as it is now (the user may have edited it by hand):', current] : []),
+  ].join('\n');
 }
 
 /** The model's answer as a plain commit message: an enclosing code fence removed. */

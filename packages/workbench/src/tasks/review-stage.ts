@@ -21,6 +21,7 @@ import {
   commitMessagePrompt,
   taskInstructions,
 } from './prompts.ts';
+import { reportedTurn, startAutomatically } from './stage-errors.ts';
 import type { SubmitResult, Task } from './types.ts';
 
 const maxPatchChars = 60_000;
@@ -83,20 +84,26 @@ export async function startCommitMessage(deps: TaskDeps, taskId: string, message
       );
       if (message) prompt += `\n\nAlso: ${message}`;
     } else {
-      prompt = commitMessageAdjustPrompt(message);
+      prompt = commitMessageAdjustPrompt(message, task.commit_message);
     }
   } catch (error) {
     reservation.release();
     throw error;
   }
+  const step = {
+    what: message ? 'Adjusting the commit message' : 'Writing the commit message',
+    retry: `POST /api/tasks/${taskId}/commit-message`,
+  };
   deps.background.run(() =>
-    held(deps, reservation, async () => {
-      await deps.runner.turn(
-        session.id,
-        { prompt, shownAs: message ?? 'Write the commit message.' },
-        reservation,
-      );
-    }),
+    held(deps, reservation, () =>
+      reportedTurn(deps, taskId, step, () =>
+        deps.runner.turn(
+          session.id,
+          { prompt, shownAs: message ?? 'Write the commit message.' },
+          reservation,
+        ),
+      ),
+    ),
   );
   return { task: deps.store.get(taskId), session: deps.sessions.get(session.id) };
 }
@@ -121,10 +128,13 @@ export async function submitMergeRequest(
   body: { title?: string | undefined; description?: string | undefined },
 ): Promise<Task> {
   let task = deps.store.check(taskId, 'submit_mr');
+  // The commit message being written (by itself on entering review, or asked for): wait for it.
+  if (task.review_session_id) deps.runner.assertIdle(task.review_session_id);
   const project = deps.projects.get(task.project_id);
   const message = task.commit_message ?? task.description.split('\n')[0]?.slice(0, 72) ?? 'Changes';
-  const title = body.title ?? message.split('\n')[0] ?? message;
-  const description = body.description ?? message.split('\n').slice(1).join('\n').trim();
+  const title = body.title ?? task.mr_title ?? message.split('\n')[0] ?? message;
+  const description =
+    body.description ?? task.mr_description ?? message.split('\n').slice(1).join('\n').trim();
   const settings = deps.settings.stored();
   const token = deps.settings.secrets().github_token;
   const providerOf = (repository: string, url: string | null) =>
@@ -227,10 +237,11 @@ export async function submitMergeRequest(
   return deps.store.move(task.id, 'submitted');
 }
 
-function reviewSession(deps: TaskDeps, task: Task): SessionRecord {
+/** The task's review session, created when missing; `forEdit` (logging a hand edit) needs no model. */
+export function reviewSession(deps: TaskDeps, task: Task, forEdit = false): SessionRecord {
   if (task.review_session_id) return deps.sessions.get(task.review_session_id);
   const config = taskRunner(deps, task, deps.projects.get(task.project_id));
-  deps.settings.model(config);
+  if (!forEdit) deps.settings.model(config);
   const taskDir = deps.paths.taskDir(task.id);
   const session = deps.runner.create('review', task.id, config.id, {
     workdir: taskDir,
@@ -239,4 +250,14 @@ function reviewSession(deps: TaskDeps, task: Task): SessionRecord {
   });
   deps.store.update(task.id, { review_session_id: session.id });
   return session;
+}
+
+/** The commit message written by itself when the task enters review (retry: POST .../commit-message). */
+export function commitMessageAutomatically(deps: TaskDeps, taskId: string): void {
+  startAutomatically(
+    deps,
+    taskId,
+    { what: 'Writing the commit message', retry: `POST /api/tasks/${taskId}/commit-message` },
+    () => startCommitMessage(deps, taskId, undefined),
+  );
 }

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { WorkbenchError } from '../errors.ts';
 import { defaultBranch } from './branch-name.ts';
 import type { TaskDeps } from './deps.ts';
+import { initAutomatically } from './init-stage.ts';
 import { readPlan } from './plan-stage.ts';
 import { allowedActions } from './states.ts';
 import type { Task, TaskImage, Todo } from './types.ts';
@@ -57,7 +58,7 @@ export function createTask(
   const project = deps.projects.get(input.project_id);
   deps.settings.assertRunner(input.runner, 'runner');
   const id = deps.store.newId();
-  return deps.store.create({
+  deps.store.create({
     id,
     project_id: project.id,
     description: input.description,
@@ -66,6 +67,9 @@ export function createTask(
     runner: input.runner ?? null,
     branch: input.branch ?? defaultBranch(input.description, id),
   });
+  // Initialization starts by itself (now, or once the project is READY); POST .../init retries it.
+  initAutomatically(deps, id);
+  return deps.store.get(id);
 }
 
 export function updateTask(

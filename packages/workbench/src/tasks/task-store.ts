@@ -3,7 +3,7 @@ import { WorkbenchError } from '../errors.ts';
 import { redactCredentials } from '../git/index.ts';
 import { type Database, fromJson, nowIso } from '../store/index.ts';
 import { nextState, type TaskState } from './states.ts';
-import type { Task, Todo, Workspace } from './types.ts';
+import type { PlanVersion, Task, Todo, Workspace } from './types.ts';
 
 type Row = Record<string, unknown>;
 const jsonColumns = new Set(['prd_links', 'images', 'init', 'workspaces', 'results', 'before', 'after']);
@@ -29,6 +29,8 @@ function toTask(row: Row): Task {
     review_session_id: (row.review_session_id as string | null) ?? null,
     init_session_id: (row.init_session_id as string | null) ?? null,
     commit_message: (row.commit_message as string | null) ?? null,
+    mr_title: (row.mr_title as string | null) ?? null,
+    mr_description: (row.mr_description as string | null) ?? null,
     results: fromJson(row.results, null),
     error: (row.error as string | null) ?? null,
     created_at: row.created_at as string,
@@ -199,6 +201,103 @@ export class TaskStore {
     const { sql, values } = assignments(patch);
     this.#db.prepare(`UPDATE todos SET ${sql} WHERE id = ?`).run(...values, id);
     return this.todo(id);
+  }
+
+  /** Inserts a pending todo at `position` (1-based, default the end), moving the later ones down. */
+  insertTodo(
+    taskId: string,
+    item: { title: string; description: string; expected_output: string },
+    position?: number,
+  ): Todo {
+    const count = this.todos(taskId).length;
+    const at = Math.min(position ?? count + 1, count + 1);
+    const id = newId('todo');
+    const now = nowIso();
+    this.#transaction(() => {
+      this.#db
+        .prepare('UPDATE todos SET position = position + 1 WHERE task_id = ? AND position >= ?')
+        .run(taskId, at);
+      this.#db
+        .prepare(
+          `INSERT INTO todos (id, task_id, position, title, description, expected_output, status, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+        )
+        .run(id, taskId, at, item.title, item.description, item.expected_output, now, now);
+    });
+    return this.todo(id);
+  }
+
+  /** Removes a todo; the later ones move up. */
+  removeTodo(id: string): void {
+    const todo = this.todo(id);
+    this.#transaction(() => {
+      this.#db.prepare('DELETE FROM todos WHERE id = ?').run(id);
+      this.#db
+        .prepare('UPDATE todos SET position = position - 1 WHERE task_id = ? AND position > ?')
+        .run(todo.task_id, todo.position);
+    });
+  }
+
+  /** Puts the task's todos in the order of `ids` (every todo of the task, once). */
+  reorderTodos(taskId: string, ids: string[]): Todo[] {
+    const now = nowIso();
+    this.#transaction(() => {
+      const update = this.#db.prepare(
+        'UPDATE todos SET position = ?, updated_at = ? WHERE id = ? AND task_id = ?',
+      );
+      ids.forEach((id, index) => {
+        update.run(index + 1, now, id, taskId);
+      });
+    });
+    return this.todos(taskId);
+  }
+
+  planVersions(taskId: string): PlanVersion[] {
+    return this.#db
+      .prepare('SELECT * FROM plan_versions WHERE task_id = ? ORDER BY version')
+      .all(taskId) as unknown as PlanVersion[];
+  }
+
+  planVersion(taskId: string, version: number): PlanVersion {
+    const row = this.#db
+      .prepare('SELECT * FROM plan_versions WHERE task_id = ? AND version = ?')
+      .get(taskId, version) as PlanVersion | undefined;
+    if (!row) {
+      throw new WorkbenchError('PLAN_VERSION_NOT_FOUND', 404, `The plan has no version ${version}.`, {
+        task_id: taskId,
+        version,
+      });
+    }
+    return { ...row };
+  }
+
+  addPlanVersion(
+    taskId: string,
+    content: string,
+    source: PlanVersion['source'],
+    sessionId: string | null,
+  ): PlanVersion {
+    const last = this.#db
+      .prepare('SELECT MAX(version) AS version FROM plan_versions WHERE task_id = ?')
+      .get(taskId) as { version: number | null };
+    const version = (last.version ?? 0) + 1;
+    this.#db
+      .prepare(
+        'INSERT INTO plan_versions (task_id, version, content, source, session_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(taskId, version, content, source, sessionId, nowIso());
+    return this.planVersion(taskId, version);
+  }
+
+  #transaction(work: () => void): void {
+    this.#db.exec('BEGIN IMMEDIATE;');
+    try {
+      work();
+      this.#db.exec('COMMIT;');
+    } catch (error) {
+      this.#db.exec('ROLLBACK;');
+      throw error;
+    }
   }
 
   /** Crash repair: todos and init steps left running failed (a retry restores the before-snapshot). */

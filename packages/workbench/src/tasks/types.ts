@@ -106,6 +106,9 @@ export interface Task {
   review_session_id: string | null;
   init_session_id: string | null;
   commit_message: string | null;
+  /** The MR's title and description as the user edited them in review (null: from the commit message). */
+  mr_title: string | null;
+  mr_description: string | null;
   results: SubmitResult[] | null;
   error: string | null;
   created_at: string;
@@ -131,3 +134,55 @@ export interface Todo {
   created_at: string;
   updated_at: string;
 }
+
+/** One version of plan.md: written by a plan turn (`ai`) or saved by the user (`user`). */
+export interface PlanVersion {
+  task_id: string;
+  version: number;
+  content: string;
+  source: 'ai' | 'user';
+  session_id: string | null;
+  created_at: string;
+}
+
+const todoText = {
+  title: z.string().trim().min(1).max(500),
+  description: z.string().max(20_000),
+  expected_output: z.string().max(20_000),
+};
+
+export const planBody = z.strictObject({ content: z.string().trim().min(1).max(200_000) });
+export const planDiffQuery = z.strictObject({
+  from: z.coerce.number().int().min(1).optional(),
+  to: z.coerce.number().int().min(1).optional(),
+});
+export const versionParams = z.object({
+  id: z.string().min(1).max(200),
+  version: z.coerce.number().int().min(1),
+});
+export const todoParams = z.object({
+  id: z.string().min(1).max(200),
+  todo_id: z.string().min(1).max(200),
+});
+export const todoCreateBody = z.strictObject({
+  title: todoText.title,
+  description: todoText.description.default(''),
+  expected_output: todoText.expected_output.default(''),
+  /** 1-based place in the list (default: at the end). */
+  position: z.number().int().min(1).optional(),
+});
+export const todoUpdateBody = z
+  .strictObject({
+    title: todoText.title.optional(),
+    description: todoText.description.optional(),
+    expected_output: todoText.expected_output.optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: 'give at least one of title, description, expected_output',
+  });
+export const todoOrderBody = z.strictObject({ todo_ids: z.array(z.string().min(1)).min(1).max(1000) });
+export const commitMessageBody = z.strictObject({
+  commit_message: z.string().trim().min(1).max(16_000).optional(),
+  mr_title: z.string().trim().min(1).max(255).nullable().optional(),
+  mr_description: z.string().max(16_000).nullable().optional(),
+});

@@ -25,6 +25,8 @@ export interface FlowRun {
   kind: RunnerKind;
   /** Set as the project's default runner (else the global default from settings decides). */
   projectRunner?: string;
+  /** Whose tool names the scripted coding turns call (default opencode's). */
+  tools?: 'opencode' | 'keel';
   label: string;
 }
 
@@ -43,9 +45,9 @@ export async function knowledgeStage(run: FlowRun): Promise<Body> {
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const project = created.body;
-  const init = await api('POST', `/api/projects/${project.id}/init`);
-  expect(init.status, JSON.stringify(init.body)).toBe(202);
-  expect(init.body.knowledge).toHaveLength(8);
+  // Knowledge generation starts with the project.
+  expect(project.status).toBe('INITIALIZING');
+  expect((await api('GET', `/api/projects/${project.id}/knowledge`)).body.layers).toHaveLength(8);
   const status = await eventually(
     async () => {
       const body = (await api('GET', `/api/projects/${project.id}`)).body;
@@ -85,7 +87,8 @@ export async function initStage(run: FlowRun, project: Body): Promise<Body> {
   const created = await api('POST', '/api/tasks', { project_id: project.id, description: 'Add a greeting' });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const task = created.body;
-  expect((await api('POST', `/api/tasks/${task.id}/init`)).status).toBe(202);
+  // Initialization starts with the task (the project is READY).
+  expect(task.state).toBe('INITIALIZING');
   const initialized = await eventually(async () => {
     const body = (await api('GET', `/api/tasks/${task.id}`)).body;
     return ['done', 'failed'].includes(body.init.status) && body;
@@ -102,9 +105,9 @@ export async function initStage(run: FlowRun, project: Body): Promise<Body> {
 export async function planStage(run: FlowRun, task: Body): Promise<Body> {
   const { api } = run.wb;
   const done = timed(`${run.label} plan + todos`);
-  const planned = await api('POST', `/api/tasks/${task.id}/plan`);
-  expect(planned.status, JSON.stringify(planned.body)).toBe(202);
-  const planSession = planned.body.session.id;
+  // The first draft started with the confirmation of init.
+  const planSession = (await api('GET', `/api/tasks/${task.id}`)).body.plan_session_id;
+  expect(planSession).toEqual(expect.any(String));
   const client = await connect(run.wb.base);
   client.send({ type: 'subscribe', channel: `session:${planSession}` });
   const first = await sessionEnded(api, planSession, 'plan');
@@ -164,7 +167,7 @@ export async function planStage(run: FlowRun, task: Body): Promise<Body> {
 export async function codingStage(run: FlowRun, task: Body): Promise<void> {
   const { api } = run.wb;
   const done = timed(`${run.label} coding`);
-  run.wb.model.push(...codingReplies(task.work_dir));
+  run.wb.model.push(...codingReplies(task.work_dir, run.tools));
   expect((await api('POST', `/api/tasks/${task.id}/start-coding`)).body.state).toBe('CODING');
   const [first, second] = task.todos;
   const early = await api('POST', `/api/todos/${second.id}/execute`);
@@ -213,12 +216,15 @@ export async function reviewStage(run: FlowRun, task: Body): Promise<void> {
     ['backend', ['server.js']],
   ]);
   expect(diff.repositories[1].patch).toContain("+export const word = 'hello world';");
-  const asked = await api('POST', `/api/tasks/${task.id}/commit-message`);
-  expect(asked.status, JSON.stringify(asked.body)).toBe(202);
-  const review = await sessionEnded(api, asked.body.session.id, 'commit message');
+  // The commit message started on entering review.
+  const reviewSession = (await api('GET', `/api/tasks/${task.id}`)).body.review_session_id;
+  expect(reviewSession).toEqual(expect.any(String));
+  const review = await sessionEnded(api, reviewSession, 'commit message');
   expect(review).toMatchObject({ kind: 'review', runner: run.kind, runner_config_id: run.configId });
   expect((await api('GET', `/api/tasks/${task.id}`)).body.commit_message).toBe(commitTexts.first);
-  await api('POST', `/api/tasks/${task.id}/commit-message`, { message: 'say everyone' });
+  expect(
+    (await api('POST', `/api/tasks/${task.id}/commit-message`, { message: 'say everyone' })).status,
+  ).toBe(202);
   await sessionEnded(api, review.id, 'adjusted commit message', review);
   expect((await api('GET', `/api/tasks/${task.id}`)).body.commit_message).toBe(commitTexts.adjusted);
 

@@ -6,6 +6,7 @@ const routes: [string, string][] = [
   ['GET', '/api/settings'],
   ['PUT', '/api/settings'],
   ['GET', '/api/settings/check'],
+  ['POST', '/api/settings/test-connection'],
   ['GET', '/api/projects'],
   ['POST', '/api/projects'],
   ['GET', '/api/projects/:id'],
@@ -30,6 +31,15 @@ const routes: [string, string][] = [
   ['GET', '/api/tasks/:id/diff'],
   ['POST', '/api/tasks/:id/commit-message'],
   ['POST', '/api/tasks/:id/submit-mr'],
+  ['PUT', '/api/tasks/:id/plan'],
+  ['GET', '/api/tasks/:id/plan/versions'],
+  ['GET', '/api/tasks/:id/plan/versions/1'],
+  ['GET', '/api/tasks/:id/plan/diff'],
+  ['POST', '/api/tasks/:id/todos'],
+  ['PATCH', '/api/tasks/:id/todos/todo_missing'],
+  ['DELETE', '/api/tasks/:id/todos/todo_missing'],
+  ['PUT', '/api/tasks/:id/todos/order'],
+  ['PUT', '/api/tasks/:id/commit-message'],
   ['POST', '/api/tasks/:id/cancel'],
   ['POST', '/api/tasks/:id/reopen'],
   ['GET', '/api/todos/:id'],
@@ -52,6 +62,16 @@ const routes: [string, string][] = [
   ['DELETE', '/api/conversations/:id'],
   ['POST', '/api/conversations/:id/init'],
 ];
+
+/** Routes whose body has required fields: validated (400) before the id is looked up (404). */
+function needsBodyFirst(method: string, url: string): boolean {
+  return (
+    url.endsWith('/link') ||
+    (method === 'PUT' && (url.endsWith('/plan') || url.endsWith('/todos/order'))) ||
+    (method === 'POST' && url.endsWith('/todos')) ||
+    method === 'PATCH'
+  );
+}
 
 const badBodies: (string | undefined)[] = [
   '{not json',
@@ -81,8 +101,8 @@ describe('bad input on every endpoint gets the error shape, never a 500', () => 
           method === 'PUT' ? { headers: { 'content-type': 'application/json' }, payload: '{}' } : {};
         const response = await app.inject({ method: method as 'GET', url, ...withBody });
         expectErrorShape(response, `${method} ${url}`);
-        // Only the link needs body fields before it looks the skill up.
-        expect(response.statusCode, `${method} ${url}`).toBe(url.endsWith('/link') ? 400 : 404);
+        // Only the routes whose body needs fields check it before they look the record up.
+        expect(response.statusCode, `${method} ${url}`).toBe(needsBodyFirst(method, url) ? 400 : 404);
       }
       if (method === 'GET' || method === 'DELETE') continue;
       for (const payload of badBodies) {

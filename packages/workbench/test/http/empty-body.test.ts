@@ -7,11 +7,21 @@ describe('an empty body is no body, whatever its content type', () => {
     timeout: 60_000,
   }, async () => {
     const repo = repoWithRemote(tempDir('empty'), 'app', { 'a.txt': 'a\n' });
-    await using wb = await startWorkbench(knowledgeScript(1));
+    // No model yet: the automatic knowledge generation cannot start, and says so on the project.
+    await using wb = await startWorkbench(knowledgeScript(1), { configure: false });
     const { app } = wb.workbench;
     const project = (
       await wb.api('POST', '/api/projects', { name: 'p', repositories: [{ path: repo.dir, type: 'custom' }] })
     ).body;
+    expect(project.status).toBe('CREATED');
+    expect(project.error).toContain('did not start automatically');
+    expect(project.error).toContain(`POST /api/projects/${project.id}/init`);
+    const settings = await wb.api('PUT', '/api/settings', {
+      model: 'mock-model',
+      base_url: wb.model.url,
+      api_key: 'sk-test-secret',
+    });
+    expect(settings.status).toBe(200);
     const url = `/api/projects/${project.id}/init`;
     const init = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' } });
     expect(init.statusCode, init.body).toBe(202);
@@ -26,24 +36,31 @@ describe('an empty body is no body, whatever its content type', () => {
       async () => (await wb.api('GET', `/api/projects/${project.id}`)).body.status === 'READY',
       'READY',
     );
-    // Other content types and a whitespace-only JSON body: the same.
+    // Other content types and a whitespace-only JSON body: the same (a task initializes itself, so its
+    // body-less actions here are cancel and re-open).
+    const task = await wb.api('POST', '/api/tasks', { project_id: project.id, description: 'A task' });
+    await eventually(
+      async () => (await wb.api('GET', `/api/tasks/${task.body.id}`)).body.init.status === 'done',
+      'init',
+    );
     for (const [type, payload] of [
       ['text/plain', ''],
       ['application/x-www-form-urlencoded', ''],
       ['application/json', '  \n'],
     ]) {
-      const task = await wb.api('POST', '/api/tasks', { project_id: project.id, description: 'A task' });
-      const init = await app.inject({
-        method: 'POST',
-        url: `/api/tasks/${task.body.id}/init`,
-        headers: { 'content-type': type as string },
-        payload,
-      });
-      expect(init.statusCode, `${type} ${JSON.stringify(payload)}`).toBe(202);
-      await eventually(
-        async () => (await wb.api('GET', `/api/tasks/${task.body.id}`)).body.init.status === 'done',
-        'init',
-      );
+      for (const [action, state] of [
+        ['cancel', 'CANCELLED'],
+        ['reopen', 'INITIALIZING'],
+      ]) {
+        const answer = await app.inject({
+          method: 'POST',
+          url: `/api/tasks/${task.body.id}/${action}`,
+          headers: { 'content-type': type as string },
+          payload,
+        });
+        expect(answer.statusCode, `${action} ${type} ${JSON.stringify(payload)}`).toBe(200);
+        expect(answer.json().state).toBe(state);
+      }
     }
   });
 

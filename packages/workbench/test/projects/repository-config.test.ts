@@ -105,7 +105,8 @@ describe("a project's trust in its repositories' Keel config", () => {
     const on = await api('PUT', `/api/projects/${project.id}`, { trust_repository_config: true });
     expect(on.status).toBe(200);
     expect(on.body.trust_repository_config).toBe(true);
-    expect(on.body.status).toBe('CREATED');
+    // Not a change of repositories: the knowledge that started with the project is not reset.
+    expect(on.body.status).not.toBe('CREATED');
     expect((await api('GET', `/api/projects/${project.id}`)).body.trust_repository_config).toBe(true);
     const trusted = (await api('GET', `/api/projects/${project.id}/repository-config`)).body;
     expect(trusted.trust_repository_config).toBe(true);
@@ -147,11 +148,11 @@ describe("a project's trust in its repositories' Keel config", () => {
     const shared = repoWithRemote(root, 'shared', { 'README.md': '# shared\n' });
     await using wb = await startDefaultWorkbench();
     const { api } = wb;
+    built.length = 0;
+    // Knowledge generation starts with the project.
     const project = (
       await api('POST', '/api/projects', { name: 'p', repositories: [{ path: asking.dir, type: 'backend' }] })
     ).body;
-    built.length = 0;
-    await api('POST', `/api/projects/${project.id}/init`);
     await eventually(
       async () => (await api('GET', `/api/projects/${project.id}`)).body.status === 'READY',
       'READY',

@@ -48,12 +48,14 @@ async function heldWeb() {
   };
 }
 
-/** A READY project of `path`, and a task of it through init, confirmed (PLANNING). */
+/**
+ * A READY project of `path`, and a task of it through init (both by themselves), confirmed (PLANNING):
+ * its first plan draft has started by itself in `plan_session_id`.
+ */
 async function planningTask(api: Api, path: string, prdLinks: string[] = []): Promise<Body> {
   const project = (
     await api('POST', '/api/projects', { name: 'p', repositories: [{ path, type: 'custom' }] })
   ).body;
-  await api('POST', `/api/projects/${project.id}/init`);
   await eventually(
     async () => (await api('GET', `/api/projects/${project.id}`)).body.status === 'READY',
     'READY',
@@ -61,7 +63,6 @@ async function planningTask(api: Api, path: string, prdLinks: string[] = []): Pr
   const task = (
     await api('POST', '/api/tasks', { project_id: project.id, description: 'A task', prd_links: prdLinks })
   ).body;
-  await api('POST', `/api/tasks/${task.id}/init`);
   await eventually(
     async () => (await api('GET', `/api/tasks/${task.id}`)).body.init.status === 'done',
     'init',
@@ -92,10 +93,11 @@ describe('a session is busy from its 202', () => {
     await api('PUT', '/api/settings', { prd_links: { allowed_hosts: ['127.0.0.1'] } });
     const task = await planningTask(api, repo.dir, [`${web.base}/prd.md`]);
 
-    const started = await api('POST', `/api/tasks/${task.id}/plan`);
-    expect(started.status).toBe(202);
-    const sessionId = started.body.session.id;
-    await web.asked; // the gap: the 202 is sent, the turn has not started
+    // Confirming started the first draft by itself.
+    expect(task.state).toBe('PLANNING');
+    const sessionId = task.plan_session_id;
+    expect(sessionId).toEqual(expect.any(String));
+    await web.asked; // the gap: the draft is accepted, its turn has not started
 
     const again = await api('POST', `/api/tasks/${task.id}/plan`, { message: 'Another one' });
     expect(again.status).toBe(409);
@@ -122,7 +124,7 @@ describe('a session is busy from its 202', () => {
     client.socket.close();
   });
 
-  test('two commit-message requests at once: one runs, the other is 409; a chat after execute is refused', {
+  test('the commit message is written on entering review; two more requests at once: one runs, the other is 409', {
     timeout: 60_000,
   }, async () => {
     const repo = repoWithRemote(tempDir('busy2'), 'app', { 'a.txt': 'a\n' });
@@ -134,6 +136,7 @@ describe('a session is busy from its 202', () => {
       },
       { when: { lastRole: 'tool' }, text: 'Done one.' },
       { when: { lastMessageIncludes: 'Write the commit message' }, text: 'feat: one' },
+      { when: { lastMessageIncludes: 'Write the commit message' }, text: 'feat: two' },
     ]);
     const { api } = wb;
     const task = await taskInCoding(api, [{ path: repo.dir, type: 'custom' }]);
@@ -155,6 +158,16 @@ describe('a session is busy from its 202', () => {
     expect(asked(wb, 'Chat in the gap')).toBe(0);
     client.socket.close();
 
+    // Entering review wrote the commit message by itself.
+    await eventually(
+      async () => (await api('GET', `/api/tasks/${task.id}`)).body.commit_message === 'feat: one',
+      'the automatic commit message',
+    );
+    const reviewId = (await api('GET', `/api/tasks/${task.id}`)).body.review_session_id;
+    await eventually(
+      async () => (await api('GET', `/api/sessions/${reviewId}/status`)).body.status === 'succeeded',
+      'the review turn',
+    );
     const [first, second] = await Promise.all([
       api('POST', `/api/tasks/${task.id}/commit-message`),
       api('POST', `/api/tasks/${task.id}/commit-message`),
@@ -166,10 +179,10 @@ describe('a session is busy from its 202', () => {
       details: { running: 'writing the commit message' },
     });
     await eventually(
-      async () => (await api('GET', `/api/tasks/${task.id}`)).body.commit_message === 'feat: one',
+      async () => (await api('GET', `/api/tasks/${task.id}`)).body.commit_message === 'feat: two',
       'commit message',
     );
-    expect(asked(wb, 'Write the commit message')).toBe(1);
+    expect(asked(wb, 'Write the commit message')).toBe(2);
   });
 });
 
@@ -224,8 +237,12 @@ describe('POST /api/sessions/{id}/stop', () => {
     ]);
     const { api } = wb;
     const task = await planningTask(api, repo.dir);
-    const sessionId = (await api('POST', `/api/tasks/${task.id}/plan`)).body.session.id;
+    const sessionId = task.plan_session_id;
     await eventually(async () => (await api('GET', `/api/tasks/${task.id}`)).body.plan, 'plan v1');
+    await eventually(
+      async () => (await api('GET', `/api/sessions/${sessionId}/status`)).body.status === 'succeeded',
+      'the draft turn',
+    );
 
     expect((await api('POST', `/api/tasks/${task.id}/plan`, { message: 'Slow change' })).status).toBe(202);
     await eventually(() => asked(wb, 'Slow change') === 1, 'the refinement request');
@@ -357,13 +374,19 @@ describe('commit identity', () => {
         toolCalls: [{ name: 'write_file', arguments: { path: 'app/one.txt', content: '1\n' } }],
       },
       { when: { lastRole: 'tool' }, text: 'Done one.' },
+      { when: { lastMessageIncludes: 'Write the commit message' }, text: 'feat: one' },
     ]);
     const { api } = wb;
     const task = await taskInCoding(api, [{ path: repo.dir, type: 'custom' }]);
     expect((await api('POST', `/api/todos/${(task.todos[0] as Body).id}/execute`)).status).toBe(202);
     await eventually(
-      async () => (await api('GET', `/api/tasks/${task.id}`)).body.state === 'REVIEWING',
-      'REVIEWING',
+      async () => (await api('GET', `/api/tasks/${task.id}`)).body.commit_message === 'feat: one',
+      'REVIEWING, the commit message written',
+    );
+    const reviewId = (await api('GET', `/api/tasks/${task.id}`)).body.review_session_id;
+    await eventually(
+      async () => (await api('GET', `/api/sessions/${reviewId}/status`)).body.status === 'succeeded',
+      'the review turn',
     );
     // What a model could have written into the workspace's own config does not name the author.
     const workspace = join(task.work_dir, 'app');

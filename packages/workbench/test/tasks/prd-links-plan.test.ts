@@ -24,7 +24,7 @@ async function readyProject(api: Api, path: string): Promise<Body> {
   return project;
 }
 
-/** A task with `prd_links`, through init to its first plan; answers the plan prompt the model got. */
+/** A task with `prd_links`, through init to its first plan (drafted by itself); answers the plan prompt the model got. */
 async function planPromptOf(
   wb: Awaited<ReturnType<typeof startWorkbench>>,
   projectId: string,
@@ -34,13 +34,12 @@ async function planPromptOf(
   const task = (
     await api('POST', '/api/tasks', { project_id: projectId, description: 'A task', prd_links: links })
   ).body;
-  await api('POST', `/api/tasks/${task.id}/init`);
+  // Initialization, and after the confirmation the first draft, start by themselves.
   await eventually(
     async () => (await api('GET', `/api/tasks/${task.id}`)).body.init.status === 'done',
     'init',
   );
-  await api('POST', `/api/tasks/${task.id}/confirm-init`);
-  expect((await api('POST', `/api/tasks/${task.id}/plan`)).status).toBe(202);
+  expect((await api('POST', `/api/tasks/${task.id}/confirm-init`)).status).toBe(200);
   await eventually(async () => (await api('GET', `/api/tasks/${task.id}`)).body.plan, 'plan.md');
   const requests = wb.model.chatRequests.filter((request) =>
     JSON.stringify(request.messages).includes(`A task`),

@@ -1,0 +1,222 @@
+import { WorkbenchError } from '../errors.ts';
+import type { UserActionEvent } from '../sessions/index.ts';
+import type { TaskDeps } from './deps.ts';
+import { diffLines } from './line-diff.ts';
+import { planSession, readPlan, savePlan, writeTodoFile } from './plan-stage.ts';
+import { reviewSession } from './review-stage.ts';
+import { noteTaskError } from './stage-errors.ts';
+import { allowedActions, type TaskState } from './states.ts';
+import type { Task, Todo } from './types.ts';
+
+// The user's hand edits of the stages' artifacts: the plan (each save a new version), the todo list while
+// it waits for coding, the commit message and the MR's title and description in review. Each edit waits
+// for the stage's session to be idle (an AI turn would overwrite it) and is logged in that session as a
+// `user_action` event.
+
+/** 409 INVALID_STATE saying which state the edit needs. */
+function assertEditable(task: Task, needed: TaskState, what: string): void {
+  if (task.state === needed) return;
+  throw new WorkbenchError(
+    'INVALID_STATE',
+    409,
+    `${what} needs the task in ${needed}; it is ${task.state}.`,
+    { state: task.state, action: what, needed, allowed: allowedActions(task.state) },
+  );
+}
+
+function logAction(deps: TaskDeps, sessionId: string, event: Omit<UserActionEvent, 'type'>): void {
+  deps.runner.record(sessionId, { type: 'user_action', ...event });
+}
+
+/** PUT plan: saves plan.md as written by the user, a new version (PLANNING only). */
+export function editPlan(deps: TaskDeps, taskId: string, content: string) {
+  deps.busy.assertOpen(taskId);
+  const task = deps.store.get(taskId);
+  assertEditable(task, 'PLANNING', 'Editing the plan');
+  const session = planSession(deps, task, true);
+  deps.runner.assertIdle(session.id);
+  const text = content.endsWith('\n') ? content : `${content}\n`;
+  savePlan(deps, taskId, text, 'user', session.id);
+  const version = deps.store.planVersions(taskId).at(-1);
+  logAction(deps, session.id, {
+    action: 'edit_plan',
+    detail: `The user edited plan.md (version ${version?.version}).`,
+    data: { version: version?.version, characters: text.length },
+  });
+  noteTaskError(deps, taskId, null);
+  return { task: deps.store.get(taskId), version };
+}
+
+/** Every version of plan.md, oldest first (a plan.md from before versions were kept is version 1). */
+export function planVersions(deps: TaskDeps, taskId: string) {
+  deps.store.get(taskId);
+  let versions = deps.store.planVersions(taskId);
+  if (versions.length === 0) {
+    const existing = readPlan(deps, taskId);
+    if (existing !== null) {
+      deps.store.addPlanVersion(taskId, existing, 'ai', null);
+      versions = deps.store.planVersions(taskId);
+    }
+  }
+  return { task_id: taskId, versions: versions.map((version) => ({ ...version })) };
+}
+
+/** The unified diff between two versions (default: the one before `to`, and the latest). */
+export function planDiff(deps: TaskDeps, taskId: string, from?: number, to?: number) {
+  const { versions } = planVersions(deps, taskId);
+  const latest = versions.at(-1)?.version;
+  if (latest === undefined) {
+    throw new WorkbenchError('PLAN_MISSING', 409, 'There is no plan yet: it has no versions to compare.', {
+      task_id: taskId,
+    });
+  }
+  const target = to ?? latest;
+  const base = from ?? Math.max(1, target - 1);
+  const a = deps.store.planVersion(taskId, base);
+  const b = deps.store.planVersion(taskId, target);
+  return {
+    task_id: taskId,
+    from: base,
+    to: target,
+    ...diffLines(a.content, b.content, { from: `plan.md@${base}`, to: `plan.md@${target}` }),
+  };
+}
+
+/** The todo list may change by hand only while it waits for coding and no turn is adjusting it. */
+function todoListEditable(deps: TaskDeps, taskId: string, what: string): Task {
+  deps.busy.assertOpen(taskId);
+  const task = deps.store.get(taskId);
+  assertEditable(task, 'TODO_READY', what);
+  if (task.plan_session_id) deps.runner.assertIdle(task.plan_session_id);
+  return task;
+}
+
+function todoOf(deps: TaskDeps, taskId: string, todoId: string): Todo {
+  const todo = deps.store.todo(todoId);
+  if (todo.task_id !== taskId) {
+    throw new WorkbenchError('TODO_NOT_FOUND', 404, `Task '${taskId}' has no todo '${todoId}'.`, {
+      task_id: taskId,
+      todo_id: todoId,
+    });
+  }
+  return todo;
+}
+
+function todoListChanged(deps: TaskDeps, task: Task, event: Omit<UserActionEvent, 'type'>) {
+  writeTodoFile(deps, task.id);
+  logAction(deps, planSession(deps, task, true).id, event);
+  return deps.store.todos(task.id);
+}
+
+export function addTodo(
+  deps: TaskDeps,
+  taskId: string,
+  input: { title: string; description: string; expected_output: string; position?: number | undefined },
+) {
+  const task = todoListEditable(deps, taskId, 'Adding a todo');
+  const todo = deps.store.insertTodo(taskId, input, input.position);
+  const todos = todoListChanged(deps, task, {
+    action: 'add_todo',
+    detail: `The user added todo ${todo.position}: '${todo.title}'.`,
+    data: { todo_id: todo.id, position: todo.position, title: todo.title },
+  });
+  return { todo, todos };
+}
+
+export function editTodo(
+  deps: TaskDeps,
+  taskId: string,
+  todoId: string,
+  patch: {
+    title?: string | undefined;
+    description?: string | undefined;
+    expected_output?: string | undefined;
+  },
+) {
+  const task = todoListEditable(deps, taskId, 'Editing a todo');
+  const before = todoOf(deps, taskId, todoId);
+  const todo = deps.store.updateTodo(todoId, patch);
+  const fields = Object.keys(patch).filter((key) => patch[key as keyof typeof patch] !== undefined);
+  const todos = todoListChanged(deps, task, {
+    action: 'edit_todo',
+    detail: `The user edited todo ${todo.position} ('${before.title}'): ${fields.join(', ')}.`,
+    data: { todo_id: todoId, fields },
+  });
+  return { todo, todos };
+}
+
+export function removeTodo(deps: TaskDeps, taskId: string, todoId: string) {
+  const task = todoListEditable(deps, taskId, 'Removing a todo');
+  const todo = todoOf(deps, taskId, todoId);
+  deps.store.removeTodo(todoId);
+  return todoListChanged(deps, task, {
+    action: 'remove_todo',
+    detail: `The user removed todo ${todo.position}: '${todo.title}'.`,
+    data: { todo_id: todoId, title: todo.title },
+  });
+}
+
+export function reorderTodos(deps: TaskDeps, taskId: string, ids: string[]) {
+  const task = todoListEditable(deps, taskId, 'Reordering the todos');
+  const current = deps.store.todos(taskId).map((todo) => todo.id);
+  const same =
+    ids.length === current.length &&
+    new Set(ids).size === ids.length &&
+    ids.every((id) => current.includes(id));
+  if (!same) {
+    throw new WorkbenchError(
+      'INVALID_PARAMS',
+      400,
+      `todo_ids: must list every todo of the task exactly once (${current.length} todo(s): ${current.join(', ') || 'none'}).`,
+      {
+        field: 'todo_ids',
+        issues: [{ path: ['todo_ids'], message: 'must list every todo of the task once' }],
+        expected: current,
+      },
+    );
+  }
+  deps.store.reorderTodos(taskId, ids);
+  return todoListChanged(deps, task, {
+    action: 'reorder_todos',
+    detail: 'The user reordered the todos.',
+    data: { todo_ids: ids },
+  });
+}
+
+/** PUT commit-message: the commit message and/or the MR's title and description, by hand (REVIEWING). */
+export function editCommitMessage(
+  deps: TaskDeps,
+  taskId: string,
+  body: {
+    commit_message?: string | undefined;
+    mr_title?: string | null | undefined;
+    mr_description?: string | null | undefined;
+  },
+): Task {
+  deps.busy.assertOpen(taskId);
+  const task = deps.store.get(taskId);
+  assertEditable(task, 'REVIEWING', 'Editing the commit message');
+  const fields = Object.keys(body).filter((key) => body[key as keyof typeof body] !== undefined);
+  if (fields.length === 0) {
+    throw new WorkbenchError(
+      'INVALID_PARAMS',
+      400,
+      'body: give at least one of commit_message, mr_title, mr_description.',
+      { issues: [{ path: [], message: 'give at least one of commit_message, mr_title, mr_description' }] },
+    );
+  }
+  const session = reviewSession(deps, task, true);
+  deps.runner.assertIdle(session.id);
+  const updated = deps.store.update(taskId, {
+    ...(body.commit_message !== undefined ? { commit_message: body.commit_message.trim() } : {}),
+    ...(body.mr_title !== undefined ? { mr_title: body.mr_title } : {}),
+    ...(body.mr_description !== undefined ? { mr_description: body.mr_description } : {}),
+    error: null,
+  });
+  logAction(deps, session.id, {
+    action: 'edit_commit_message',
+    detail: `The user edited ${fields.join(', ')}.`,
+    data: { fields },
+  });
+  return updated;
+}

@@ -1,0 +1,68 @@
+import type { RunnerOutcome } from '../runners/index.ts';
+import type { TaskDeps } from './deps.ts';
+
+/**
+ * Writes the task's `error` (what failed, why, and the request that retries it), or clears it. A task
+ * deleted meanwhile is left alone: work that ends after a delete has nothing to report to.
+ */
+export function noteTaskError(deps: TaskDeps, taskId: string, error: string | null): void {
+  try {
+    if (deps.store.get(taskId).error !== error) deps.store.update(taskId, { error });
+  } catch {}
+}
+
+/** A stage's work in words and the request that retries it by hand, for the task's `error`. */
+export interface StageStep {
+  /** "Writing the technical plan", "The todo list", "Writing the commit message". */
+  what: string;
+  /** "POST /api/tasks/{id}/plan". */
+  retry: string;
+}
+
+/** Runs a stage's turn and leaves its outcome on the task: an error saying how to retry, or none. */
+export async function reportedTurn(
+  deps: TaskDeps,
+  taskId: string,
+  step: StageStep,
+  run: () => Promise<RunnerOutcome>,
+): Promise<void> {
+  let outcome: RunnerOutcome;
+  try {
+    outcome = await run();
+  } catch (error) {
+    noteTaskError(deps, taskId, `${step.what} failed: ${(error as Error).message} Retry with ${step.retry}.`);
+    throw error;
+  }
+  if (outcome.status === 'succeeded') noteTaskError(deps, taskId, null);
+  else if (outcome.status === 'cancelled')
+    noteTaskError(deps, taskId, `${step.what} was stopped. Start it again with ${step.retry}.`);
+  else {
+    const reason = outcome.error?.message ?? 'the runner failed';
+    noteTaskError(deps, taskId, `${step.what} failed: ${reason} Retry with ${step.retry}.`);
+  }
+}
+
+/** Starts an automatic step; when it cannot start, the reason and the request that starts it by hand go on the task. */
+export function startAutomatically(
+  deps: TaskDeps,
+  taskId: string,
+  step: StageStep,
+  start: () => unknown,
+): void {
+  try {
+    const started = start();
+    if (started instanceof Promise) {
+      started.catch((error: unknown) => notStarted(deps, taskId, step, error));
+    }
+  } catch (error) {
+    notStarted(deps, taskId, step, error);
+  }
+}
+
+function notStarted(deps: TaskDeps, taskId: string, step: StageStep, error: unknown): void {
+  noteTaskError(
+    deps,
+    taskId,
+    `${step.what} did not start automatically: ${(error as Error).message} Start it with ${step.retry}.`,
+  );
+}

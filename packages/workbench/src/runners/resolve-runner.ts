@@ -11,9 +11,29 @@ const builtinNames: Readonly<Record<RunnerKind, string>> = {
   acp: 'ACP agent',
 };
 
-/** Built-in runner configs, one per kind, with id === kind (so a task can say runner "keel" with nothing configured). */
+/** Keel itself as an editor agent: `keel acp` (the `keel` of this install's PATH), the model from settings. */
+export const keelAcpConfig: RunnerConfig = {
+  id: 'keel-acp',
+  name: 'Keel (ACP)',
+  kind: 'acp',
+  binary_path: 'keel',
+  extra_args: ['acp'],
+  env: {},
+};
+
+/**
+ * Built-in runner configs: one per kind, with id === kind (so a task can say runner "keel" with nothing
+ * configured), then Keel over the Agent Client Protocol beside the default `opencode acp`.
+ */
 export function builtinRunnerConfigs(): RunnerConfig[] {
-  return runnerKinds.map((kind) => ({ id: kind, name: builtinNames[kind], kind, extra_args: [], env: {} }));
+  const perKind = runnerKinds.map((kind) => ({
+    id: kind,
+    name: builtinNames[kind],
+    kind,
+    extra_args: [],
+    env: {},
+  }));
+  return [...perKind, { ...keelAcpConfig, extra_args: [...keelAcpConfig.extra_args] }];
 }
 
 export type RunnerLevel = 'task' | 'project' | 'global' | 'default';

@@ -40,33 +40,44 @@ export function planningReplies(): ScriptedReply[] {
  * Paths are absolute: the task directory is known once the task is initialized, and so the replies are
  * pushed then. The follow-ups match `lastRole: 'tool'`: the todos run strictly one after the other.
  */
-export function codingReplies(workDir: string): ScriptedReply[] {
+export function codingReplies(workDir: string, tools: 'opencode' | 'keel' = 'opencode'): ScriptedReply[] {
   const greeting = join(workDir, 'frontend', 'src', 'greeting.js');
   const server = join(workDir, 'backend', 'server.js');
+  const keel = tools === 'keel';
   return [
     {
       when: { lastMessageIncludes: 'Do todo 1 of 2' },
       toolCalls: [
         {
           id: 'call_write',
-          name: 'write',
-          arguments: { filePath: greeting, content: 'export const greeting = "hi";\n' },
+          name: keel ? 'write_file' : 'write',
+          arguments: { [keel ? 'path' : 'filePath']: greeting, content: 'export const greeting = "hi";\n' },
         },
       ],
     },
     { when: { lastRole: 'tool' }, text: 'Wrote the greeting.' },
     {
       when: { lastMessageIncludes: 'Do todo 2 of 2' },
-      toolCalls: [{ id: 'call_read', name: 'read', arguments: { filePath: server } }],
+      toolCalls: [
+        keel
+          ? { id: 'call_read', name: 'read_file', arguments: { path: server } }
+          : { id: 'call_read', name: 'read', arguments: { filePath: server } },
+      ],
     },
     {
       when: { lastRole: 'tool' },
       toolCalls: [
-        {
-          id: 'call_edit',
-          name: 'edit',
-          arguments: { filePath: server, oldString: "'hello'", newString: "'hello world'" },
-        },
+        keel
+          ? {
+              id: 'call_edit',
+              name: 'edit_file',
+              arguments: { path: server, old_text: "'hello'", new_text: "'hello world'" },
+            }
+          : {
+              id: 'call_edit',
+              name: 'edit',
+              arguments: { filePath: server, oldString: "'hello'", newString: "'hello world'" },
+            },
       ],
     },
     { when: { lastRole: 'tool' }, text: 'Edited the server.' },

@@ -38,7 +38,8 @@ describe('createRunnerRegistry', () => {
 
   test('check answers each config in order: keel usable with a version, an agent missing here says why', async () => {
     const custom: RunnerConfig = { id: 'my-keel', name: 'Mine', kind: 'keel', extra_args: [], env: {} };
-    const answers = await registry.check([custom, ...builtinRunnerConfigs()]);
+    const perKind = builtinRunnerConfigs().filter((config) => config.id === config.kind);
+    const answers = await registry.check([custom, ...perKind]);
     expect(answers).toHaveLength(runnerKinds.length + 1);
     expect(answers[0]).toEqual({
       kind: 'keel',

@@ -21,13 +21,21 @@ const mine: RunnerConfig[] = [
 ];
 
 describe('builtinRunnerConfigs', () => {
-  test('one per kind, with id === kind', () => {
+  test('one per kind, with id === kind, then Keel over ACP', () => {
     const builtins = builtinRunnerConfigs();
-    expect(builtins.map((config) => config.id)).toEqual([...runnerKinds]);
-    for (const config of builtins) {
+    expect(builtins.map((config) => config.id)).toEqual([...runnerKinds, 'keel-acp']);
+    for (const config of builtins.slice(0, -1)) {
       expect(config).toMatchObject({ id: config.kind, extra_args: [], env: {} });
       expect(config.name).toMatch(/\S/);
     }
+    expect(builtins.at(-1)).toEqual({
+      id: 'keel-acp',
+      name: 'Keel (ACP)',
+      kind: 'acp',
+      binary_path: 'keel',
+      extra_args: ['acp'],
+      env: {},
+    });
   });
 });
 

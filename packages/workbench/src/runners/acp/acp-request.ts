@@ -29,7 +29,9 @@ export function timeoutOf(options: AcpRunnerOptions, request: RunnerRequest): nu
 /**
  * The agent's environment: the runner's own, the runner config's on top. For opencode, edits and commands
  * are set to 'ask' (unless the config chose otherwise), so they reach `session/request_permission` and the
- * workbench's policy decides, instead of opencode's default of allowing them unasked.
+ * workbench's policy decides, instead of opencode's default of allowing them unasked. `keel acp` takes the
+ * workbench's model settings through its environment (ACP cannot hand over a model), unless the config's
+ * `env` names them itself.
  */
 export function agentEnvOf(
   options: AcpRunnerOptions,
@@ -39,6 +41,17 @@ export function agentEnvOf(
   const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env), ...request.config.env };
   if (/(^|\/)opencode(\.exe)?$/.test(binary) && !env.OPENCODE_PERMISSION) {
     env.OPENCODE_PERMISSION = JSON.stringify({ edit: 'ask', bash: 'ask', external_directory: 'ask' });
+  }
+  if (/(^|\/)keel(\.js)?$/.test(binary)) {
+    const model = request.model;
+    const settings = {
+      RUNTIME_MODEL: model.model,
+      RUNTIME_MODEL_BASE_URL: model.baseUrl,
+      RUNTIME_MODEL_API_KEY: model.apiKey,
+    };
+    for (const [name, value] of Object.entries(settings)) {
+      if (value && !(name in request.config.env)) env[name] = value;
+    }
   }
   return env;
 }

@@ -130,5 +130,7 @@ export const api = {
     status: (sessionId: string) => request<Session>('GET', `/api/sessions/${id(sessionId)}/status`),
     logs: (sessionId: string, after = 0, limit = 1000) =>
       request<LogPage>('GET', `/api/sessions/${id(sessionId)}/logs?after=${after}&limit=${limit}`),
+    /** Stops the session's running work; answers once it ended (409 SESSION_NOT_RUNNING when nothing ran). */
+    stop: (sessionId: string) => request<Session>('POST', `/api/sessions/${id(sessionId)}/stop`, {}),
   },
 };

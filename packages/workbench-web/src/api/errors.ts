@@ -41,6 +41,28 @@ export class ApiError extends Error {
   isAbout(field: string): boolean {
     return this.fields().some((each) => each === field || each.startsWith(`${field}.`));
   }
+
+  /**
+   * This error with only the validation issues `keep` accepts (by field, without the `body.` prefix), for
+   * the note beside one field; null when none is left. An error without issues is kept whole.
+   */
+  narrowed(keep: (field: string) => boolean): ApiError | null {
+    const issues = this.details.issues;
+    if (!Array.isArray(issues)) {
+      return this.fields().length === 0 || this.fields().some(keep) ? this : null;
+    }
+    const left = issues.filter((issue) => {
+      const field = (issue as { field?: unknown } | null)?.field;
+      return typeof field === 'string' && keep(field.replace(/^(body|query|params)\./, ''));
+    });
+    if (left.length === 0) return null;
+    if (left.length === issues.length) return this;
+    return new ApiError(this.status, {
+      code: this.code,
+      message: this.message,
+      details: { ...this.details, issues: left },
+    });
+  }
 }
 
 /** Reads an error response into an ApiError, whatever its body. */

@@ -5,6 +5,7 @@ import { foldTranscript, mergeEntries } from '../api/transcript.ts';
 import type { LogEntry, Session } from '../api/types.ts';
 import { socket } from '../socket.ts';
 import { Badge, ErrorNote, Loading } from './status.tsx';
+import { StopButton } from './stop-button.tsx';
 import { TranscriptBlock } from './transcript-block.tsx';
 
 /**
@@ -62,10 +63,13 @@ export function SessionView({
   sessionId,
   title = 'Session',
   onStatus,
+  stoppable = true,
 }: {
   sessionId: string;
   title?: string;
   onStatus?: (session: Session) => void;
+  /** Offer a Stop button while a turn runs (a task's initialization runs no turn: it has none). */
+  stoppable?: boolean;
 }) {
   const { entries, session, error, loading } = useSessionLog(sessionId);
   const items = useMemo(() => foldTranscript(entries), [entries]);
@@ -77,16 +81,44 @@ export function SessionView({
   // Follow the end while the reader is at the end; scrolling up stops following (only the box scrolls).
   const box = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
+  // Shown while the reader is scrolled up: a way back to the live end.
+  const [behind, setBehind] = useState(false);
+  // Where this view last put the box: a scroll above it is the reader's, not this view's.
+  const lastSet = useRef(0);
   useEffect(() => {
     const element = box.current;
-    if (element && follow.current && items.length > 0) element.scrollTop = element.scrollHeight;
+    if (!element || items.length === 0) return;
+    // The reader scrolled up since the box was last moved (its scroll event may not have come yet).
+    if (element.scrollTop < lastSet.current - 4) follow.current = false;
+    if (follow.current) {
+      element.scrollTop = element.scrollHeight;
+      lastSet.current = element.scrollTop;
+    } else {
+      setBehind(true);
+    }
   }, [items]);
   return (
     <section className="session" aria-label={title} data-testid="session-view" data-session-id={sessionId}>
       <header className="session-head">
         <h4>{title}</h4>
-        {session ? <Badge value={session.status} /> : null}
+        {session ? (
+          // A conversation's session waits as "queued" until the first message: it is ready, not busy.
+          session.kind === 'conversation' && session.status === 'queued' && session.last_seq === 0 ? (
+            <Badge value="ready" tone="idle" title="Send the first message" />
+          ) : (
+            <Badge value={session.status} />
+          )
+        ) : null}
         {session?.runner ? <span className="hint">{session.runner}</span> : null}
+        {session && stoppable && session.kind !== 'task_init' && session.status === 'running' ? (
+          <StopButton
+            sessionId={sessionId}
+            what={title.toLowerCase()}
+            onStopped={(stopped) => {
+              if (stopped) onStatusRef.current?.(stopped);
+            }}
+          />
+        ) : null}
         {session?.usage ? (
           <span className="hint">
             {session.usage.total_tokens.toLocaleString()} tokens
@@ -99,7 +131,11 @@ export function SessionView({
         className="transcript"
         onScroll={(event) => {
           const box = event.currentTarget;
-          follow.current = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+          const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+          if (atEnd) follow.current = true;
+          else if (box.scrollTop < lastSet.current - 4) follow.current = false;
+          lastSet.current = atEnd ? box.scrollTop : Math.min(lastSet.current, box.scrollTop);
+          setBehind(!follow.current);
         }}
       >
         {loading ? <Loading what="log" /> : null}
@@ -114,6 +150,23 @@ export function SessionView({
           </div>
         ) : null}
       </div>
+      {behind ? (
+        <button
+          type="button"
+          className="button-quiet follow-latest"
+          onClick={() => {
+            const element = box.current;
+            if (element) {
+              element.scrollTop = element.scrollHeight;
+              lastSet.current = element.scrollTop;
+            }
+            follow.current = true;
+            setBehind(false);
+          }}
+        >
+          ↓ Follow the latest output
+        </button>
+      ) : null}
     </section>
   );
 }

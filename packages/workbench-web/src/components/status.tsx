@@ -1,4 +1,7 @@
+import { errorWords } from '../api/error-words.ts';
 import type { ApiError } from '../api/errors.ts';
+import { taskStatus } from '../api/task-status.ts';
+import type { Task } from '../api/types.ts';
 
 export function Loading({ what }: { what?: string }) {
   return (
@@ -13,12 +16,21 @@ export function Empty({ children }: { children: React.ReactNode }) {
   return <div className="empty">{children}</div>;
 }
 
-/** An API error next to what caused it: the code, the message, and what the service said to fix. */
+/**
+ * An API error next to what caused it, in words (`errorWords`: "Name is required.", what a busy session
+ * runs), never a bare code or an internal id; the code (and a validation error's own text) follow small,
+ * for a report.
+ */
 export function ErrorNote({ error, id }: { error: ApiError | null | undefined; id?: string }) {
   if (!error) return null;
+  const words = errorWords(error);
   return (
     <div className="error-note" role="alert" id={id}>
-      <strong>{error.code}</strong> {error.message}
+      <span className="error-words">{words}</span>{' '}
+      <span className="error-code">
+        {error.code}
+        {error.code === 'INVALID_PARAMS' && error.message !== words ? ` · ${error.message}` : ''}
+      </span>
     </div>
   );
 }
@@ -58,10 +70,20 @@ const tones: Record<string, string> = {
 };
 
 /** A state or status as a small coloured label. */
-export function Badge({ value, title }: { value: string; title?: string }) {
+export function Badge({ value, title, tone }: { value: string; title?: string; tone?: string }) {
   return (
-    <span className={`badge badge-${tones[value] ?? 'info'}`} title={title}>
+    <span className={`badge badge-${tone ?? tones[value] ?? 'info'}`} title={title}>
       {value.replaceAll('_', ' ')}
+    </span>
+  );
+}
+
+/** A task's badge: what it is doing now, from its state and what runs in it (see `taskStatus`). */
+export function TaskBadge({ task }: { task: Task }) {
+  const status = taskStatus(task);
+  return (
+    <span className={`badge badge-${status.tone}`} title={status.title} data-state={task.state}>
+      {status.label}
     </span>
   );
 }

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import type { Project, Task } from '../api/types.ts';
-import { Badge } from './status.tsx';
+import { TaskBadge } from './status.tsx';
 
 /** Tasks as a table: the first line of the description, the project (when given), state and branch. */
 export function TaskList({ tasks, projects }: { tasks: Task[]; projects?: Project[] }) {
@@ -12,8 +12,12 @@ export function TaskList({ tasks, projects }: { tasks: Task[]; projects?: Projec
           <th scope="col">Task</th>
           {projects ? <th scope="col">Project</th> : null}
           <th scope="col">State</th>
-          <th scope="col">Branch</th>
-          <th scope="col">Updated</th>
+          <th scope="col" className="wide-only">
+            Branch
+          </th>
+          <th scope="col" className="wide-only">
+            Updated
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -32,12 +36,12 @@ export function TaskList({ tasks, projects }: { tasks: Task[]; projects?: Projec
               </td>
             ) : null}
             <td>
-              <Badge value={task.state} />
+              <TaskBadge task={task} />
             </td>
-            <td>
+            <td className="wide-only">
               <code className="hint">{task.branch}</code>
             </td>
-            <td className="hint">{new Date(task.updated_at).toLocaleString()}</td>
+            <td className="hint wide-only">{new Date(task.updated_at).toLocaleString()}</td>
           </tr>
         ))}
       </tbody>

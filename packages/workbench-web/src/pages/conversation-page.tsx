@@ -7,6 +7,7 @@ import type { Conversation } from '../api/library-types.ts';
 import type { Project, Session } from '../api/types.ts';
 import { ConfirmButton } from '../components/confirm-button.tsx';
 import { MessageBox } from '../components/message-box.tsx';
+import { isNotFound, NotFound } from '../components/not-found.tsx';
 import { SessionView } from '../components/session-view.tsx';
 import { ErrorNote, Loading } from '../components/status.tsx';
 import { socket } from '../socket.ts';
@@ -55,7 +56,14 @@ export default function ConversationPage() {
   }, [data, init]);
 
   if (conversation.isPending) return <Loading what="conversation" />;
-  if (conversation.error) return <ErrorNote error={conversation.error} />;
+  if (conversation.error) {
+    if (isNotFound(conversation.error)) {
+      return (
+        <NotFound what="Conversation" id={id} back={{ to: '/conversations', label: 'All conversations' }} />
+      );
+    }
+    return <ErrorNote error={conversation.error} />;
+  }
   const current = conversation.data;
   return (
     <div className="page">

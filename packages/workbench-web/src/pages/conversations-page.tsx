@@ -6,6 +6,7 @@ import type { ApiError } from '../api/errors.ts';
 import type { Conversation, ConversationCreate } from '../api/library-types.ts';
 import type { Project } from '../api/types.ts';
 import { ConfirmButton } from '../components/confirm-button.tsx';
+import { useFieldErrors } from '../components/field-errors.ts';
 import { Empty, ErrorNote, invalidBy, Loading } from '../components/status.tsx';
 
 /** Free conversations with the AI, about a project (its knowledge as context) or about nothing in particular. */
@@ -97,10 +98,11 @@ function CreateConversationForm({ projects }: { projects: Project[] }) {
     create.mutate({ title: title.trim(), project_id: projectId || null });
   }
   const error = create.error;
-  const about = (field: string) => (error?.isAbout(field) ? error : null);
+  // Each field's part of the error, cleared once the field is edited.
+  const { about, onChange: clearOnEdit } = useFieldErrors(error);
   const general = error && !['title', 'project_id'].some((field) => error.isAbout(field)) ? error : null;
   return (
-    <form className="card form" onSubmit={submit} aria-label="New conversation">
+    <form onChange={clearOnEdit} className="card form" onSubmit={submit} aria-label="New conversation">
       <label className="field">
         <span>Title</span>
         <input

@@ -11,6 +11,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../api/client.ts';
 import type { ApiError } from '../api/errors.ts';
 import type { Project, Settings, Task, TaskCreate, TaskImageInput } from '../api/types.ts';
+import { useFieldErrors } from '../components/field-errors.ts';
 import { ErrorNote, invalidBy, Loading } from '../components/status.tsx';
 
 const maxImages = 8;
@@ -127,7 +128,8 @@ export default function NewTaskPage() {
   }
 
   const error = create.error;
-  const about = (field: string) => (error?.isAbout(field) ? error : null);
+  // Each field's part of the error, cleared once the field is edited.
+  const { about, onChange: clearOnEdit } = useFieldErrors(error);
   // The field's invalid state and the id of the note beside it.
   const invalid = (field: string) => invalidBy(about(field), `${ids}-${field}-error`);
   const note = (field: string) => <ErrorNote error={about(field)} id={`${ids}-${field}-error`} />;
@@ -162,7 +164,7 @@ export default function NewTaskPage() {
       </nav>
       <h1>New task</h1>
       <ErrorNote error={projects.error} />
-      <form className="card form" onSubmit={submit} aria-label="New task">
+      <form onChange={clearOnEdit} className="card form" onSubmit={submit} aria-label="New task">
         <label className="field">
           <span>Project</span>
           <select

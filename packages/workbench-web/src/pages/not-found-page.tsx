@@ -1,12 +1,5 @@
-import { Link } from 'react-router';
+import { NotFound } from '../components/not-found.tsx';
 
 export default function NotFoundPage() {
-  return (
-    <div className="page">
-      <h1>Not found</h1>
-      <p>
-        No page here. Go to <Link to="/projects">projects</Link>.
-      </p>
-    </div>
-  );
+  return <NotFound what="Page" back={{ to: '/projects', label: 'Projects' }} />;
 }

@@ -11,6 +11,7 @@ import {
   type Task,
 } from '../api/types.ts';
 import { Markdown } from '../components/lazy.tsx';
+import { isNotFound, NotFound } from '../components/not-found.tsx';
 import { SessionView } from '../components/session-view.tsx';
 import { Badge, Empty, ErrorNote, Loading } from '../components/status.tsx';
 import { TaskList } from '../components/task-list.tsx';
@@ -64,7 +65,12 @@ export default function ProjectPage() {
   }, [status, id, queryClient]);
 
   if (project.isPending) return <Loading what="project" />;
-  if (project.error) return <ErrorNote error={project.error} />;
+  if (project.error) {
+    if (isNotFound(project.error)) {
+      return <NotFound what="Project" id={id} back={{ to: '/projects', label: 'All projects' }} />;
+    }
+    return <ErrorNote error={project.error} />;
+  }
   const data = project.data;
   const busy = generating(knowledge.data) || init.isPending;
   const layers = knowledge.data?.layers ?? [];

@@ -5,6 +5,7 @@ import { api } from '../api/client.ts';
 import type { ApiError } from '../api/errors.ts';
 import { type Project, type ProjectCreate, type RepositoryType, repositoryTypes } from '../api/types.ts';
 import { DirectoryPicker } from '../components/directory-picker.tsx';
+import { useFieldErrors } from '../components/field-errors.ts';
 import { Badge, Empty, ErrorNote, invalidBy, Loading } from '../components/status.tsx';
 
 export default function ProjectsPage() {
@@ -93,12 +94,13 @@ function CreateProjectForm() {
   }
 
   const error = create.error;
-  const about = (field: string) => (error?.isAbout(field) ? error : null);
+  // Each field's part of the error, cleared once the field is edited.
+  const { about, onChange: clearOnEdit } = useFieldErrors(error);
   const placed = ['name', 'description', ...repositories.map((_, index) => `repositories.${index}`)];
   const general = error && !placed.some((field) => error.isAbout(field)) ? error : null;
 
   return (
-    <form className="card form" onSubmit={submit} aria-label="New project">
+    <form onChange={clearOnEdit} className="card form" onSubmit={submit} aria-label="New project">
       <label className="field">
         <span>Name</span>
         <input

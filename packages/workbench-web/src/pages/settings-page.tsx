@@ -4,6 +4,7 @@ import { api } from '../api/client.ts';
 import type { ApiError } from '../api/errors.ts';
 import type { Settings, SettingsUpdate } from '../api/types.ts';
 import { CheckBanner } from '../components/check-banner.tsx';
+import { useFieldErrors } from '../components/field-errors.ts';
 import { ErrorNote, invalidBy, Loading } from '../components/status.tsx';
 import {
   type McpDraft,
@@ -95,7 +96,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
   }
 
   const error = save.error;
-  const about = (field: string) => (error?.isAbout(field) ? error : null);
+  // Each field's part of the error, cleared once the field is edited.
+  const { about, onChange: clearOnEdit } = useFieldErrors(error);
   const shownElsewhere = [
     'model',
     'base_url',
@@ -109,7 +111,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const general = error && !shownElsewhere.some((field) => error.isAbout(field)) ? error : null;
 
   return (
-    <form className="card form" onSubmit={submit} aria-label="Settings">
+    <form onChange={clearOnEdit} className="card form" onSubmit={submit} aria-label="Settings">
       <fieldset>
         <legend>AI model</legend>
         <div className="grid-2">

@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { api } from '../api/client.ts';
 import type { ApiError } from '../api/errors.ts';
 import type { Project, Task, TaskState } from '../api/types.ts';
+import { isNotFound, NotFound } from '../components/not-found.tsx';
 import { ErrorNote, Loading } from '../components/status.tsx';
 
 import { CodingStage } from './task/coding-stage.tsx';
@@ -48,8 +49,6 @@ function pollInterval(task: Task | undefined): number | false {
   return working ? 1_500 : 4_000;
 }
 
-/** Puts a task the service answered into the cache (an action's answer is the task as it now is). */
-
 export default function TaskPage() {
   const { id = '' } = useParams();
   const task = useQuery<Task, ApiError>({
@@ -62,20 +61,29 @@ export default function TaskPage() {
     queryFn: () => api.projects.get(task.data?.project_id ?? ''),
     enabled: Boolean(task.data?.project_id),
   });
-  const [viewed, setViewed] = useState<number | null>(null);
+  // An earlier stage the user is reading, and the task's state when they chose it: any change of the state
+  // (the task moved on, or back) ends the reading, and the page shows the new current stage.
+  const [viewed, setViewed] = useState<{ stage: number; state: TaskState } | null>(null);
 
   if (task.isPending) return <Loading what="task" />;
-  if (task.error) return <ErrorNote error={task.error} />;
+  if (task.error) {
+    if (isNotFound(task.error)) {
+      return <NotFound what="Task" id={id} back={{ to: '/tasks', label: 'All tasks' }} />;
+    }
+    return <ErrorNote error={task.error} />;
+  }
   const data = task.data;
   const current = stageOf(data);
-  const shown = viewed !== null && viewed <= current ? viewed : current;
+  const reading = viewed !== null && viewed.state === data.state && viewed.stage < current;
+  const shown = reading ? viewed.stage : current;
+  const currentStage = stages[current] ?? stages[0];
 
   return (
     <div className="page">
       <nav className="crumbs" aria-label="Breadcrumb">
         <Link to="/tasks">Tasks</Link> /{' '}
         {project.data ? <Link to={`/projects/${project.data.id}`}>{project.data.name}</Link> : '…'} /{' '}
-        <span>{data.id}</span>
+        <span className="crumb-current">{data.description.split('\n')[0]}</span>
       </nav>
       <TaskHeader task={data} />
       <ol className="stepper" aria-label="Stages">
@@ -88,7 +96,7 @@ export default function TaskPage() {
                 type="button"
                 disabled={index > current}
                 aria-current={index === current ? 'step' : undefined}
-                onClick={() => setViewed(index)}
+                onClick={() => setViewed(index < current ? { stage: index, state: data.state } : null)}
               >
                 <span className="step-number">{stage.number}</span>
                 <span className="step-name">{stage.name}</span>
@@ -97,6 +105,16 @@ export default function TaskPage() {
           );
         })}
       </ol>
+      {reading ? (
+        <div className="reading-earlier" role="status">
+          <span>
+            You are reading an earlier stage; the task is at {currentStage.number} {currentStage.name}.
+          </span>
+          <button type="button" className="button-primary" onClick={() => setViewed(null)}>
+            Back to the current stage ({currentStage.number} {currentStage.name})
+          </button>
+        </div>
+      ) : null}
       {shown === 0 ? <InitStage task={data} /> : null}
       {shown === 1 ? <PlanStage task={data} /> : null}
       {shown === 2 ? <TodosStage task={data} /> : null}

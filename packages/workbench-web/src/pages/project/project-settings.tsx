@@ -12,6 +12,7 @@ import type {
   Settings,
 } from '../../api/types.ts';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
+import { useFieldErrors } from '../../components/field-errors.ts';
 import { ErrorNote, invalidBy } from '../../components/status.tsx';
 
 /**
@@ -100,7 +101,8 @@ export function ProjectSettings({ project }: { project: Project }) {
     ),
   ];
   const error = save.error;
-  const about = (field: string) => (error?.isAbout(field) ? error : null);
+  // Each field's part of the error, cleared once the field is edited.
+  const { about, onChange: clearOnEdit } = useFieldErrors(error);
   const general =
     error &&
     !['default_runner', 'repositories', 'trust_repository_config'].some((field) => error.isAbout(field))
@@ -114,7 +116,7 @@ export function ProjectSettings({ project }: { project: Project }) {
   return (
     <section className="card project-settings" aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>Project settings</h2>
-      <form className="form" onSubmit={submit} aria-label="Project settings">
+      <form onChange={clearOnEdit} className="form" onSubmit={submit} aria-label="Project settings">
         <div className="grid-2">
           <label className="field">
             <span>Default runner</span>

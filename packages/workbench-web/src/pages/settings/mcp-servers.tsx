@@ -17,7 +17,8 @@ export function McpServersFieldset({
   error: ApiError | null;
 }) {
   const ids = useId();
-  const about = (field: string) => (error?.isAbout(field) ? error : null);
+  const about = (field: string) =>
+    error?.isAbout(field) ? error.narrowed((each) => each === field || each.startsWith(`${field}.`)) : null;
   const fields = ['name', 'command', 'args', 'env', 'enabled'];
   /** The input's props and the note under it, for field `name` of row `index`. */
   const field = (index: number, name: string) => {

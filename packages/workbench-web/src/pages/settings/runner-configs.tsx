@@ -24,7 +24,8 @@ export function RunnerFieldset({
   error: ApiError | null;
 }) {
   const ids = useId();
-  const about = (field: string) => (error?.isAbout(field) ? error : null);
+  const about = (field: string) =>
+    error?.isAbout(field) ? error.narrowed((each) => each === field || each.startsWith(`${field}.`)) : null;
   const named = drafts.filter((draft) => draft.id.trim());
   const choices = [
     ...named.map((draft) => ({ id: draft.id.trim(), label: `${draft.name || draft.id} (${draft.kind})` })),

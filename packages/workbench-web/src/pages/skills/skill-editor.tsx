@@ -4,6 +4,7 @@ import { api } from '../../api/client.ts';
 import type { ApiError } from '../../api/errors.ts';
 import { type SkillWithContent, skillNameRule } from '../../api/library-types.ts';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
+import { useFieldErrors } from '../../components/field-errors.ts';
 import { Markdown } from '../../components/lazy.tsx';
 import { ErrorNote, invalidBy, Loading } from '../../components/status.tsx';
 import { SkillLinks } from './skill-links.tsx';
@@ -79,7 +80,8 @@ function SkillForm({
   }
 
   const error = save.error;
-  const about = (field: string) => (error?.isAbout(field) ? error : null);
+  // Each field's part of the error, cleared once the field is edited.
+  const { about, onChange: clearOnEdit } = useFieldErrors(error);
   const general =
     error && !['name', 'description', 'content'].some((field) => error.isAbout(field)) ? error : null;
 
@@ -100,6 +102,7 @@ function SkillForm({
       </div>
       <ErrorNote error={remove.error} />
       <form
+        onChange={clearOnEdit}
         className="card form"
         onSubmit={submit}
         aria-label={skill ? `Edit skill ${skill.name}` : 'New skill'}

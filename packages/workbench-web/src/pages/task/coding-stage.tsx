@@ -6,6 +6,7 @@ import type { Task, Todo, TodoDiff } from '../../api/types.ts';
 import { DiffViewer } from '../../components/lazy.tsx';
 import { SessionView } from '../../components/session-view.tsx';
 import { Badge, Empty, ErrorNote, Loading } from '../../components/status.tsx';
+import { StopButton } from '../../components/stop-button.tsx';
 import { useRefreshOnFinish, useTaskAction } from './task-actions.ts';
 
 function isNext(todo: Todo, todos: Todo[]): boolean {
@@ -36,11 +37,19 @@ export function CodingStage({ task }: { task: Task }) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['task', task.id] }),
   });
   const refresh = useRefreshOnFinish(task);
+  // The todo the user stopped last, to say what became of it (failed: retry it or skip it).
+  const [stoppedId, setStoppedId] = useState<string | null>(null);
+  const stopped = todos.find((todo) => todo.id === stoppedId && todo.status !== 'running');
+  const skipped = todos.filter((todo) => todo.status === 'skipped').length;
+  const remaining = todos.filter((todo) => todo.status === 'pending' || todo.status === 'failed').length;
   return (
     <section className="card stage" aria-labelledby="stage-title">
       <h2 id="stage-title">04 · Coding</h2>
       <div className="page-head">
-        <p className="hint">Todos run strictly in order, each in its own session.</p>
+        <p className="hint">
+          Todos run strictly in order, each in its own session. Skip any pending todo; Run all leaves skipped
+          ones out.
+        </p>
         <div className="spacer" />
         <button
           type="button"
@@ -48,9 +57,21 @@ export function CodingStage({ task }: { task: Task }) {
           disabled={!can('run_all') || Boolean(running) || runAll.isPending}
           onClick={() => runAll.mutate()}
         >
-          Run all remaining
+          Run all remaining{remaining > 0 ? ` (${remaining})` : ''}
         </button>
       </div>
+      {skipped > 0 ? (
+        <p className="hint" data-testid="skipped-count">
+          {skipped === 1 ? '1 todo is skipped' : `${skipped} todos are skipped`}: it will not run.
+        </p>
+      ) : null}
+      {stopped ? (
+        <div className="note" role="status" data-testid="stop-outcome">
+          {stopped.status === 'failed'
+            ? `Stopped “${stopped.title}”: it is marked failed. Retry runs it again from before its changes; or skip it.`
+            : `Stopped “${stopped.title}”: it had already ended (${stopped.status}).`}
+        </div>
+      ) : null}
       <ErrorNote error={runAll.error ?? execute.error ?? skip.error} />
       <div className="coding">
         <ol className="todo-list selectable">
@@ -67,6 +88,16 @@ export function CodingStage({ task }: { task: Task }) {
                 </button>
                 {todo.error ? <div className="error-text">{todo.error}</div> : null}
                 <div className="todo-actions">
+                  {todo.status === 'running' && todo.session_id ? (
+                    <StopButton
+                      sessionId={todo.session_id}
+                      what={`todo ${todo.position}`}
+                      onStopped={() => {
+                        setStoppedId(todo.id);
+                        setSelectedId(todo.id);
+                      }}
+                    />
+                  ) : null}
                   {runnable ? (
                     <button
                       type="button"
@@ -74,6 +105,7 @@ export function CodingStage({ task }: { task: Task }) {
                       disabled={execute.isPending || Boolean(running)}
                       onClick={() => {
                         setSelectedId(todo.id);
+                        setStoppedId(null);
                         execute.mutate(todo.id);
                       }}
                     >
@@ -85,6 +117,7 @@ export function CodingStage({ task }: { task: Task }) {
                       type="button"
                       className="button-quiet"
                       disabled={skip.isPending}
+                      aria-label={`Skip todo ${todo.position}`}
                       onClick={() => skip.mutate(todo.id)}
                     >
                       Skip
@@ -106,6 +139,7 @@ export function CodingStage({ task }: { task: Task }) {
                   sessionId={selected.session_id}
                   title="Session"
                   onStatus={refresh}
+                  stoppable={false}
                 />
               ) : (
                 <Empty>Not run yet.</Empty>

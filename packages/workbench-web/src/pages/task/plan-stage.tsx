@@ -1,5 +1,6 @@
+import { useState } from 'react';
 import { api } from '../../api/client.ts';
-import type { Task } from '../../api/types.ts';
+import type { Session, Task } from '../../api/types.ts';
 import { Markdown } from '../../components/lazy.tsx';
 import { MessageBox } from '../../components/message-box.tsx';
 import { SessionView } from '../../components/session-view.tsx';
@@ -11,6 +12,17 @@ export function PlanStage({ task }: { task: Task }) {
   const plan = useTaskAction<string | undefined>(task, (message) => api.tasks.plan(task.id, message));
   const lock = useTaskAction(task, () => api.tasks.lockPlan(task.id));
   const refresh = useRefreshOnFinish(task);
+  // The plan session as its view last saw it: a turn that ended without a plan (stopped, failed) lets the
+  // user draft again.
+  const [session, setSession] = useState<Session | null>(null);
+  const turnRunning =
+    plan.isPending ||
+    (task.plan_session_id !== null &&
+      (session === null ||
+        session.id !== task.plan_session_id ||
+        session.status === 'running' ||
+        session.status === 'queued'));
+  const canDraft = task.plan === null && (!task.plan_session_id || !turnRunning);
   return (
     <section className="card stage" aria-labelledby="stage-title">
       <h2 id="stage-title">02 · Technical plan</h2>
@@ -19,7 +31,7 @@ export function PlanStage({ task }: { task: Task }) {
           <div className="page-head">
             <h3>plan.md</h3>
             <div className="spacer" />
-            {task.plan === null && !task.plan_session_id ? (
+            {canDraft ? (
               <button
                 type="button"
                 className="button-primary"
@@ -44,7 +56,13 @@ export function PlanStage({ task }: { task: Task }) {
               <Markdown>{task.plan}</Markdown>
             </div>
           ) : (
-            <Empty>{task.plan_session_id ? 'The plan is being written…' : 'No plan yet: draft it.'}</Empty>
+            <Empty>
+              {turnRunning
+                ? 'The plan is being written…'
+                : task.plan_session_id
+                  ? 'No plan yet: the last turn ended without one. Draft it again.'
+                  : 'No plan yet: draft it.'}
+            </Empty>
           )}
           <MessageBox
             label="Refine the plan"
@@ -57,7 +75,14 @@ export function PlanStage({ task }: { task: Task }) {
         </div>
         <div>
           {task.plan_session_id ? (
-            <SessionView sessionId={task.plan_session_id} title="Plan conversation" onStatus={refresh} />
+            <SessionView
+              sessionId={task.plan_session_id}
+              title="Plan conversation"
+              onStatus={(next) => {
+                setSession(next);
+                refresh(next);
+              }}
+            />
           ) : (
             <Empty>The plan conversation starts when you draft the plan.</Empty>
           )}

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api } from '../../api/client.ts';
 import type { ApiError } from '../../api/errors.ts';
-import type { Task, TaskDiff } from '../../api/types.ts';
+import type { Session, Task, TaskDiff } from '../../api/types.ts';
 import { DiffViewer } from '../../components/lazy.tsx';
 import { MessageBox } from '../../components/message-box.tsx';
 import { SessionView } from '../../components/session-view.tsx';
@@ -18,6 +18,15 @@ export function ReviewStage({ task }: { task: Task }) {
   const message = useTaskAction<string | undefined>(task, (text) => api.tasks.commitMessage(task.id, text));
   const submit = useTaskAction<{ title?: string }>(task, (input) => api.tasks.submitMr(task.id, input));
   const refresh = useRefreshOnFinish(task);
+  // The review session as its view last saw it: a turn that ended without a message lets the user ask again.
+  const [session, setSession] = useState<Session | null>(null);
+  const writing =
+    message.isPending ||
+    (task.review_session_id !== null &&
+      (session === null ||
+        session.id !== task.review_session_id ||
+        session.status === 'running' ||
+        session.status === 'queued'));
   const [title, setTitle] = useState('');
   const ids = useId();
   const titleError = submit.error?.isAbout('title') ? submit.error : null;
@@ -31,10 +40,14 @@ export function ReviewStage({ task }: { task: Task }) {
             <pre className="commit-message">{task.commit_message}</pre>
           ) : (
             <Empty>
-              {task.review_session_id ? 'The commit message is being written…' : 'No commit message yet.'}
+              {writing
+                ? 'The commit message is being written…'
+                : task.review_session_id
+                  ? 'No commit message: the last attempt ended without one. Write it again.'
+                  : 'No commit message yet.'}
             </Empty>
           )}
-          {!task.commit_message && !task.review_session_id ? (
+          {!task.commit_message && !writing ? (
             <button
               type="button"
               className="button-secondary"
@@ -118,7 +131,14 @@ export function ReviewStage({ task }: { task: Task }) {
         </div>
         <div>
           {task.review_session_id ? (
-            <SessionView sessionId={task.review_session_id} title="Review conversation" onStatus={refresh} />
+            <SessionView
+              sessionId={task.review_session_id}
+              title="Review conversation"
+              onStatus={(next) => {
+                setSession(next);
+                refresh(next);
+              }}
+            />
           ) : null}
         </div>
       </div>

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
+import { scrub } from '../../api/error-words.ts';
 import type { ApiError } from '../../api/errors.ts';
 import type { Task } from '../../api/types.ts';
-import { Badge, ErrorNote } from '../../components/status.tsx';
+import { ErrorNote, TaskBadge } from '../../components/status.tsx';
 import { storeTask } from './task-actions.ts';
 
 export function TaskHeader({ task }: { task: Task }) {
@@ -17,7 +18,7 @@ export function TaskHeader({ task }: { task: Task }) {
     <header className="task-head">
       <div className="page-head">
         <h1 className="task-title">{firstLine}</h1>
-        <Badge value={task.state} />
+        <TaskBadge task={task} />
         <div className="spacer" />
         {can('cancel') ? (
           <button
@@ -79,7 +80,11 @@ export function TaskHeader({ task }: { task: Task }) {
           </dd>
         </div>
       </dl>
-      {task.error ? <div className="error-note">{task.error}</div> : null}
+      {task.error ? (
+        <div className="error-note" role="alert">
+          {scrub(task.error)}
+        </div>
+      ) : null}
       <ErrorNote error={cancel.error} />
     </header>
   );

@@ -162,6 +162,7 @@ export type {
   Tool,
   ToolAuditRecord,
   ToolContext,
+  ToolTraits,
   ToolWait,
   UnconfinedCommands,
   WebSettings,

@@ -24,6 +24,25 @@ async function waitForStatus(runtime: Runtime, runId: string, status: string): P
   });
 }
 
+describe('approvals required by a trait', () => {
+  test('require_approval: ["writes_files"] holds every tool that writes files, and no other', async () => {
+    await using h = await startHarness(
+      [
+        { toolCalls: [{ name: 'read_file', arguments: { path: 'note.txt' } }] },
+        { when: { lastRole: 'tool' }, ...writeNote },
+        { when: { lastRole: 'tool' }, text: 'Done.' },
+      ],
+      { 'note.txt': 'old\n' },
+      { requireApproval: ['writes_files'] },
+    );
+    const run = await h.runtime.start({ prompt: 'read, then write', workdir: h.workdir }, { execute: false });
+    expect((await h.runtime.drive(run.id))?.run.status).toBe('waiting');
+    const approvals = await h.runtime.approvals.list({ run_id: run.id });
+    // read_file changes nothing: it ran without asking; write_file writes files: it waits.
+    expect(approvals.map((approval) => approval.detail.tool_name)).toEqual(['write_file']);
+  });
+});
+
 describe('approvals that free the worker', () => {
   test('a tool call waits for approval holding no lease; another runtime approves and finishes it', async () => {
     await using h = await startHarness(

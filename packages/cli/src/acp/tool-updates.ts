@@ -1,33 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { PlanEntry, SessionUpdate, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk';
-import type { RuntimeEvent } from '@keel/runtime';
+import { createCodingTools, type RuntimeEvent, type ToolTraits } from '@keel/runtime';
 
-// How an editor shows each of Keel's tools (icons, grouping). Unknown tools (MCP, skills) are `other`.
-const kindOfTool: Readonly<Record<string, ToolKind>> = {
-  read_file: 'read',
-  list_directory: 'read',
-  read_skill: 'read',
-  list_skills: 'read',
-  grep: 'search',
-  glob: 'search',
-  lsp_definition: 'search',
-  lsp_references: 'search',
-  lsp_hover: 'search',
-  lsp_diagnostics: 'search',
-  write_file: 'edit',
-  edit_file: 'edit',
-  replace_file: 'edit',
-  undo_file: 'edit',
-  redo_file: 'edit',
-  exec_command: 'execute',
-  webfetch: 'fetch',
-  websearch: 'fetch',
-  todo_write: 'think',
-  todo_read: 'think',
-};
-// Tools whose `path` argument is a file they change: their result is shown as a diff.
-const editsPath = new Set(['write_file', 'edit_file', 'replace_file', 'undo_file', 'redo_file']);
+// Keel's tools, for their traits: how an editor shows a call, and whether it edits the file it names.
+const catalogue = createCodingTools();
+
+function traitsOf(name: string): ToolTraits {
+  return catalogue.has(name) ? catalogue.traitsOf(name) : { kind: 'other', readOnly: false };
+}
+
+/** ACP's tool kinds are the traits' own, but for sub-agents (shown as `other`). */
+function kindOf(name: string): ToolKind {
+  const { kind } = traitsOf(name);
+  return kind === 'agent' ? 'other' : kind;
+}
 
 interface PendingCall {
   name: string;
@@ -66,14 +53,14 @@ export class ToolUpdates {
   async #started(id: string, name: string, args: Record<string, unknown>): Promise<SessionUpdate[]> {
     const path = typeof args.path === 'string' ? this.#absolute(args.path) : undefined;
     const call: PendingCall = { name, ...(path ? { path } : {}) };
-    if (path && editsPath.has(name)) call.before = await readFile(path, 'utf8').catch(() => null);
+    if (path && traitsOf(name).writesFiles) call.before = await readFile(path, 'utf8').catch(() => null);
     this.#calls.set(id, call);
     const updates: SessionUpdate[] = [
       {
         sessionUpdate: 'tool_call',
         toolCallId: id,
         title: titleOf(name, args),
-        kind: kindOfTool[name] ?? 'other',
+        kind: kindOf(name),
         status: 'in_progress',
         rawInput: args,
         ...(path ? { locations: [{ path }] } : {}),

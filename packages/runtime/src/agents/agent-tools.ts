@@ -32,6 +32,7 @@ export function createAgentTools(agents: AgentsApi, parent: Run): Tool[] {
   const scope = { parent };
   const spawn = defineTool({
     name: 'spawn_agent',
+    traits: { kind: 'agent', readOnly: false },
     description:
       'Start a sub-agent that works on one task on its own, in parallel with you, in the same ' +
       'directory: research (reads and searches), test (reads and runs commands), code (reads and edits ' +
@@ -46,6 +47,7 @@ export function createAgentTools(agents: AgentsApi, parent: Run): Tool[] {
   });
   const status = defineTool({
     name: 'get_agent_status',
+    traits: { kind: 'agent', readOnly: true },
     description:
       'The status of a sub-agent you spawned (pending, running, completed, failed, killed, timeout), ' +
       'with its output once completed or its error once it failed. With wait: true, waits until it ' +
@@ -61,12 +63,14 @@ export function createAgentTools(agents: AgentsApi, parent: Run): Tool[] {
   });
   const kill = defineTool({
     name: 'kill_agent',
+    traits: { kind: 'agent', readOnly: false },
     description: 'Stop a pending or running sub-agent you spawned. Its status becomes killed.',
     schema: agentSchema,
     execute: async (_ctx, args) => json(await agents.kill(args.agent_id, scope)),
   });
   const resume = defineTool({
     name: 'resume_agent',
+    traits: { kind: 'agent', readOnly: false },
     description:
       'Start a completed, failed or timed-out sub-agent again on its original task, with its previous ' +
       'output or error to continue from. Returns its record (pending).',

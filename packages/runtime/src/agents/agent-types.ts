@@ -1,6 +1,6 @@
 import type { SubAgentType } from '../store/index.ts';
-import type { ToolRegistry } from '../tools/index.ts';
-import { builtinSpecialists, type Specialist } from './specialists.ts';
+import type { ToolRegistry, ToolTraits } from '../tools/index.ts';
+import { builtinSpecialists, type Capability, type Specialist } from './specialists.ts';
 
 /** The kinds of sub-agent, as `POST /agent/spawn` and spawn_agent name them. */
 export const subAgentTypes = [
@@ -25,10 +25,26 @@ export function toolsForType(type: SubAgentType, tools: ToolRegistry): ToolRegis
 /** The run's tools narrowed to what `specialist` may use, never the agent meta tools or `question`. */
 export function toolsForSpecialist(specialist: Specialist, tools: ToolRegistry): ToolRegistry {
   const allowed = specialist.tools;
-  const names = tools
-    .names()
-    .filter((name) => !neverTools.includes(name) && (allowed === 'all' || allowed.includes(name)));
+  const names = tools.names().filter((name) => {
+    if (neverTools.includes(name)) return false;
+    if (allowed === 'all') return true;
+    if (Array.isArray(allowed)) return allowed.includes(name);
+    return capabilitiesMet(
+      tools.traitsOf(name),
+      (allowed as { capabilities: readonly Capability[] }).capabilities,
+    );
+  });
   return tools.filter({ include: names });
+}
+
+/** Whether a tool with these traits needs only the given capabilities. */
+function capabilitiesMet(traits: ToolTraits, capabilities: readonly Capability[]): boolean {
+  if (traits.readOnly) return capabilities.includes('read');
+  if (!traits.writesFiles && !traits.runsCommands) return false;
+  return (
+    (!traits.writesFiles || capabilities.includes('edit')) &&
+    (!traits.runsCommands || capabilities.includes('command'))
+  );
 }
 
 /** The system prompt's section for a sub-agent of `type`, after the coding agent's own. */

@@ -5,8 +5,8 @@ import type { SpecialistInfo } from '../workflow/index.ts';
  * (spawn_agent's types), a task graph's tasks and an agent node with `specialist` run as one.
  */
 export interface Specialist extends SpecialistInfo {
-  /** The tools it may use, by name, or every tool of the run. */
-  tools: readonly string[] | 'all';
+  /** The tools it may use: by name (configuration), by capability (built-in), or every tool of the run. */
+  tools: readonly string[] | { capabilities: readonly Capability[] } | 'all';
   /** Its role, in the system prompt after the coding agent's own. */
   role: readonly string[];
 }
@@ -18,35 +18,21 @@ export interface ConfiguredSpecialist {
   tools?: string[] | undefined;
 }
 
-// Tools are named rather than imported: a run's registry may hold more (MCP, skills, an embedder's own)
-// or fewer (include_tools), and a name it does not hold is simply not offered.
-export const readTools = [
-  'read_file',
-  'list_directory',
-  'grep',
-  'glob',
-  'search_files',
-  'list_file_changes',
-  'webfetch',
-  'websearch',
-  'lsp_diagnostics',
-  'lsp_definition',
-  'lsp_references',
-  'lsp_hover',
-  'todo_write',
-  'todo_read',
-  'list_skills',
-  'read_skill',
-];
-const editTools = ['write_file', 'edit_file', 'patch', 'undo_file', 'redo_file'];
-const commandTools = ['exec_command'];
+/**
+ * What a specialist may do, matched against each tool's traits (ToolTraits), so a tool added later (an
+ * MCP server's, an embedder's) is offered by what it declares rather than by a list of names: `read` the
+ * tools that change nothing, `edit` those that write files, `command` those that run commands. A tool that
+ * declares no traits needs `all`.
+ */
+export type Capability = 'read' | 'edit' | 'command';
+const reads: readonly Capability[] = ['read'];
 
 /** The built-in specialists: the four sub-agent types, and the planner and reviewer of workflows. */
 export const builtinSpecialists: readonly Specialist[] = [
   {
     name: 'code',
     description: 'reads and edits code; cannot run commands',
-    tools: [...readTools, ...editTools],
+    tools: { capabilities: ['read', 'edit'] },
     role: [
       'You are a coding specialist: you make the change the task asks for.',
       '- Edit with edit_file and patch, create files with write_file; you cannot run commands.',
@@ -56,7 +42,7 @@ export const builtinSpecialists: readonly Specialist[] = [
   {
     name: 'research',
     description: 'reads and searches the code and the web; changes nothing',
-    tools: readTools,
+    tools: { capabilities: reads },
     role: [
       'You are a research specialist: you read and search, you do not change anything.',
       '- You have no tools to write files or run commands; do not ask for them.',
@@ -66,7 +52,7 @@ export const builtinSpecialists: readonly Specialist[] = [
   {
     name: 'test',
     description: "runs the project's tests and checks and reports what they say; cannot edit",
-    tools: [...readTools, ...commandTools],
+    tools: { capabilities: ['read', 'command'] },
     role: [
       'You are a testing specialist: you run the project’s checks and report what they say.',
       '- Run the relevant tests or commands with exec_command; you cannot edit files.',
@@ -86,7 +72,7 @@ export const builtinSpecialists: readonly Specialist[] = [
   {
     name: 'planner',
     description: 'breaks a request into a graph of tasks for the other specialists',
-    tools: readTools,
+    tools: { capabilities: reads },
     role: [
       'You are a planner: you break a request into tasks for specialist agents.',
       '- Read and search as much as you need to plan well; you cannot change anything.',
@@ -95,7 +81,7 @@ export const builtinSpecialists: readonly Specialist[] = [
   {
     name: 'reviewer',
     description: 'reviews work against its request and gives a verdict; changes nothing',
-    tools: readTools,
+    tools: { capabilities: reads },
     role: [
       'You are a reviewer: you judge whether the work meets its request.',
       '- Read the changed code and whatever else you need; you cannot change anything.',

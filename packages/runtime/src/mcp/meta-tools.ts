@@ -49,6 +49,7 @@ export function createMcpTools(servers: readonly McpServerEntry[], pool: McpClie
 
   const listTool = defineTool({
     name: 'mcp_list_tools',
+    traits: { kind: 'other', readOnly: false },
     description:
       'Lists the tools of the MCP servers configured for this project, with a signature (arguments, ' +
       'their types, `?` when optional) and a description for each. Call it before mcp_call. Give ' +
@@ -82,6 +83,7 @@ export function createMcpTools(servers: readonly McpServerEntry[], pool: McpClie
 
   const callTool = defineTool({
     name: 'mcp_call',
+    traits: { kind: 'other', readOnly: false },
     description:
       'Calls a tool of an MCP server and returns its result as text (images and other content are ' +
       'summarised). List the tools and their arguments with mcp_list_tools first. ' +

@@ -1,16 +1,6 @@
 import type { NewAuditEntry, RunStore } from '../store/index.ts';
 import type { ToolAuditRecord } from '../tools/index.ts';
 
-// The spec's audit kinds for tools that change files or run commands; every other tool is a tool_call.
-const eventOfTool: Record<string, string> = {
-  write_file: 'file_write',
-  edit_file: 'file_edit',
-  patch: 'file_edit',
-  undo_file: 'file_write',
-  redo_file: 'file_write',
-  exec_command: 'command_exec',
-};
-
 const summaryLength = 200;
 
 /** Shortens a value for an audit summary (the audit log is for finding things, not for replaying them). */
@@ -34,7 +24,8 @@ function toolAuditEntry(
   run: { id: string | null; session_id: string | null; workdir: string },
 ): NewAuditEntry {
   return {
-    event: eventOfTool[record.tool_name] ?? 'tool_call',
+    // The tool's own audit kind (ToolTraits.audit): files written or edited, commands run.
+    event: record.event ?? 'tool_call',
     tool_name: record.tool_name,
     args_summary: summarize(record.args ?? {}),
     result_summary: summarize(record.result),

@@ -15,7 +15,13 @@ import { type ChatMessage, ModelClient, priceOf } from '../model/index.ts';
 import { createToolContext, type RunSetup, toolAuditor } from '../runs/index.ts';
 import { skillsForRun, withSkillTools } from '../skills/index.ts';
 import type { Run, RunStore, SessionStore } from '../store/index.ts';
-import { createCodingTools, FileHistory, type LspServers, TodoList } from '../tools/index.ts';
+import {
+  createCodingTools,
+  FileHistory,
+  type LspServers,
+  TodoList,
+  type ToolTraits,
+} from '../tools/index.ts';
 import { agentWorkflow } from '../workflow/index.ts';
 import type { ParsedRunRequest } from './run-request.ts';
 import type { RuntimeOptions } from './runtime-options.ts';
@@ -134,8 +140,13 @@ export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<Run
     contextBudget: resolveContextBudget(settings.model, config.context),
     interactionTimeoutSeconds: options.interactionTimeout ?? config.interaction_timeout ?? 0,
     needsApproval: async (call, args) => {
-      if (approvalTools.has(call.name)) return {};
       const tool = tools.has(call.name) ? tools.get(call.name) : undefined;
+      if (
+        approvalTools.has(call.name) ||
+        (tool && requiredByTrait(approvalTools, tools.traitsOf(call.name)))
+      ) {
+        return {};
+      }
       const reason = await tool?.approvalReason?.(toolContext(neverAborted), args);
       return reason === undefined ? null : { why: reason };
     },
@@ -163,6 +174,18 @@ export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<Run
       if (plain && run.session_id) safe(() => deps.sessions.append(sessionId, message), undefined);
     },
   };
+}
+
+/**
+ * Whether `security.require_approval` names one of the tool's traits (`runs_commands`, `writes_files`,
+ * `network`) besides tool names: a tool added later that runs commands is covered without being named.
+ */
+function requiredByTrait(required: ReadonlySet<string>, traits: ToolTraits): boolean {
+  return (
+    (required.has('runs_commands') && traits.runsCommands === true) ||
+    (required.has('writes_files') && traits.writesFiles === true) ||
+    (required.has('network') && traits.network === true)
+  );
 }
 
 /** Config `mcp.servers` with the embedder's servers (RuntimeOptions.mcpServers) over them, by name. */

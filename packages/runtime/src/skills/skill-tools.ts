@@ -31,6 +31,7 @@ export function createSkillTools(skills: readonly FoundSkill[]): Tool[] {
   const enabledNames = () => [...byName.keys()].join(', ') || 'none';
   const listSkills = defineTool({
     name: 'list_skills',
+    traits: { kind: 'read', readOnly: true },
     description:
       'List the skills enabled for this run: each name and when to use it. Read one with read_skill.',
     schema: listSkillsSchema,
@@ -38,6 +39,7 @@ export function createSkillTools(skills: readonly FoundSkill[]): Tool[] {
   });
   const readSkill = defineTool({
     name: 'read_skill',
+    traits: { kind: 'read', readOnly: true },
     description:
       "Read a skill's instructions (its SKILL.md) before doing a task it covers; with `file`, read one of " +
       'the files bundled with it.',

@@ -18,6 +18,7 @@ export const questionSchema = z.strictObject({
  */
 export const questionTool = defineTool({
   name: 'question',
+  traits: { kind: 'think', readOnly: true },
   description:
     'Ask the user a question and wait for the answer. Use it when a decision is theirs to make ' +
     '(which approach, which file, whether to go on). Offer choices in `options` when there are a few.',

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { InvalidParamsError, KeelError, ToolError, ToolNotFoundError } from '../errors/index.ts';
 import { toParametersSchema } from './model-schema.ts';
-import type { Tool, ToolAuditRecord, ToolContext } from './tool.ts';
+import { type Tool, type ToolAuditRecord, type ToolContext, type ToolTraits, unknownTraits } from './tool.ts';
 
 /** One entry of the OpenAI chat-completions `tools` array. */
 export interface ModelTool {
@@ -100,15 +100,22 @@ export class ToolRegistry {
    * executes it. Errors are KeelErrors; an unexpected failure inside a tool becomes a ToolError.
    */
   async execute(name: string, rawArgs: unknown, ctx: ToolContext): Promise<string> {
+    const event = this.#tools.get(name)?.traits?.audit;
+    const kind = event ? { event } : {};
     try {
       const result = await this.#run(name, rawArgs, ctx);
-      await audit(ctx, { tool_name: name, args: rawArgs, result, success: true });
+      await audit(ctx, { tool_name: name, ...kind, args: rawArgs, result, success: true });
       return result;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      await audit(ctx, { tool_name: name, args: rawArgs, result: message, success: false });
+      await audit(ctx, { tool_name: name, ...kind, args: rawArgs, result: message, success: false });
       throw error;
     }
+  }
+
+  /** The traits of the tool called `name` (`unknownTraits` when it declares none or is not here). */
+  traitsOf(name: string): ToolTraits {
+    return this.#tools.get(name)?.traits ?? unknownTraits;
   }
 
   async #run(name: string, rawArgs: unknown, ctx: ToolContext): Promise<string> {

@@ -20,6 +20,7 @@ const schema = z.strictObject({
 /** Saves a fact to the project's memory, which every later run in this project sees in its prompt. */
 export const saveMemoryTool = defineTool({
   name: 'save_memory',
+  traits: { kind: 'other', readOnly: false },
   description:
     'Remember a fact for later tasks in this project: a convention, a command that works, a decision, ' +
     'a user preference. Later runs see the project memory in their instructions. Save only what stays ' +

@@ -38,6 +38,7 @@ const throwaway = () => new TodoList();
 
 export const todoWriteTool = defineTool({
   name: 'todo_write',
+  traits: { kind: 'think', readOnly: true },
   description:
     'Write the task list for this run, replacing the previous one: plan multi-step work, mark one task ' +
     'in_progress while you work on it, and completed as soon as it is done. Skip it for simple tasks.',
@@ -59,6 +60,7 @@ export const todoWriteTool = defineTool({
 
 export const todoReadTool = defineTool({
   name: 'todo_read',
+  traits: { kind: 'think', readOnly: true },
   description: "Read this run's task list.",
   schema: z.strictObject({}),
   async execute(ctx) {

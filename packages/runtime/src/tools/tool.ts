@@ -52,16 +52,42 @@ export interface EditorFiles {
 /** One tool execution as the audit log sees it. */
 export interface ToolAuditRecord {
   tool_name: string;
+  /** The tool's audit event (ToolTraits.audit); absent: `tool_call`. */
+  event?: 'file_write' | 'file_edit' | 'command_exec';
   args: unknown;
   result: string;
   success: boolean;
 }
+
+/**
+ * What a tool does, declared on the tool (as MCP's tool annotations are), so every list that groups tools
+ * (specialists' tool sets, audit kinds, approvals by trait, how surfaces show a call) derives from it.
+ */
+export interface ToolTraits {
+  /** How a call is shown: `read`, `edit`, `search`, `execute`, `fetch`, `think`, `agent` or `other`. */
+  kind: 'read' | 'edit' | 'search' | 'execute' | 'fetch' | 'think' | 'agent' | 'other';
+  /** Changes nothing: no file, no command, nothing outside the run (read-only specialists may use it). */
+  readOnly: boolean;
+  /** Writes or edits files in the working directory. */
+  writesFiles?: boolean;
+  /** Runs commands. */
+  runsCommands?: boolean;
+  /** Reaches the network. */
+  network?: boolean;
+  /** The spec's audit event of its calls; default `tool_call`. */
+  audit?: 'file_write' | 'file_edit' | 'command_exec';
+}
+
+/** The traits of a tool that declares none (an embedder's, an MCP server's): it may do anything. */
+export const unknownTraits: ToolTraits = { kind: 'other', readOnly: false };
 
 /** A tool: declared once, its JSON schema for the model generated from `schema`. */
 export interface Tool<Schema extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly description: string;
   readonly schema: Schema;
+  /** What it does; without them it counts as able to do anything (`unknownTraits`). */
+  readonly traits?: ToolTraits;
   /** Returns the text the model (and `POST /tool`) sees. Throws a KeelError on failure. */
   execute(ctx: ToolContext, args: z.infer<Schema>): Promise<string>;
   /**

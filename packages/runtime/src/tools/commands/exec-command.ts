@@ -40,6 +40,7 @@ const schema = z.object({
 
 export const execCommandTool = defineTool({
   name: 'exec_command',
+  traits: { kind: 'execute', readOnly: false, runsCommands: true, audit: 'command_exec' },
   description:
     'Runs a shell command (bash) and returns its output (stdout and stderr together) and exit code. ' +
     'Only allowed commands run: by default tests, builds, linters, read-only git and file inspection; ' +

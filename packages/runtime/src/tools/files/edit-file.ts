@@ -22,6 +22,7 @@ const schema = z.object({
 
 export const editFileTool = defineTool({
   name: 'edit_file',
+  traits: { kind: 'edit', readOnly: false, writesFiles: true, audit: 'file_edit' },
   description:
     'Replaces an exact piece of text in an existing file. old_text must match the file exactly ' +
     '(read the file first) and occur once, unless replace_all is true. To create a file use write_file.',

@@ -15,6 +15,7 @@ const pathSchema = z.object({
 
 export const undoFileTool = defineTool({
   name: 'undo_file',
+  traits: { kind: 'edit', readOnly: false, writesFiles: true, audit: 'file_write' },
   description:
     'Reverts the latest change this run made to a file with write_file, edit_file or patch (a file the ' +
     'run created is deleted). Call it again to go further back; redo_file re-applies.',
@@ -40,6 +41,7 @@ export const undoFileTool = defineTool({
 
 export const redoFileTool = defineTool({
   name: 'redo_file',
+  traits: { kind: 'edit', readOnly: false, writesFiles: true, audit: 'file_write' },
   description: 'Re-applies the change to a file that undo_file reverted last.',
   schema: pathSchema,
   async execute(ctx, args) {
@@ -56,6 +58,7 @@ export const redoFileTool = defineTool({
 
 export const listFileChangesTool = defineTool({
   name: 'list_file_changes',
+  traits: { kind: 'read', readOnly: true },
   description:
     'Lists the file changes this run made with write_file, edit_file and patch, oldest first, with ' +
     'their ids and whether they are undone.',

@@ -21,6 +21,7 @@ const schema = z.object({
 
 export const listDirectoryTool = defineTool({
   name: 'list_directory',
+  traits: { kind: 'read', readOnly: true },
   description:
     'Lists the entries of one directory (not recursive): directories first, marked with a trailing /, ' +
     `then files, each group sorted by name. Shows at most ${maxListEntries} entries.`,

@@ -21,6 +21,7 @@ const schema = z.object({
 
 export const patchTool = defineTool({
   name: 'patch',
+  traits: { kind: 'edit', readOnly: false, writesFiles: true, audit: 'file_edit' },
   description:
     'Applies a unified diff to one file. Every hunk must match the file (context lines exactly, the ' +
     'line numbers may be off); if any hunk does not apply, nothing is changed. A diff whose hunks all ' +

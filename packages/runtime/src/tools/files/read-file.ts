@@ -31,6 +31,7 @@ const schema = z.object({
 
 export const readFileTool = defineTool({
   name: 'read_file',
+  traits: { kind: 'read', readOnly: true },
   description:
     `Reads a text file and returns its lines numbered like \`cat -n\` (number, tab, text). ` +
     `Returns at most ${defaultReadLines} lines by default; use offset and limit for longer files. ` +

@@ -14,6 +14,7 @@ const schema = z.object({
 
 export const writeFileTool = defineTool({
   name: 'write_file',
+  traits: { kind: 'edit', readOnly: false, writesFiles: true, audit: 'file_write' },
   description:
     'Writes a file with the given content, replacing it if it exists and creating missing parent ' +
     'directories. To change part of an existing file, prefer edit_file.',

@@ -8,6 +8,7 @@ const schema = z.object(symbolPositionFields);
 
 export const lspDefinitionTool = defineTool({
   name: 'lsp_definition',
+  traits: { kind: 'search', readOnly: true },
   description:
     'Where the symbol at a position of a TypeScript, JavaScript or Python file is defined, from the ' +
     "project's language server: each place as path:line:column (1-based) with the symbol and its line. " +

@@ -14,6 +14,7 @@ const schema = z.object({
 
 export const lspDiagnosticsTool = defineTool({
   name: 'lsp_diagnostics',
+  traits: { kind: 'search', readOnly: true },
   description:
     "Type errors, warnings and other problems in a TypeScript, JavaScript or Python file, from the project's " +
     'language server (typescript-language-server, pyright) as the file is on disk now. Each entry gives ' +

@@ -13,6 +13,7 @@ const schema = z.object(symbolPositionFields);
 
 export const lspHoverTool = defineTool({
   name: 'lsp_hover',
+  traits: { kind: 'search', readOnly: true },
   description:
     'The type, signature and documentation of the symbol at a position of a TypeScript, JavaScript or ' +
     "Python file, as an editor shows on hover, from the project's language server. Give file_path, line, " +

@@ -15,6 +15,7 @@ const schema = z.object({
 
 export const lspReferencesTool = defineTool({
   name: 'lsp_references',
+  traits: { kind: 'search', readOnly: true },
   description:
     'Every use of the symbol at a position of a TypeScript, JavaScript or Python file across the project, ' +
     "from the project's language server: each as path:line:column (1-based) with the symbol and its line. " +

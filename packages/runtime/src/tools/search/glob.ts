@@ -30,6 +30,7 @@ const schema = z.object({
  */
 export const globTool = defineTool({
   name: 'glob',
+  traits: { kind: 'search', readOnly: true },
   description:
     'Finds files whose path (relative to path) matches a glob pattern: * matches within one directory, ' +
     '** across directories, {a,b} alternatives. Results are sorted by modification time, newest first. ' +

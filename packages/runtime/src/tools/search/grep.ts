@@ -55,6 +55,7 @@ export interface GrepToolOptions {
 export function createGrepTool(options: GrepToolOptions = {}) {
   return defineTool({
     name: 'grep',
+    traits: { kind: 'search', readOnly: true },
     description:
       'Searches file contents with a regular expression and returns matching lines as path:line: text. ' +
       'Skips binary files, files over 1 MB, .git, node_modules and what .gitignore files list. ' +

@@ -25,6 +25,7 @@ const schema = z.object({
 
 export const searchFilesTool = defineTool({
   name: 'search_files',
+  traits: { kind: 'search', readOnly: true },
   description:
     'Fuzzy file-name search, like an editor\'s "go to file": finds files whose path contains the query\'s ' +
     'characters in order (case-insensitive), best matches first (whole words, file names and short paths ' +

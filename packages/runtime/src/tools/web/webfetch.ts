@@ -18,6 +18,7 @@ const schema = z.object({
  */
 export const webfetchTool = defineTool({
   name: 'webfetch',
+  traits: { kind: 'fetch', readOnly: true, network: true },
   description:
     'Fetches a web page and returns its main content as Markdown (links kept); JSON is pretty-printed and ' +
     `plain text returned as it is. Other content (images, PDFs, archives) is refused. Output is cut at ` +

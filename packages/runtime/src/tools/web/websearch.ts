@@ -32,6 +32,7 @@ const schema = z.object({
  */
 export const websearchTool = defineTool({
   name: 'websearch',
+  traits: { kind: 'fetch', readOnly: true, network: true },
   description:
     'Searches the web and returns the top results, each with title, URL and snippet. Read a result in full ' +
     'with webfetch.',

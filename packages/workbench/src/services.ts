@@ -77,6 +77,7 @@ export function createServices(options: WorkbenchOptions): Services {
   const log = new SessionLog(paths.sessionLog);
   const hub = new Hub();
   const runner = new SessionRunner({ store: sessions, log, hub, settings, runners: registry });
+  sessions.busy = (id) => runner.isRunning(id);
   const background = new Background((error) =>
     process.emitWarning(
       `workbench background work failed: ${(storeFailure(error) ?? (error as Error)).message}`,

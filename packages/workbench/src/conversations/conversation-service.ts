@@ -4,7 +4,7 @@ import { newId } from '@keel/runtime';
 import { WorkbenchError } from '../errors.ts';
 import type { KnowledgeService, ProjectStore } from '../projects/index.ts';
 import { resolveRunner } from '../runners/index.ts';
-import type { SessionRunner, SessionStore } from '../sessions/index.ts';
+import { type SessionRunner, type SessionStore, stopReasons } from '../sessions/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import { type Database, nowIso } from '../store/index.ts';
 
@@ -78,7 +78,10 @@ export class ConversationService {
 
   remove(id: string): void {
     const conversation = this.get(id);
-    if (conversation.session_id) this.#deps.runner.cancel(conversation.session_id);
+    if (conversation.session_id) {
+      this.#deps.runner.dropQueue(conversation.session_id);
+      this.#deps.runner.cancel(conversation.session_id, stopReasons.deleted);
+    }
     this.#deps.db.prepare('DELETE FROM conversations WHERE id = ?').run(id);
   }
 

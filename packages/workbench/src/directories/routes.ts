@@ -4,7 +4,13 @@ import { responses } from '../http/index.ts';
 import { listDirectory } from './list-directory.ts';
 
 const query = z.object({
-  path: z.string().min(1).max(4096).optional(),
+  // A NUL byte can name no file: refused as bad input rather than failing inside the file system call.
+  path: z
+    .string()
+    .min(1)
+    .max(4096)
+    .refine((path) => !path.includes('\0'), 'must not contain a NUL byte')
+    .optional(),
   hidden: z.enum(['true', 'false']).optional(),
 });
 

@@ -1,9 +1,10 @@
-import type { LogEntry, SessionRecord } from './types.ts';
+import type { LogEntry, QueuedMessageView, SessionRecord } from './types.ts';
 
 /** What the server pushes on a channel. */
 export type ChannelMessage =
   | ({ type: 'event'; channel: string } & LogEntry)
-  | { type: 'status'; channel: string; session: SessionRecord };
+  | { type: 'status'; channel: string; session: SessionRecord }
+  | { type: 'queue'; channel: string; session_id: string; messages: QueuedMessageView[] };
 
 export type Listener = (message: ChannelMessage) => void;
 

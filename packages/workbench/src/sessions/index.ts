@@ -3,9 +3,12 @@ export { cleanUpLogs, failInterruptedSessions } from './maintenance.ts';
 export { sessionRoutes } from './routes.ts';
 export { SessionLog } from './session-log.ts';
 export {
+  type QueuedMessage,
   type Reservation,
   type RunnerSource,
+  type SentMessage,
   SessionRunner,
+  stopReasons,
   type TurnHandler,
   type TurnInput,
 } from './session-runner.ts';
@@ -13,6 +16,7 @@ export { SessionStore } from './session-store.ts';
 export {
   finishedSessionStatuses,
   type LogEntry,
+  type QueuedMessageView,
   type SessionContext,
   type SessionEvent,
   type SessionKind,

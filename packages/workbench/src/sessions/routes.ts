@@ -5,6 +5,9 @@ import type { SessionLog } from './session-log.ts';
 import type { SessionRunner } from './session-runner.ts';
 import type { SessionStore } from './session-store.ts';
 
+const messageBody = z.strictObject({ content: z.string().trim().min(1).max(200_000) });
+const queueParams = z.object({ id: z.string().min(1).max(200), message_id: z.string().min(1).max(200) });
+
 const logsQuery = z.object({
   after: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(200),
@@ -32,6 +35,51 @@ export function sessionRoutes(
         },
       },
       async (request) => runner.stop(request.params.id),
+    );
+    app.post(
+      '/api/sessions/:id/messages',
+      {
+        schema: {
+          tags: ['sessions'],
+          description:
+            "A chat message into the session, as the WebSocket `chat`: a follow-up turn now when the session is idle ({queued: false}), else queued and delivered as its next turn once the current work ends ({queued: true, position}). On a plan or review session the answer is that stage's answer.",
+          params: idParams,
+          body: messageBody,
+          response: responses('202 {session_id, message_id, queued, position?}', 400, 404, 409),
+        },
+      },
+      async (request, reply) => reply.status(202).send(runner.send(request.params.id, request.body.content)),
+    );
+    app.get(
+      '/api/sessions/:id/queue',
+      {
+        schema: {
+          tags: ['sessions'],
+          description:
+            "The chat messages waiting for the session's current work to end, next first (kept in memory: a restart loses them).",
+          params: idParams,
+          response: responses('{session_id, messages: [{id, content, queued_at}]}', 404),
+        },
+      },
+      async (request) => ({ session_id: request.params.id, messages: runner.queue(request.params.id) }),
+    );
+    app.delete(
+      '/api/sessions/:id/queue/:message_id',
+      {
+        schema: {
+          tags: ['sessions'],
+          description: 'Takes a queued message out before it is delivered; it never runs.',
+          params: queueParams,
+          response: responses(
+            '{session_id, messages} (what still waits); 404 QUEUED_MESSAGE_NOT_FOUND once delivered',
+            404,
+          ),
+        },
+      },
+      async (request) => ({
+        session_id: request.params.id,
+        messages: runner.unqueue(request.params.id, request.params.message_id),
+      }),
     );
     app.get(
       '/api/sessions/:id/status',

@@ -1,3 +1,4 @@
+import { newId } from '@keel/runtime';
 import { WorkbenchError } from '../errors.ts';
 import type {
   ModelSetting,
@@ -10,11 +11,11 @@ import type {
   RunnerOutcome,
 } from '../runners/index.ts';
 import type { SettingsService } from '../settings/index.ts';
-import { storeFailure } from '../store/index.ts';
+import { nowIso, storeFailure } from '../store/index.ts';
 import { type Hub, sessionChannel } from './hub.ts';
 import type { SessionLog } from './session-log.ts';
 import type { SessionStore } from './session-store.ts';
-import type { SessionContext, SessionEvent, SessionKind, SessionRecord } from './types.ts';
+import type { QueuedMessageView, SessionContext, SessionEvent, SessionKind, SessionRecord } from './types.ts';
 
 export interface RunnerSource {
   get(kind: RunnerKind): Runner;
@@ -51,6 +52,25 @@ export interface Reservation {
   release(): void;
 }
 
+/** A chat message waiting for the session's current work to end (kept in memory: lost on a restart). */
+export type QueuedMessage = QueuedMessageView;
+
+/** What `send` answers: the message ran at once (`queued: false`) or waits at `position` (1 = next). */
+export interface SentMessage {
+  session_id: string;
+  message_id: string;
+  queued: boolean;
+  position?: number;
+}
+
+/** Why a session's work was aborted, in words: the turn's `cancelled` error and its log entry say it. */
+export const stopReasons = {
+  user: 'Stopped by the user.',
+  task: 'Stopped: the task was cancelled.',
+  deleted: 'Stopped: its task, project or conversation is being deleted.',
+  shutdown: 'Stopped: the workbench is shutting down.',
+} as const;
+
 interface Hold {
   reservation: Reservation;
   controller: AbortController;
@@ -85,6 +105,13 @@ export class SessionRunner {
   readonly #retired = new Set<string>();
   readonly #work = new Set<Promise<unknown>>();
   readonly #afterTurn = new Map<SessionKind, TurnHandler>();
+  /** Per session, chat messages sent while it was busy, delivered in order as its next turns. */
+  readonly #queues = new Map<string, QueuedMessage[]>();
+  /** Per queued message, who hears that its turn broke off (the WebSocket connection that sent it). */
+  readonly #onError = new Map<string, ((error: unknown) => void) | undefined>();
+  /** Why a hold's work was aborted (stop, a cancelled task, a delete, shutdown), in words. */
+  readonly #why = new WeakMap<AbortController, string>();
+  #closing = false;
 
   constructor(deps: {
     store: SessionStore;
@@ -158,6 +185,13 @@ export class SessionRunner {
    */
   ready(sessionId: string): SessionRecord {
     const session = this.#store.get(sessionId);
+    this.#assertOpen(sessionId);
+    this.assertIdle(sessionId);
+    this.#settings.model(this.#settings.runnerConfig(session.runner_config_id));
+    return session;
+  }
+
+  #assertOpen(sessionId: string): void {
     if (this.#retired.has(sessionId)) {
       throw new WorkbenchError(
         'SESSION_CLOSED',
@@ -166,9 +200,6 @@ export class SessionRunner {
         { session_id: sessionId },
       );
     }
-    this.assertIdle(sessionId);
-    this.#settings.model(this.#settings.runnerConfig(session.runner_config_id));
-    return session;
   }
 
   /**
@@ -188,12 +219,142 @@ export class SessionRunner {
       what: what ?? busyWith[session.kind],
       signal: controller.signal,
       release: () => {
-        if (this.#active.get(sessionId)?.reservation === reservation) this.#active.delete(sessionId);
+        if (this.#active.get(sessionId)?.reservation === reservation) {
+          this.#active.delete(sessionId);
+          // The next queued message is held at once, so nothing else slips in before it.
+          if (!this.#deliverNext(sessionId)) this.#quietStatus(sessionId);
+        }
         end();
       },
     };
     this.#active.set(sessionId, { reservation, controller, ended });
+    this.#quietStatus(sessionId);
     return reservation;
+  }
+
+  /**
+   * A chat message (WebSocket `chat`, `POST /api/sessions/{id}/messages`): a follow-up turn now when the
+   * session is idle, else queued and delivered as its next turn once the current work ended (in order,
+   * one turn each). `onError` hears a turn that broke off (its log or row could not be written).
+   */
+  send(sessionId: string, content: string, onError?: (error: unknown) => void): SentMessage {
+    const session = this.#store.get(sessionId);
+    if (session.kind === 'task_init') {
+      throw new WorkbenchError(
+        'INVALID_PARAMS',
+        400,
+        'A task init session runs no AI: chat in a plan, coding, review or conversation session.',
+        { session_id: sessionId },
+      );
+    }
+    const message: QueuedMessage = { id: newId('wmsg'), content, queued_at: nowIso() };
+    if (!this.#active.has(sessionId)) {
+      const reservation = this.reserve(sessionId, 'answering a chat message');
+      this.#deliver(reservation, message, onError, false);
+      return { session_id: sessionId, message_id: message.id, queued: false };
+    }
+    this.#assertOpen(sessionId);
+    this.#settings.model(this.#settings.runnerConfig(session.runner_config_id));
+    const queue = this.#queues.get(sessionId) ?? [];
+    queue.push(message);
+    this.#queues.set(sessionId, queue);
+    this.#onError.set(message.id, onError);
+    this.#publishQueue(sessionId);
+    return { session_id: sessionId, message_id: message.id, queued: true, position: queue.length };
+  }
+
+  /** The messages waiting in the session's queue, next first (404 for an unknown session). */
+  queue(sessionId: string): QueuedMessage[] {
+    this.#store.get(sessionId);
+    return [...(this.#queues.get(sessionId) ?? [])];
+  }
+
+  /** Takes a message out of the queue before it is delivered: 404 QUEUED_MESSAGE_NOT_FOUND otherwise. */
+  unqueue(sessionId: string, messageId: string): QueuedMessage[] {
+    this.#store.get(sessionId);
+    const queue = this.#queues.get(sessionId) ?? [];
+    const index = queue.findIndex((message) => message.id === messageId);
+    if (index < 0) {
+      throw new WorkbenchError(
+        'QUEUED_MESSAGE_NOT_FOUND',
+        404,
+        `No message '${messageId}' waits in this session's queue (it was delivered already, cancelled, or never queued).`,
+        { session_id: sessionId, message_id: messageId },
+      );
+    }
+    queue.splice(index, 1);
+    this.#onError.delete(messageId);
+    if (queue.length === 0) this.#queues.delete(sessionId);
+    this.#publishQueue(sessionId);
+    return [...queue];
+  }
+
+  /** Drops the session's queued messages (its owner is deleted). */
+  dropQueue(sessionId: string): void {
+    for (const message of this.#queues.get(sessionId) ?? []) this.#onError.delete(message.id);
+    if (this.#queues.delete(sessionId)) this.#publishQueue(sessionId);
+  }
+
+  /** Holds the session for its next queued message and starts its turn; false when none is delivered. */
+  #deliverNext(sessionId: string): boolean {
+    const queue = this.#queues.get(sessionId);
+    if (!queue?.length || this.#closing || this.#retired.has(sessionId)) return false;
+    const message = queue.shift() as QueuedMessage;
+    if (queue.length === 0) this.#queues.delete(sessionId);
+    const onError = this.#onError.get(message.id);
+    this.#onError.delete(message.id);
+    let reservation: Reservation;
+    try {
+      reservation = this.reserve(sessionId, 'answering a queued chat message');
+    } catch (error) {
+      // It cannot run any more (the model was unset meanwhile): say so in the log, and drop the rest too.
+      const why = WorkbenchError.is(error) ? error.message : (error as Error).message;
+      try {
+        this.record(sessionId, {
+          type: 'error',
+          error: { code: 'QUEUED_MESSAGE_DROPPED', message: `The queued message was not delivered: ${why}` },
+        });
+      } catch {}
+      this.dropQueue(sessionId);
+      return false;
+    }
+    this.#publishQueue(sessionId);
+    this.#deliver(reservation, message, onError, true);
+    return true;
+  }
+
+  #deliver(
+    reservation: Reservation,
+    message: QueuedMessage,
+    onError: ((error: unknown) => void) | undefined,
+    later: boolean,
+  ): void {
+    const work = (async () => {
+      // A queued turn starts after whoever waited for the previous work's end (a stop) read its final row.
+      if (later) await new Promise((resolve) => setImmediate(resolve));
+      await this.turn(reservation.sessionId, { prompt: message.content }, reservation);
+    })()
+      .catch((error) => onError?.(error))
+      .finally(() => reservation.release());
+    this.#work.add(work);
+    void work.finally(() => this.#work.delete(work));
+  }
+
+  #publishQueue(sessionId: string): void {
+    this.#hub.publish({
+      type: 'queue',
+      channel: sessionChannel(sessionId),
+      session_id: sessionId,
+      messages: [...(this.#queues.get(sessionId) ?? [])],
+    });
+  }
+
+  /** Broadcasts the row (its `busy` changed); a row that cannot be read (a store fault) is not broadcast. */
+  #quietStatus(sessionId: string): void {
+    try {
+      const session = this.#store.find(sessionId);
+      if (session) this.#status(session);
+    } catch {}
   }
 
   /**
@@ -227,11 +388,16 @@ export class SessionRunner {
     }
   }
 
-  /** Aborts the session's work, if any, without waiting. */
-  cancel(sessionId: string): boolean {
+  /** Aborts the session's work, if any, without waiting; `why` is what its log and row say. */
+  cancel(sessionId: string, why: string = stopReasons.user): boolean {
     const hold = this.#active.get(sessionId);
-    hold?.controller.abort();
+    if (hold) this.#abort(hold, why);
     return Boolean(hold);
+  }
+
+  #abort(hold: Hold, why: string): void {
+    if (!hold.controller.signal.aborted) this.#why.set(hold.controller, why);
+    hold.controller.abort();
   }
 
   /**
@@ -253,7 +419,7 @@ export class SessionRunner {
         { session_id: sessionId, status: session.status },
       );
     }
-    hold.controller.abort();
+    this.#abort(hold, stopReasons.user);
     await hold.ended;
     return this.#store.get(sessionId);
   }
@@ -266,9 +432,10 @@ export class SessionRunner {
     const ending: Promise<void>[] = [];
     for (const id of sessionIds) {
       this.#retired.add(id);
+      this.dropQueue(id);
       const hold = this.#active.get(id);
       if (!hold) continue;
-      hold.controller.abort();
+      this.#abort(hold, stopReasons.deleted);
       ending.push(hold.ended);
     }
     await Promise.all(ending);
@@ -276,7 +443,9 @@ export class SessionRunner {
 
   /** Stops every running turn and waits for them to end (service shutdown). */
   async close(): Promise<void> {
-    for (const hold of this.#active.values()) hold.controller.abort();
+    this.#closing = true;
+    for (const id of [...this.#queues.keys()]) this.dropQueue(id);
+    for (const hold of this.#active.values()) this.#abort(hold, stopReasons.shutdown);
     await Promise.allSettled([...this.#work]);
   }
 
@@ -301,16 +470,21 @@ export class SessionRunner {
       }
     };
     let outcome: RunnerOutcome;
-    if (controller.signal.aborted) {
-      // Stopped in the gap between its 202 and its turn (fetching PRD links, a before-snapshot).
-      const stopped = { code: 'CANCELLED', message: 'Stopped before the runner started.' };
-      this.record(session.id, { type: 'error', error: stopped });
-      outcome = { status: 'cancelled', output: '', error: stopped };
-    } else {
+    if (!controller.signal.aborted)
       outcome = await this.#run(session, input, config, model, controller, emit);
+    else outcome = { status: 'cancelled', output: '' }; // stopped in the gap between its 202 and its turn
+    if (controller.signal.aborted && outcome.status !== 'succeeded') {
+      // A stop is not a runner failure: the log and the row say who stopped it, whatever the runner said.
+      const stopped = {
+        code: 'CANCELLED',
+        message: this.#why.get(controller) ?? stopReasons.user,
+        ...(outcome.error && outcome.error.code !== 'CANCELLED'
+          ? { details: { runner_error: outcome.error } }
+          : {}),
+      };
+      this.record(session.id, { type: 'error', error: stopped });
+      outcome = { ...outcome, status: 'cancelled', error: stopped };
     }
-    if (controller.signal.aborted && outcome.status !== 'succeeded')
-      outcome = { ...outcome, status: 'cancelled' };
     const handler = this.#afterTurn.get(session.kind);
     const { finish } = input;
     const steps = [

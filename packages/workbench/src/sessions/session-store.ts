@@ -7,7 +7,7 @@ interface Row {
   [key: string]: unknown;
 }
 
-function toRecord(row: Row): SessionRecord {
+function toRecord(row: Row, busy: (id: string) => boolean): SessionRecord {
   return {
     id: row.id as string,
     kind: row.kind as SessionRecord['kind'],
@@ -24,16 +24,21 @@ function toRecord(row: Row): SessionRecord {
     created_at: row.created_at as string,
     updated_at: row.updated_at as string,
     ended_at: (row.ended_at as string | null) ?? null,
+    busy: busy(row.id as string),
   };
 }
 
 /** The sessions table: one row per session, its status snapshot. */
 export class SessionStore {
   readonly #db: Database;
+  /** Whether a session is held for work now (the session runner's, in memory); set once by the services. */
+  busy: (id: string) => boolean = () => false;
 
   constructor(db: Database) {
     this.#db = db;
   }
+
+  #record = (row: Row): SessionRecord => toRecord(row, this.busy);
 
   create(input: {
     kind: SessionKind;
@@ -54,7 +59,7 @@ export class SessionStore {
 
   find(id: string): SessionRecord | undefined {
     const row = this.#db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as Row | undefined;
-    return row ? toRecord(row) : undefined;
+    return row ? this.#record(row) : undefined;
   }
 
   get(id: string): SessionRecord {
@@ -63,7 +68,7 @@ export class SessionStore {
     return found;
   }
 
-  update(id: string, patch: Partial<Omit<SessionRecord, 'id' | 'created_at'>>): SessionRecord {
+  update(id: string, patch: Partial<Omit<SessionRecord, 'id' | 'created_at' | 'busy'>>): SessionRecord {
     const columns: string[] = [];
     const values: (string | number | null)[] = [];
     for (const [key, value] of Object.entries(patch)) {
@@ -78,7 +83,9 @@ export class SessionStore {
   }
 
   byStatus(status: SessionRecord['status']): SessionRecord[] {
-    return (this.#db.prepare('SELECT * FROM sessions WHERE status = ?').all(status) as Row[]).map(toRecord);
+    return (this.#db.prepare('SELECT * FROM sessions WHERE status = ?').all(status) as Row[]).map(
+      this.#record,
+    );
   }
 
   /** Finished sessions that ended before `before` (ISO time): their logs may be cleaned up. */
@@ -89,12 +96,12 @@ export class SessionStore {
           `SELECT * FROM sessions WHERE status IN ('succeeded', 'failed', 'cancelled') AND ended_at IS NOT NULL AND ended_at < ?`,
         )
         .all(before) as Row[]
-    ).map(toRecord);
+    ).map(this.#record);
   }
 
   byOwner(ownerId: string): SessionRecord[] {
     return (
       this.#db.prepare('SELECT * FROM sessions WHERE owner_id = ? ORDER BY created_at').all(ownerId) as Row[]
-    ).map(toRecord);
+    ).map(this.#record);
   }
 }

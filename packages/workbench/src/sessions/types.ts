@@ -50,6 +50,13 @@ export interface SessionContext {
   readOnly?: boolean;
 }
 
+/** A chat message waiting in a session's queue (`GET /api/sessions/{id}/queue`). */
+export interface QueuedMessageView {
+  id: string;
+  content: string;
+  queued_at: string;
+}
+
 export interface SessionRecord {
   id: string;
   kind: SessionKind;
@@ -68,4 +75,9 @@ export interface SessionRecord {
   created_at: string;
   updated_at: string;
   ended_at: string | null;
+  /**
+   * Held for work: true from the 202 that accepted it (before its turn started) until it ended, also
+   * while a queued chat message waits to start. A client offers Stop while it is true.
+   */
+  busy: boolean;
 }

@@ -100,23 +100,12 @@ class Connection {
         return;
       }
       case 'chat': {
-        const session = this.#deps.store.get(message.session_id);
-        if (session.kind === 'task_init') {
-          this.#error(
-            'INVALID_PARAMS',
-            'A task init session runs no AI: chat in a plan, coding, review or conversation session.',
-          );
-          return;
-        }
-        // Held at once: a session busy with other work (also before its turn started) refuses the chat.
-        const reservation = this.#deps.runner.reserve(session.id, 'answering a chat message');
-        void this.#deps.runner
-          .turn(session.id, { prompt: message.content }, reservation)
-          .catch((error) => {
-            const failure = WorkbenchError.is(error) ? error : storeFailure(error);
-            if (failure) this.#error(failure.code, failure.message);
-          })
-          .finally(() => reservation.release());
+        // Idle: a turn now. Busy (a turn, or the work before it): queued, delivered when that work ends.
+        const sent = this.#deps.runner.send(message.session_id, message.content, (error) => {
+          const failure = WorkbenchError.is(error) ? error : storeFailure(error);
+          if (failure) this.#error(failure.code, failure.message);
+        });
+        if (sent.queued) this.#send({ type: 'queued', ...sent });
         return;
       }
     }
@@ -139,6 +128,8 @@ class Connection {
     for (const line of lines) this.#sendText(prefix + line.slice(1));
     subscription.lastSeq = after + lines.length;
     this.#send({ type: 'status', channel, session });
+    const queued = this.#deps.runner.queue(sessionId);
+    if (queued.length > 0) this.#send({ type: 'queue', channel, session_id: sessionId, messages: queued });
     subscription.stop = this.#deps.hub.subscribe(channel, (message: ChannelMessage) => {
       if (message.type === 'event') {
         if (message.seq <= subscription.lastSeq) return;

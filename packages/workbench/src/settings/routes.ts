@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { responses } from '../http/index.ts';
 import type { RunnerRegistry } from '../runners/index.ts';
 import { connectionTestBody, testConnection } from './connection-test.ts';
+import { checkMcpServer } from './mcp-health.ts';
 import { settingsUpdateSchema } from './schema.ts';
 import type { SettingsService } from './settings-service.ts';
 
@@ -46,6 +48,19 @@ export function settingsRoutes(settings: SettingsService, runners: RunnerRegistr
         },
       },
       async (request) => testConnection(settings, request.body ?? {}),
+    );
+    app.post(
+      '/api/settings/mcp-servers/:name/health',
+      {
+        schema: {
+          tags: ['settings'],
+          description:
+            'Starts the named MCP server as the runners would (stdio, its command, args and env), lists its tools and stops it: {name, ok, tool_count, tools, error?: {message}} within 15 s. A POST: it starts a program.',
+          params: z.object({ name: z.string().min(1).max(200) }),
+          response: responses('{name, ok, tool_count, tools, error?}', 404),
+        },
+      },
+      async (request) => checkMcpServer(settings.mcpServer(request.params.name)),
     );
     app.get(
       '/api/settings/check',

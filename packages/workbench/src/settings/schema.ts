@@ -16,13 +16,48 @@ export const runnerConfigSchema = z.strictObject({
   env: stringMap.default({}),
 });
 
+/** An environment variable's name as a shell and every runner's config format take it. */
+const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** An MCP server's env: each entry a variable name and a value, a bad one refused by its name, never dropped. */
+const mcpEnv = stringMap.default({}).superRefine((env, context) => {
+  for (const [name, value] of Object.entries(env)) {
+    if (!envName.test(name)) {
+      context.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `env entry "${name}" is not a variable name: use letters, digits and _, not starting with a digit (NAME=value)`,
+      });
+    } else if (value.includes('\0')) {
+      context.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `env entry "${name}" holds a NUL character`,
+      });
+    }
+  }
+});
+
 export const mcpServerSchema = z.strictObject({
   name: z.string().min(1).max(200),
   command: z.string().min(1),
   args: z.array(z.string()).default([]),
-  env: stringMap.default({}),
+  env: mcpEnv,
   enabled: z.boolean().default(true),
+  /** What `GET /api/settings` shows beside the masked values; accepted back and ignored. */
+  env_set: z.record(z.string(), z.boolean()).optional(),
 });
+export type McpServerSetting = z.infer<typeof mcpServerSchema>;
+
+/** Env names whose values are secrets: shown masked, kept when the mask is sent back. */
+export const secretEnvName = /key|token|secret|password|auth/i;
+/** What a secret env value is shown as. */
+export const maskedValue = '••••';
+
+/** An MCP server as `GET /api/settings` shows it: secret env values masked, `env_set` naming them. */
+export interface McpServerView extends Omit<McpServerSetting, 'env_set'> {
+  env_set: Record<string, true>;
+}
 
 /**
  * Which hosts a task's PRD links may be fetched from, shaped like the runtime's config `web`. Public hosts
@@ -114,7 +149,8 @@ export const defaultSettings: StoredSettings = {
 };
 
 /** What `GET /api/settings` answers: the secrets only as "set or not". */
-export interface SettingsView extends StoredSettings {
+export interface SettingsView extends Omit<StoredSettings, 'mcp_servers'> {
+  mcp_servers: McpServerView[];
   api_key_set: boolean;
   github_token_set: boolean;
   /** The runner configs every installation has (one per kind, id = kind); a user config may override one. */

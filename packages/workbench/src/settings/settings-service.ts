@@ -1,7 +1,16 @@
 import { WorkbenchError } from '../errors.ts';
 import type { ModelSetting, RunnerConfig } from '../runners/index.ts';
 import { type Database, fromJson, nowIso } from '../store/index.ts';
-import { defaultSettings, type SettingsUpdate, type SettingsView, type StoredSettings } from './schema.ts';
+import {
+  defaultSettings,
+  type McpServerSetting,
+  type McpServerView,
+  maskedValue,
+  type SettingsUpdate,
+  type SettingsView,
+  type StoredSettings,
+  secretEnvName,
+} from './schema.ts';
 import {
   clearedReasons,
   patchSecrets,
@@ -55,8 +64,10 @@ export class SettingsService {
 
   view(): SettingsView {
     const secrets = this.secrets();
+    const stored = this.stored();
     return {
-      ...this.stored(),
+      ...stored,
+      mcp_servers: stored.mcp_servers.map(maskServer),
       api_key_set: Boolean(secrets.api_key),
       github_token_set: Boolean(secrets.github_token),
       builtin_runner_configs: this.#builtins,
@@ -69,7 +80,7 @@ export class SettingsService {
     if (patch.model !== undefined) next.model = patch.model;
     if (patch.base_url !== undefined) next.base_url = patch.base_url;
     if (patch.runner_configs !== undefined) next.runner_configs = patch.runner_configs as RunnerConfig[];
-    if (patch.mcp_servers !== undefined) next.mcp_servers = patch.mcp_servers;
+    if (patch.mcp_servers !== undefined) next.mcp_servers = unmask(patch.mcp_servers, current.mcp_servers);
     if (patch.github_api_url !== undefined) next.github_api_url = patch.github_api_url;
     if (patch.prd_links !== undefined) next.prd_links = patch.prd_links;
     if (patch.default_runner !== undefined) next.default_runner = patch.default_runner;
@@ -120,6 +131,22 @@ export class SettingsService {
       cleared_secrets: cleared,
       ...(cleared.length > 0 ? { message: cleared.map((name) => clearedReasons[name]).join(' ') } : {}),
     };
+  }
+
+  /** An MCP server by name (its env as stored), or 404 MCP_SERVER_NOT_FOUND. */
+  mcpServer(name: string): McpServerSetting {
+    const server = this.stored().mcp_servers.find((entry) => entry.name === name);
+    if (!server) {
+      throw new WorkbenchError(
+        'MCP_SERVER_NOT_FOUND',
+        404,
+        `No MCP server named '${name}' in the settings.`,
+        {
+          name,
+        },
+      );
+    }
+    return server;
   }
 
   /** Every runner config: the user's, then the built-in ones they do not override. */
@@ -205,4 +232,44 @@ export class SettingsService {
     }
     return found;
   }
+}
+
+/** Secret-looking env values (`/key|token|secret|password|auth/i` in the name) as the mask, named in `env_set`. */
+function maskServer({ env_set: _stored, ...server }: McpServerSetting): McpServerView {
+  const env: Record<string, string> = {};
+  const set: Record<string, true> = {};
+  for (const [name, value] of Object.entries(server.env)) {
+    if (secretEnvName.test(name) && value) {
+      env[name] = maskedValue;
+      set[name] = true;
+    } else env[name] = value;
+  }
+  return { ...server, env, env_set: set };
+}
+
+/**
+ * The mask sent back unchanged keeps the stored value (of the server of that name); a mask with nothing
+ * stored behind it is a 400 naming the entry, never saved as the value.
+ */
+function unmask(servers: McpServerSetting[], stored: McpServerSetting[]): McpServerSetting[] {
+  return servers.map(({ env_set: _shown, ...server }, index) => {
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries(server.env)) {
+      if (value !== maskedValue) {
+        env[name] = value;
+        continue;
+      }
+      const kept = stored.find((entry) => entry.name === server.name)?.env[name];
+      if (kept === undefined) {
+        throw new WorkbenchError(
+          'INVALID_PARAMS',
+          400,
+          `mcp_servers.${index}.env.${name}: "${maskedValue}" is the mask of a stored value, but the server '${server.name}' has no stored ${name}: send the value itself.`,
+          { field: `mcp_servers.${index}.env.${name}` },
+        );
+      }
+      env[name] = kept;
+    }
+    return { ...server, env };
+  });
 }

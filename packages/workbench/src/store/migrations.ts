@@ -117,4 +117,6 @@ export const migrations: string[] = [
    );
    ALTER TABLE tasks ADD COLUMN mr_title TEXT;
    ALTER TABLE tasks ADD COLUMN mr_description TEXT;`,
+  // The PRD links the first plan draft could not read, with why (shown on the task).
+  `ALTER TABLE tasks ADD COLUMN prd_link_errors TEXT;`,
 ];

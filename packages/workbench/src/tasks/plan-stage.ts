@@ -3,7 +3,7 @@ import { WorkbenchError } from '../errors.ts';
 import type { RunnerOutcome } from '../runners/index.ts';
 import type { Reservation, SessionRecord } from '../sessions/index.ts';
 import { reserveSession, type TaskDeps, taskRunner } from './deps.ts';
-import { fetchPrdDocuments } from './prd-links.ts';
+import { fetchPrdDocuments, type PrdDocument } from './prd-links.ts';
 import { planPrompt, planRefinePrompt, taskInstructions, todoAdjustPrompt, todoPrompt } from './prompts.ts';
 import { reportedTurn } from './stage-errors.ts';
 import { readTaskFile, taskFileExists, writeTaskFile } from './task-files.ts';
@@ -35,7 +35,7 @@ export function startPlan(deps: TaskDeps, taskId: string, message: string | unde
     held(deps, reservation, () =>
       reportedTurn(deps, taskId, step, async () => {
         const prompt = first
-          ? await firstPlanPrompt(deps, task, message, reservation.signal)
+          ? await firstPlanPrompt(deps, task, session.id, message, reservation.signal)
           : planRefinePrompt(message, handEdited(deps, taskId));
         return deps.runner.turn(
           session.id,
@@ -240,13 +240,40 @@ export function planSession(deps: TaskDeps, task: Task, forEdit = false): Sessio
 async function firstPlanPrompt(
   deps: TaskDeps,
   task: Task,
+  sessionId: string,
   message: string | undefined,
   signal: AbortSignal,
 ): Promise<string> {
   const documents = await fetchPrdDocuments(task.prd_links, deps.settings.stored().prd_links, signal);
+  reportPrdDocuments(deps, task.id, sessionId, documents);
   const projectMd = readIfExists(join(deps.paths.taskDir(task.id), 'project.md'));
   const prompt = planPrompt(task, documents, projectMd, task.images.length);
   return message ? `${prompt}\n\n## Note from the user\n${message}` : prompt;
+}
+
+/**
+ * What became of each PRD link, in the plan session's log (a `step` each) and, for the ones that could not
+ * be read, on the task (`prd_link_errors`): the plan is written without them, and the user sees why.
+ */
+function reportPrdDocuments(deps: TaskDeps, taskId: string, sessionId: string, documents: PrdDocument[]) {
+  const errors = documents
+    .filter((document) => !document.ok)
+    .map((document) => ({ url: document.url, message: document.text }));
+  deps.store.update(taskId, { prd_link_errors: errors });
+  for (const document of documents) {
+    deps.runner.record(
+      sessionId,
+      document.ok
+        ? { type: 'step', step: 'prd_link', status: 'done', detail: `Read ${document.url}.` }
+        : {
+            type: 'step',
+            step: 'prd_link',
+            status: 'failed',
+            detail: `Could not read ${document.url}: ${document.text}; the plan was written without it.`,
+            error: { code: 'PRD_LINK_UNREADABLE', message: document.text },
+          },
+    );
+  }
 }
 
 export function planPath(deps: TaskDeps, taskId: string): string {

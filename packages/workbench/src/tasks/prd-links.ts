@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { HostPolicy, type HostPolicyWording, httpGet, parseWebUrl } from '@keel/runtime/internal';
 import type { StoredSettings } from '../settings/index.ts';
 
@@ -67,7 +68,8 @@ async function fetchOne(url: string, policy: HostPolicy, signal: AbortSignal): P
       },
     });
     if (response.status < 200 || response.status > 299) {
-      return { url, ok: false, text: `HTTP ${response.status}` };
+      const reason = STATUS_CODES[response.status];
+      return { url, ok: false, text: `HTTP ${response.status}${reason ? ` ${reason}` : ''}` };
     }
     const type = (response.contentType ?? 'text/plain').toLowerCase();
     if (!/^(text\/|application\/(json|xml|xhtml))/.test(type)) {

@@ -9,6 +9,7 @@ import {
   openGitHubPullRequest,
   parseRepoSlug,
   pushBranch,
+  redactCredentials,
   sourcePushUrl,
 } from '../git/index.ts';
 import type { RunnerOutcome } from '../runners/index.ts';
@@ -36,13 +37,15 @@ export async function taskDiff(deps: TaskDeps, taskId: string) {
       'The task has no workspaces yet: initialize it first (POST /api/tasks/{id}/init).',
     );
   }
+  deps.busy.assertOpen(taskId);
   const repositories = [];
   for (const workspace of task.workspaces) {
-    repositories.push({
-      repository: workspace.repository,
-      base_commit: workspace.base_commit,
-      ...(await diff(workspace.dir, workspace.base_commit)),
+    const changes = await diff(workspace.dir, workspace.base_commit).catch((error: unknown) => {
+      // A delete that began meanwhile removes the workspaces under git's feet: say so, not a git failure.
+      deps.busy.assertOpen(taskId);
+      throw error;
     });
+    repositories.push({ repository: workspace.repository, base_commit: workspace.base_commit, ...changes });
   }
   return {
     task_id: task.id,
@@ -193,6 +196,12 @@ export async function submitMergeRequest(
           pushOptions: mergeRequestPushOptions({ target: workspace.base_branch, title, description }),
         });
         result.mr_url = pushed.mergeRequestUrl;
+        result.merge_request = pushed.mergeRequestUrl
+          ? { url: pushed.mergeRequestUrl }
+          : {
+              url: null,
+              note: `Pushed branch ${task.branch} to ${redactCredentials(url)}; GitLab answered the push without a merge-request link (push options turned off on the server?): open the merge request there.`,
+            };
       } else if (provider === 'github') {
         await pushBranch(workspace.dir, { branch: task.branch, remote: 'origin', url });
         const slug = workspace.origin_url ? parseRepoSlug(workspace.origin_url) : null;
@@ -215,11 +224,16 @@ export async function submitMergeRequest(
           fetch: deps.fetch,
         });
         result.mr_url = pull.url;
+        result.merge_request = { url: pull.url };
       } else {
         await pushBranch(workspace.dir, { branch: task.branch, remote: 'origin', url });
         result.compare_url = workspace.origin_url
           ? compareLink(workspace.origin_url, workspace.base_branch, task.branch)
           : null;
+        result.merge_request = {
+          url: null,
+          note: `Pushed branch ${task.branch} to ${redactCredentials(url)}; this remote has no merge-request API Keel knows (GitHub or GitLab): open the merge request there${result.compare_url ? ` (compare: ${result.compare_url})` : ''}.`,
+        };
       }
     }
   } catch (error) {

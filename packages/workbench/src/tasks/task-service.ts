@@ -1,5 +1,6 @@
-import { rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { WorkbenchError } from '../errors.ts';
+import { type SessionKind, type SessionRecord, type SessionStatus, stopReasons } from '../sessions/index.ts';
 import { defaultBranch } from './branch-name.ts';
 import type { TaskDeps } from './deps.ts';
 import { initAutomatically } from './init-stage.ts';
@@ -13,7 +14,19 @@ export interface TaskView extends Omit<Task, 'images'> {
   work_dir: string;
   plan: string | null;
   todos: Todo[];
+  /** The task's sessions (init, plan, each todo's, review), oldest first; `busy` while held for work. */
+  sessions: TaskSessionView[];
   allowed_actions: string[];
+}
+
+/** A session of the task in short; the whole row is `GET /api/sessions/{id}/status`. */
+export interface TaskSessionView {
+  id: string;
+  kind: SessionKind;
+  status: SessionStatus;
+  busy: boolean;
+  error: SessionRecord['error'];
+  ended_at: string | null;
 }
 
 /** States where the task's input (description, links, images, runner) may still change. */
@@ -30,6 +43,14 @@ export function viewTask(deps: TaskDeps, task: Task): TaskView {
     work_dir: deps.paths.taskDir(task.id),
     plan: shownPlan(deps, task.id),
     todos: deps.store.todos(task.id),
+    sessions: deps.sessions.byOwner(task.id).map((session) => ({
+      id: session.id,
+      kind: session.kind,
+      status: session.status,
+      busy: session.busy,
+      error: session.error,
+      ended_at: session.ended_at,
+    })),
     allowed_actions: allowedActions(task.state),
   };
 }
@@ -120,7 +141,8 @@ export async function deleteTask(deps: TaskDeps, id: string): Promise<void> {
   deps.store.get(id);
   await stopTaskWork(deps, id);
   deps.store.remove(id);
-  rmSync(deps.paths.taskDir(id), { recursive: true, force: true });
+  // Asynchronous: a workspace of 100,000 files takes seconds to delete, and the service must keep answering.
+  await rm(deps.paths.taskDir(id), { recursive: true, force: true, maxRetries: 3 });
   deps.busy.forget(id);
 }
 
@@ -135,7 +157,10 @@ export async function deleteProjectTasks(deps: TaskDeps, projectId: string): Pro
 /** Any state but DONE → CANCELLED, stopping the task's running sessions. Its files stay. */
 export function cancelTask(deps: TaskDeps, id: string): Task {
   const task = deps.store.move(id, 'cancel');
-  for (const session of deps.sessions.byOwner(id)) deps.runner.cancel(session.id);
+  for (const session of deps.sessions.byOwner(id)) {
+    deps.runner.dropQueue(session.id);
+    deps.runner.cancel(session.id, stopReasons.task);
+  }
   return task;
 }
 

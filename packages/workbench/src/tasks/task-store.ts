@@ -6,7 +6,16 @@ import { nextState, type TaskState } from './states.ts';
 import type { PlanVersion, Task, Todo, Workspace } from './types.ts';
 
 type Row = Record<string, unknown>;
-const jsonColumns = new Set(['prd_links', 'images', 'init', 'workspaces', 'results', 'before', 'after']);
+const jsonColumns = new Set([
+  'prd_link_errors',
+  'prd_links',
+  'images',
+  'init',
+  'workspaces',
+  'results',
+  'before',
+  'after',
+]);
 
 function toTask(row: Row): Task {
   return {
@@ -32,6 +41,7 @@ function toTask(row: Row): Task {
     mr_title: (row.mr_title as string | null) ?? null,
     mr_description: (row.mr_description as string | null) ?? null,
     results: fromJson(row.results, null),
+    prd_link_errors: fromJson(row.prd_link_errors, []),
     error: (row.error as string | null) ?? null,
     created_at: row.created_at as string,
     updated_at: row.updated_at as string,

@@ -87,7 +87,18 @@ export interface SubmitResult {
   provider?: 'gitlab' | 'github' | 'other';
   mr_url?: string | null;
   compare_url?: string | null;
+  /**
+   * The merge request of a pushed repository: its link, or null with a `note` saying why in words (a remote
+   * with no merge-request API Keel knows, GitLab giving no link) and what to do.
+   */
+  merge_request?: { url: string | null; note?: string };
   error?: RunnerErrorObject;
+}
+
+/** A PRD link the plan's first draft could not read, and why in words. */
+export interface PrdLinkError {
+  url: string;
+  message: string;
 }
 
 export interface Task {
@@ -110,6 +121,8 @@ export interface Task {
   mr_title: string | null;
   mr_description: string | null;
   results: SubmitResult[] | null;
+  /** The PRD links the latest first plan draft could not read (it was written without them); [] when all were read. */
+  prd_link_errors: PrdLinkError[];
   error: string | null;
   created_at: string;
   updated_at: string;

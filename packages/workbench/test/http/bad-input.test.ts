@@ -7,6 +7,7 @@ const routes: [string, string][] = [
   ['PUT', '/api/settings'],
   ['GET', '/api/settings/check'],
   ['POST', '/api/settings/test-connection'],
+  ['POST', '/api/settings/mcp-servers/:id/health'],
   ['GET', '/api/projects'],
   ['POST', '/api/projects'],
   ['GET', '/api/projects/:id'],
@@ -49,6 +50,9 @@ const routes: [string, string][] = [
   ['GET', '/api/sessions/:id/status'],
   ['GET', '/api/sessions/:id/logs'],
   ['POST', '/api/sessions/:id/stop'],
+  ['POST', '/api/sessions/:id/messages'],
+  ['GET', '/api/sessions/:id/queue'],
+  ['DELETE', '/api/sessions/:id/queue/wmsg_missing'],
   ['GET', '/api/skills'],
   ['POST', '/api/skills'],
   ['GET', '/api/skills/:id'],
@@ -68,7 +72,7 @@ function needsBodyFirst(method: string, url: string): boolean {
   return (
     url.endsWith('/link') ||
     (method === 'PUT' && (url.endsWith('/plan') || url.endsWith('/todos/order'))) ||
-    (method === 'POST' && url.endsWith('/todos')) ||
+    (method === 'POST' && (url.endsWith('/todos') || url.endsWith('/messages'))) ||
     method === 'PATCH'
   );
 }

@@ -70,6 +70,7 @@ describe('settings', () => {
       args: ['x'],
       env: {},
       enabled: true,
+      env_set: {},
     });
     const unknown = await wb.api('PUT', '/api/settings', { default_runner: 'nope' });
     expect(unknown.status).toBe(422);

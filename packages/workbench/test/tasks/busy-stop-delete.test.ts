@@ -80,7 +80,7 @@ function git(dir: string, ...args: string[]): string {
 }
 
 describe('a session is busy from its 202', () => {
-  test('a second plan request and a chat while the PRD links are fetched are refused; the plan runs once', {
+  test('a second plan request while the PRD links are fetched is refused, a chat is queued; the plan runs once', {
     timeout: 60_000,
   }, async () => {
     const repo = repoWithRemote(tempDir('busy'), 'app', { 'a.txt': 'a\n' });
@@ -88,6 +88,7 @@ describe('a session is busy from its 202', () => {
     await using wb = await startWorkbench([
       ...knowledgeScript(1),
       { when: { lastMessageIncludes: 'Write the technical plan' }, text: '# Plan\n\nThe one plan.' },
+      { when: { lastMessageIncludes: 'Answer me instead' }, text: '# Plan\n\nRefined.' },
     ]);
     const { api } = wb;
     await api('PUT', '/api/settings', { prd_links: { allowed_hosts: ['127.0.0.1'] } });
@@ -107,19 +108,43 @@ describe('a session is busy from its 202', () => {
     });
     expect(again.body.error.message).toContain('busy with writing the technical plan');
     expect(again.body.error.message).toContain('Wait for it to finish, or stop it');
+    // The session is busy (and says so) before its turn started.
+    expect((await api('GET', `/api/sessions/${sessionId}/status`)).body).toMatchObject({
+      status: 'queued',
+      busy: true,
+    });
+    const listed = (await api('GET', `/api/tasks/${task.id}`)).body.sessions as Body[];
+    expect(listed.find((session) => session.id === sessionId)).toMatchObject({
+      kind: 'plan',
+      status: 'queued',
+      busy: true,
+    });
+    expect(listed.find((session) => session.kind === 'task_init')).toMatchObject({ busy: false });
+    // A chat message is not refused: it waits for the draft, then refines the plan as its own turn.
     const client = await connect(wb.base);
     client.send({ type: 'chat', session_id: sessionId, content: 'Answer me instead' });
-    const refused = await client.next((m) => m.type === 'error');
-    expect(refused.error).toMatchObject({ code: 'SESSION_BUSY' });
+    const queued = await client.next((m) => m.type === 'queued');
+    expect(queued).toMatchObject({ session_id: sessionId, queued: true, position: 1 });
 
     web.release();
     await eventually(
-      async () => (await api('GET', `/api/sessions/${sessionId}/status`)).body.status === 'succeeded',
-      'plan turn',
+      async () => (await api('GET', `/api/tasks/${task.id}`)).body.plan === '# Plan\n\nRefined.\n',
+      'the queued refinement',
     );
-    expect((await api('GET', `/api/tasks/${task.id}`)).body.plan).toBe('# Plan\n\nThe one plan.\n');
-    expect(asked(wb, 'Write the technical plan')).toBe(1);
-    expect(asked(wb, 'Answer me instead')).toBe(0);
+    await eventually(async () => {
+      const row = (await api('GET', `/api/sessions/${sessionId}/status`)).body;
+      return row.status === 'succeeded' && !row.busy;
+    }, 'both turns over');
+    expect(
+      ((await api('GET', `/api/tasks/${task.id}`)).body.sessions as Body[]).every((session) => !session.busy),
+    ).toBe(true);
+    const versions = (await api('GET', `/api/tasks/${task.id}/plan/versions`)).body.versions as Body[];
+    expect(versions.map((version) => version.content)).toEqual([
+      '# Plan\n\nThe one plan.\n',
+      '# Plan\n\nRefined.\n',
+    ]);
+    expect(asked(wb, 'Write the technical plan')).toBe(2); // the draft, and the history the chat turn carries
+    expect(asked(wb, 'Answer me instead')).toBe(1);
     expect(asked(wb, 'Another one')).toBe(0);
     client.socket.close();
   });
@@ -135,6 +160,7 @@ describe('a session is busy from its 202', () => {
         toolCalls: [{ name: 'write_file', arguments: { path: 'app/one.txt', content: '1\n' } }],
       },
       { when: { lastRole: 'tool' }, text: 'Done one.' },
+      { when: { lastMessageIncludes: 'Chat in the gap' }, text: 'Noted.' },
       { when: { lastMessageIncludes: 'Write the commit message' }, text: 'feat: one' },
       { when: { lastMessageIncludes: 'Write the commit message' }, text: 'feat: two' },
     ]);
@@ -148,14 +174,13 @@ describe('a session is busy from its 202', () => {
     const client = await connect(wb.base);
     client.send({ type: 'subscribe', channel: `session:${sessionId}` });
     client.send({ type: 'chat', session_id: sessionId, content: 'Chat in the gap' });
-    const refused = await client.next((m) => m.type === 'error');
-    expect(refused.error).toMatchObject({ code: 'SESSION_BUSY' });
-    expect((refused.error as Body).message).toContain("running todo 1 ('one')");
+    expect(await client.next((m) => m.type === 'queued')).toMatchObject({ queued: true, position: 1 });
     // The session's end comes with the todo's final state: read right at the final status event.
     await client.next((m) => m.type === 'status' && (m.session as Body).status === 'succeeded');
     expect((await api('GET', `/api/todos/${todo.id}`)).body.status).toBe('done');
     expect((await api('GET', `/api/tasks/${task.id}`)).body.state).toBe('REVIEWING');
-    expect(asked(wb, 'Chat in the gap')).toBe(0);
+    // Then the queued chat is the session's next turn.
+    await eventually(() => asked(wb, 'Chat in the gap') === 1, 'the queued chat');
     client.socket.close();
 
     // Entering review wrote the commit message by itself.
@@ -202,9 +227,22 @@ describe('POST /api/sessions/{id}/stop', () => {
     const sessionId = (await api('POST', `/api/todos/${todo.id}/execute`)).body.session.id;
     await eventually(() => asked(wb, 'Do todo 1 of 1') === 1, 'the todo request');
 
+    expect((await api('GET', `/api/sessions/${sessionId}/status`)).body.busy).toBe(true);
     const stopped = await api('POST', `/api/sessions/${sessionId}/stop`);
     expect(stopped.status).toBe(200);
-    expect(stopped.body).toMatchObject({ id: sessionId, status: 'cancelled' });
+    // Logged as stopped, not as a runner failure.
+    expect(stopped.body).toMatchObject({
+      id: sessionId,
+      status: 'cancelled',
+      busy: false,
+      error: { code: 'CANCELLED', message: 'Stopped by the user.' },
+    });
+    const entries = (await api('GET', `/api/sessions/${sessionId}/logs`)).body.entries as Body[];
+    expect(entries.at(-1)?.event).toEqual({
+      type: 'error',
+      error: { code: 'CANCELLED', message: 'Stopped by the user.' },
+    });
+    expect(JSON.stringify(entries)).not.toContain('RUNNER_FAILED');
     const failed = (await api('GET', `/api/todos/${todo.id}`)).body;
     expect(failed).toMatchObject({ status: 'failed', error: expect.stringContaining('Stopped') });
     expect((await api('GET', `/api/tasks/${task.id}`)).body.state).toBe('CODING');
@@ -398,6 +436,11 @@ describe('commit identity', () => {
     const submitted = await api('POST', `/api/tasks/${task.id}/submit-mr`, {});
     expect(submitted.status).toBe(200);
     expect(submitted.body.state).toBe('DONE');
+    // A remote with no forge: the record says what was done and what is left, in words.
+    expect(submitted.body.results[0].merge_request).toEqual({
+      url: null,
+      note: `Pushed branch ${task.branch} to ${repo.bare}; this remote has no merge-request API Keel knows (GitHub or GitLab): open the merge request there.`,
+    });
     expect(repo.git('log', '-1', '--format=%an <%ae>|%cn <%ce>', task.branch)).toBe(
       'Source Person <source@example.invalid>|Source Person <source@example.invalid>',
     );

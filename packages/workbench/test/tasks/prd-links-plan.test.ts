@@ -86,3 +86,45 @@ describe('settings prd_links', () => {
     expect(await planPromptOf(wb, project.id, [`${web.base}/prd.md`])).toContain('The greeting must say hi.');
   });
 });
+
+describe('unreadable PRD links', () => {
+  test('are recorded on the task and in the plan session log, in words; the plan is written without them', {
+    timeout: 60_000,
+  }, async () => {
+    const repo = repoWithRemote(tempDir('prd-errors'), 'app', { 'a.txt': 'a\n' });
+    await using web = await startFakeWeb({ '/prd.md': page('text/markdown', 'The greeting must say hi.') });
+    await using wb = await startWorkbench([
+      ...knowledgeScript(1),
+      { when: { lastMessageIncludes: 'Write the technical plan' }, text: '# Plan\n\nDo it.' },
+    ]);
+    const { api } = wb;
+    await api('PUT', '/api/settings', { prd_links: { allowed_hosts: ['127.0.0.1'] } });
+    const project = await readyProject(api, repo.dir);
+    const links = [`${web.base}/prd.md`, `${web.base}/missing`];
+    const task = (
+      await api('POST', '/api/tasks', { project_id: project.id, description: 'A task', prd_links: links })
+    ).body;
+    expect(task.prd_link_errors).toEqual([]);
+    await eventually(
+      async () => (await api('GET', `/api/tasks/${task.id}`)).body.init.status === 'done',
+      'init',
+    );
+    await api('POST', `/api/tasks/${task.id}/confirm-init`);
+    await eventually(async () => (await api('GET', `/api/tasks/${task.id}`)).body.plan, 'plan.md');
+
+    const view = (await api('GET', `/api/tasks/${task.id}`)).body;
+    expect(view.prd_link_errors).toEqual([{ url: `${web.base}/missing`, message: 'HTTP 404 Not Found' }]);
+    const entries = (await api('GET', `/api/sessions/${view.plan_session_id}/logs`)).body.entries as Body[];
+    const steps = entries.filter((entry) => entry.event.type === 'step').map((entry) => entry.event);
+    expect(steps).toEqual([
+      { type: 'step', step: 'prd_link', status: 'done', detail: `Read ${web.base}/prd.md.` },
+      {
+        type: 'step',
+        step: 'prd_link',
+        status: 'failed',
+        detail: `Could not read ${web.base}/missing: HTTP 404 Not Found; the plan was written without it.`,
+        error: { code: 'PRD_LINK_UNREADABLE', message: 'HTTP 404 Not Found' },
+      },
+    ]);
+  });
+});

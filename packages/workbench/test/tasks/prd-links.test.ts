@@ -63,7 +63,7 @@ describe('PRD links and the host policy', () => {
       [true, '# PRD\n\nThe greeting must say hi.'],
       [true, 'Spec\nBe & stay polite.'],
       [true, '# PRD\n\nThe greeting must say hi.'],
-      [false, 'HTTP 404'],
+      [false, 'HTTP 404 Not Found'],
       [false, 'not a text document (image/png)'],
       [false, expect.stringContaining('Only http and https URLs can be fetched, not ftp:')],
     ]);

@@ -141,7 +141,11 @@ describe.skipIf(!hasChromium)(
       const baseUrl = form.locator('input[name=base_url]');
       await baseUrl.fill('not a url');
       await save();
-      await expectErrorBeside(baseUrl, 'INVALID_PARAMS', 'base_url: Invalid URL');
+      await expectErrorBeside(
+        baseUrl,
+        'INVALID_PARAMS',
+        'Base URL must be an absolute http(s) URL such as https://api.openai.com/v1',
+      );
       await shot('bad-input-settings-base-url');
       expect((await settings()).base_url).toBeNull();
       await baseUrl.fill('http://localhost:8080/v1');

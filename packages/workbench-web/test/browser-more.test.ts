@@ -288,7 +288,11 @@ describe.skipIf(!hasChromium)(
           .default_runner,
       ).toBe(null);
 
-      await form.getByRole('button', { name: 'Delete project' }).click();
+      // The new provider sent the repositories again, so the knowledge is generated again (it fails here:
+      // the script has no knowledge replies); the project can be deleted once that ended.
+      const remove = form.getByRole('button', { name: 'Delete project' });
+      await expect.poll(() => remove.isEnabled(), { timeout: 30_000 }).toBe(true);
+      await remove.click();
       const question = form.getByRole('group', { name: /Delete Greeter/ });
       await question.waitFor();
       // Escape takes the question back.

@@ -177,7 +177,7 @@ describe.skipIf(!hasChromium)('the workbench SPA: bad input in the task stages',
         { path: backend.path, type: 'backend' },
       ],
     });
-    await call(base, 'POST', `/api/projects/${project.id}/init`);
+    // Its knowledge generation starts by itself with the project.
     await eventually(
       async () =>
         (await call<{ status: string }>(base, 'GET', `/api/projects/${project.id}/knowledge`)).status ===
@@ -267,15 +267,14 @@ describe.skipIf(!hasChromium)('the workbench SPA: bad input in the task stages',
     await page.goto(`${base}/tasks/${taskId}`);
     const current = page.locator('.stepper [aria-current=step]');
 
-    // 01: init, then confirm.
-    await page.getByRole('button', { name: 'Initialize' }).click();
+    // 01: initialization starts by itself (the task was created on a READY project); then confirm.
     const confirm = page.getByRole('button', { name: 'Confirm and start planning →' });
     await expect.poll(() => confirm.isEnabled(), { timeout: 30_000 }).toBe(true);
     await confirm.click();
 
-    // 02: the draft, then a refinement too long for the service, then the right one.
+    // 02: the draft (started by itself on confirm), then a refinement too long for the service, then the
+    // right one.
     await expect.poll(() => current.textContent()).toContain('02');
-    await page.getByRole('button', { name: 'Draft the plan' }).click();
     await page.locator('.doc h1', { hasText: 'Plan' }).waitFor({ timeout: 30_000 });
     const drafted = await task();
     const planSession = drafted.plan_session_id ?? '';
@@ -310,8 +309,8 @@ describe.skipIf(!hasChromium)('the workbench SPA: bad input in the task stages',
     await page.getByRole('button', { name: 'Run all remaining' }).click();
     await expect.poll(() => current.textContent(), { timeout: 60_000 }).toContain('05');
 
-    // 05: the commit message, an adjustment too long, then the right one.
-    await page.getByRole('button', { name: 'Write the commit message' }).click();
+    // 05: the commit message (written by itself on entering review), an adjustment too long, then the
+    // right one.
     await page
       .locator('.commit-message', { hasText: 'feat: greet in both apps' })
       .waitFor({ timeout: 30_000 });

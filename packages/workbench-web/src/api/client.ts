@@ -9,9 +9,14 @@ import type {
 } from './library-types.ts';
 import { request } from './request.ts';
 import type {
+  CommitMessageEdit,
+  ConnectionTest,
+  ConnectionTestInput,
   DirectoryListing,
   Knowledge,
   LogPage,
+  PlanDiff,
+  PlanVersion,
   Project,
   ProjectCreate,
   ProjectRepositoryConfig,
@@ -24,6 +29,8 @@ import type {
   TaskDiff,
   Todo,
   TodoDiff,
+  TodoInput,
+  TodoPatch,
 } from './types.ts';
 
 const id = encodeURIComponent;
@@ -40,6 +47,9 @@ export const api = {
     get: () => request<Settings>('GET', '/api/settings'),
     update: (patch: SettingsUpdate) => request<Settings>('PUT', '/api/settings', patch),
     check: () => request<SettingsCheck>('GET', '/api/settings/check'),
+    /** Calls `{base_url}/models` with the values given (the saved ones where absent). */
+    testConnection: (input: ConnectionTestInput) =>
+      request<ConnectionTest>('POST', '/api/settings/test-connection', input),
   },
   directories: {
     list: (path?: string) =>
@@ -95,6 +105,23 @@ export const api = {
       ),
     submitMr: (taskId: string, input: { title?: string; description?: string } = {}) =>
       request<Task>('POST', `/api/tasks/${id(taskId)}/submit-mr`, input),
+    /** Hand edits: plan.md (a new version), the todo list, the commit message and MR text. */
+    savePlan: (taskId: string, content: string) =>
+      request<{ task: Task; version: PlanVersion }>('PUT', `/api/tasks/${id(taskId)}/plan`, { content }),
+    planVersions: (taskId: string) =>
+      request<{ task_id: string; versions: PlanVersion[] }>('GET', `/api/tasks/${id(taskId)}/plan/versions`),
+    planDiff: (taskId: string, from: number, to: number) =>
+      request<PlanDiff>('GET', `/api/tasks/${id(taskId)}/plan/diff?from=${from}&to=${to}`),
+    addTodo: (taskId: string, input: TodoInput) =>
+      request<{ todo: Todo; todos: Todo[] }>('POST', `/api/tasks/${id(taskId)}/todos`, input),
+    editTodo: (taskId: string, todoId: string, patch: TodoPatch) =>
+      request<{ todo: Todo; todos: Todo[] }>('PATCH', `/api/tasks/${id(taskId)}/todos/${id(todoId)}`, patch),
+    removeTodo: (taskId: string, todoId: string) =>
+      request<{ todos: Todo[] }>('DELETE', `/api/tasks/${id(taskId)}/todos/${id(todoId)}`),
+    reorderTodos: (taskId: string, todoIds: string[]) =>
+      request<{ todos: Todo[] }>('PUT', `/api/tasks/${id(taskId)}/todos/order`, { todo_ids: todoIds }),
+    editCommitMessage: (taskId: string, edit: CommitMessageEdit) =>
+      request<Task>('PUT', `/api/tasks/${id(taskId)}/commit-message`, edit),
     cancel: (taskId: string) => request<Task>('POST', `/api/tasks/${id(taskId)}/cancel`, {}),
     reopen: (taskId: string) => request<Task>('POST', `/api/tasks/${id(taskId)}/reopen`, {}),
   },

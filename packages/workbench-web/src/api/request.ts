@@ -1,7 +1,7 @@
 import { apiKey, reportUnauthorized } from './auth.ts';
 import { asApiError, errorFromResponse } from './errors.ts';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * `fetch` on the service that served the page, with the API key when there is one; a 401 opens the key

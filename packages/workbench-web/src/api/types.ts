@@ -52,6 +52,22 @@ export interface SettingsUpdate {
   prd_links?: { allow_private_network?: boolean; allowed_hosts?: string[] };
 }
 
+/** `POST /api/settings/test-connection`: unsaved values to test (the saved ones where absent). */
+export interface ConnectionTestInput {
+  base_url?: string;
+  api_key?: string;
+  model?: string;
+}
+
+export interface ConnectionTest {
+  ok: boolean;
+  base_url: string | null;
+  models: string[];
+  /** Whether the model is in the list; absent without a model. */
+  model_found?: boolean;
+  error?: { message: string };
+}
+
 export interface RunnerAvailability {
   kind: RunnerKind;
   config_id?: string;
@@ -214,6 +230,9 @@ export interface Task {
   review_session_id: string | null;
   init_session_id: string | null;
   commit_message: string | null;
+  /** The merge request's title and description as edited in review (null: from the commit message). */
+  mr_title?: string | null;
+  mr_description?: string | null;
   results: SubmitResult[] | null;
   error: string | null;
   created_at: string;
@@ -222,6 +241,43 @@ export interface Task {
   plan: string | null;
   todos: Todo[];
   allowed_actions: string[];
+}
+
+/** One version of plan.md: a plan turn's answer (`ai`) or a save by hand (`user`). */
+export interface PlanVersion {
+  task_id: string;
+  version: number;
+  content: string;
+  source: 'ai' | 'user';
+  session_id: string | null;
+  created_at: string;
+}
+
+/** `GET /api/tasks/{id}/plan/diff`: the unified diff of plan.md between two versions. */
+export interface PlanDiff {
+  task_id: string;
+  from: number;
+  to: number;
+  patch: string;
+  additions: number;
+  deletions: number;
+}
+
+/** A todo added by hand (position 1-based, default the end). */
+export interface TodoInput {
+  title: string;
+  description?: string;
+  expected_output?: string;
+  position?: number;
+}
+
+export type TodoPatch = Partial<Pick<Todo, 'title' | 'description' | 'expected_output'>>;
+
+/** The commit message and the merge request's title and description, by hand (null: from the message). */
+export interface CommitMessageEdit {
+  commit_message?: string;
+  mr_title?: string | null;
+  mr_description?: string | null;
 }
 
 export interface TaskImageInput {

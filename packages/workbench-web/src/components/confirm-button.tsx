@@ -10,6 +10,8 @@ export function ConfirmButton({
   confirm = label,
   dismiss = 'Cancel',
   pending = false,
+  disabled = false,
+  title,
   onConfirm,
 }: {
   label: string;
@@ -18,6 +20,9 @@ export function ConfirmButton({
   /** The button that backs out (default "Cancel"). */
   dismiss?: string;
   pending?: boolean;
+  /** Not possible now (`title` says why). */
+  disabled?: boolean;
+  title?: string | undefined;
   onConfirm: () => void;
 }) {
   const [asking, setAsking] = useState(false);
@@ -27,7 +32,13 @@ export function ConfirmButton({
   }, [asking]);
   if (!asking) {
     return (
-      <button type="button" className="button-danger" disabled={pending} onClick={() => setAsking(true)}>
+      <button
+        type="button"
+        className="button-danger"
+        disabled={pending || disabled}
+        title={title}
+        onClick={() => setAsking(true)}
+      >
         {pending ? 'Working…' : label}
       </button>
     );

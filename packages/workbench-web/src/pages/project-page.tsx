@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api } from '../api/client.ts';
+import { scrub } from '../api/error-words.ts';
 import type { ApiError } from '../api/errors.ts';
 import {
   type Knowledge,
@@ -108,7 +109,7 @@ export default function ProjectPage() {
       </div>
       {data.description ? <p className="lede">{data.description}</p> : null}
       <ErrorNote error={init.error} />
-      {data.error ? <div className="error-note">{data.error}</div> : null}
+      {data.error ? <div className="error-note">{scrub(data.error)}</div> : null}
 
       <section className="card">
         <h2>Knowledge</h2>

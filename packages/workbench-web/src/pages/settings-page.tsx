@@ -6,6 +6,7 @@ import type { Settings, SettingsUpdate } from '../api/types.ts';
 import { CheckBanner } from '../components/check-banner.tsx';
 import { useFieldErrors } from '../components/field-errors.ts';
 import { ErrorNote, invalidBy, Loading } from '../components/status.tsx';
+import { ConnectionTestButton } from './settings/connection-test.tsx';
 import {
   type McpDraft,
   mcpFromDraft,
@@ -153,6 +154,13 @@ function SettingsForm({ settings }: { settings: Settings }) {
           placeholderUnset="Paste the key"
           stateTestId="api-key-state"
           error={about('api_key')}
+        />
+        <ConnectionTestButton
+          values={() => ({
+            ...(baseUrl.trim() ? { base_url: baseUrl.trim() } : {}),
+            ...(apiKey && !clearApiKey ? { api_key: apiKey } : {}),
+            ...(model.trim() ? { model: model.trim() } : {}),
+          })}
         />
       </fieldset>
 

@@ -39,19 +39,22 @@ export function ProjectSettings({ project }: { project: Project }) {
     ),
   );
   const [saved, setSaved] = useState(false);
-  // After a save the service's answer is the truth.
-  useEffect(() => {
-    setRunner(project.default_runner ?? '');
-    setTrust(project.trust_repository_config);
-    setChosen(
-      Object.fromEntries(
-        project.repositories.map((repository) => [repository.name, repository.provider ?? '']),
-      ),
-    );
-  }, [project]);
+  // After a save the service's answer is the truth. Each field follows only its own stored value: the
+  // project also changes while the user edits (its status as the knowledge is generated), and that must
+  // not throw away an unsaved choice.
+  const storedRunner = project.default_runner ?? '';
+  useEffect(() => setRunner(storedRunner), [storedRunner]);
+  const storedTrust = project.trust_repository_config;
+  useEffect(() => setTrust(storedTrust), [storedTrust]);
+  const storedProviders = JSON.stringify(
+    project.repositories.map((repository) => [repository.name, repository.provider ?? '']),
+  );
+  useEffect(() => setChosen(Object.fromEntries(JSON.parse(storedProviders))), [storedProviders]);
   const providerChanged = project.repositories.some(
     (repository) => (chosen[repository.name] ?? '') !== (repository.provider ?? ''),
   );
+  // The service refuses to change the repositories or delete the project while its knowledge is generated.
+  const generating = project.status === 'INITIALIZING';
   const trustChanged = trust !== project.trust_repository_config;
   const dirty = providerChanged || trustChanged || runner !== (project.default_runner ?? '');
 
@@ -147,7 +150,7 @@ export function ProjectSettings({ project }: { project: Project }) {
                 <select
                   name={`repositories.${index}.provider`}
                   value={chosen[repository.name] ?? ''}
-                  disabled={project.status === 'INITIALIZING'}
+                  disabled={generating}
                   {...invalidBy(about(`repositories.${index}`), `${ids}-${index}-provider-error`)}
                   onChange={(event) =>
                     setChosen((current) => ({
@@ -253,9 +256,16 @@ export function ProjectSettings({ project }: { project: Project }) {
             question={`Delete ${project.name} with its tasks and knowledge? The repositories stay.`}
             confirm="Delete"
             pending={remove.isPending}
+            disabled={generating}
+            title={
+              generating ? 'The knowledge is being generated: delete the project once it ended.' : undefined
+            }
             onConfirm={() => remove.mutate()}
           />
         </div>
+        {generating ? (
+          <p className="hint">The project can be deleted once its knowledge generation has ended.</p>
+        ) : null}
         <ErrorNote error={remove.error} />
       </form>
     </section>

@@ -1,11 +1,14 @@
-import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
 import { api } from '../../api/client.ts';
-import type { Session, Task } from '../../api/types.ts';
+import type { ApiError } from '../../api/errors.ts';
+import type { PlanVersion, Session, Task } from '../../api/types.ts';
 import { Markdown } from '../../components/lazy.tsx';
 import { MessageBox } from '../../components/message-box.tsx';
 import { SessionView } from '../../components/session-view.tsx';
-import { Empty, ErrorNote } from '../../components/status.tsx';
-import { useRefreshOnFinish, useTaskAction } from './task-actions.ts';
+import { Empty, ErrorNote, invalidBy } from '../../components/status.tsx';
+import { PlanVersions } from './plan-versions.tsx';
+import { storeTask, useRefreshOnFinish, useTaskAction } from './task-actions.ts';
 
 export function PlanStage({ task }: { task: Task }) {
   const can = (action: string) => task.allowed_actions.includes(action);
@@ -23,6 +26,24 @@ export function PlanStage({ task }: { task: Task }) {
         session.status === 'running' ||
         session.status === 'queued'));
   const canDraft = task.plan === null && (!task.plan_session_id || !turnRunning);
+  // plan.md by hand: a Markdown box in place of the rendered plan, saved as a new version.
+  const queryClient = useQueryClient();
+  const ids = useId();
+  const [draft, setDraft] = useState<string | null>(null);
+  const savePlan = useMutation<{ task: Task; version: PlanVersion }, ApiError, string>({
+    mutationFn: (content) => api.tasks.savePlan(task.id, content),
+    onSuccess: (answer) => {
+      storeTask(queryClient, answer.task);
+      void queryClient.invalidateQueries({ queryKey: ['plan-versions', task.id] });
+      setDraft(null);
+    },
+  });
+  const canEdit = task.state === 'PLANNING' && !turnRunning;
+  const editing = draft !== null;
+  function save(event: FormEvent) {
+    event.preventDefault();
+    if (draft !== null) savePlan.mutate(draft);
+  }
   return (
     <section className="card stage" aria-labelledby="stage-title">
       <h2 id="stage-title">02 · Technical plan</h2>
@@ -31,7 +52,19 @@ export function PlanStage({ task }: { task: Task }) {
           <div className="page-head">
             <h3>plan.md</h3>
             <div className="spacer" />
-            {canDraft ? (
+            {!editing && canEdit ? (
+              <button
+                type="button"
+                className="button-secondary"
+                onClick={() => {
+                  savePlan.reset();
+                  setDraft(task.plan ?? '');
+                }}
+              >
+                {task.plan ? 'Edit plan' : 'Write it by hand'}
+              </button>
+            ) : null}
+            {canDraft && !editing ? (
               <button
                 type="button"
                 className="button-primary"
@@ -51,7 +84,34 @@ export function PlanStage({ task }: { task: Task }) {
             </button>
           </div>
           <ErrorNote error={lock.error} />
-          {task.plan ? (
+          {editing ? (
+            <form className="form plan-editor" aria-label="Edit plan.md" onSubmit={save}>
+              <label className="field">
+                <span>plan.md (Markdown)</span>
+                <textarea
+                  name="content"
+                  rows={18}
+                  value={draft}
+                  onChange={(event) => setDraft(event.target.value)}
+                  {...invalidBy(savePlan.error, `${ids}-plan-error`)}
+                />
+                <ErrorNote error={savePlan.error} id={`${ids}-plan-error`} />
+              </label>
+              <div className="form-actions">
+                <button
+                  type="submit"
+                  className="button-primary"
+                  disabled={savePlan.isPending || !draft.trim() || draft === task.plan}
+                >
+                  {savePlan.isPending ? 'Saving…' : 'Save plan'}
+                </button>
+                <button type="button" className="button-quiet" onClick={() => setDraft(null)}>
+                  Cancel
+                </button>
+                <span className="hint">Saved as a new version; the next AI turn starts from it.</span>
+              </div>
+            </form>
+          ) : task.plan ? (
             <div className="doc">
               <Markdown>{task.plan}</Markdown>
             </div>
@@ -64,14 +124,17 @@ export function PlanStage({ task }: { task: Task }) {
                   : 'No plan yet: draft it.'}
             </Empty>
           )}
-          <MessageBox
-            label="Refine the plan"
-            placeholder="e.g. Keep the old endpoint working; add a migration step."
-            disabled={!can('plan') || !task.plan_session_id}
-            pending={plan.isPending}
-            error={plan.error}
-            onSend={(message) => plan.mutate(message)}
-          />
+          {editing ? null : (
+            <MessageBox
+              label="Refine the plan"
+              placeholder="e.g. Keep the old endpoint working; add a migration step."
+              disabled={!can('plan') || !task.plan_session_id}
+              pending={plan.isPending}
+              error={plan.error}
+              onSend={(message) => plan.mutate(message)}
+            />
+          )}
+          <PlanVersions task={task} />
         </div>
         <div>
           {task.plan_session_id ? (

@@ -1,13 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
 import { api } from '../../api/client.ts';
 import type { ApiError } from '../../api/errors.ts';
-import type { Session, Task, TaskDiff } from '../../api/types.ts';
+import type { CommitMessageEdit, Session, Task, TaskDiff } from '../../api/types.ts';
+import { useFieldErrors } from '../../components/field-errors.ts';
 import { DiffViewer } from '../../components/lazy.tsx';
 import { MessageBox } from '../../components/message-box.tsx';
 import { SessionView } from '../../components/session-view.tsx';
 import { Empty, ErrorNote, invalidBy, Loading } from '../../components/status.tsx';
-import { useRefreshOnFinish, useTaskAction } from './task-actions.ts';
+import { storeTask, useRefreshOnFinish, useTaskAction } from './task-actions.ts';
 
 export function ReviewStage({ task }: { task: Task }) {
   const can = (action: string) => task.allowed_actions.includes(action);
@@ -27,6 +28,8 @@ export function ReviewStage({ task }: { task: Task }) {
         session.id !== task.review_session_id ||
         session.status === 'running' ||
         session.status === 'queued'));
+  const [editing, setEditing] = useState(false);
+  const canEdit = task.state === 'REVIEWING' && !writing && !submit.isPending;
   const [title, setTitle] = useState('');
   const ids = useId();
   const titleError = submit.error?.isAbout('title') ? submit.error : null;
@@ -35,9 +38,37 @@ export function ReviewStage({ task }: { task: Task }) {
       <h2 id="stage-title">05 · Code review</h2>
       <div className="stage-split">
         <div>
-          <h3>Commit message</h3>
-          {task.commit_message ? (
-            <pre className="commit-message">{task.commit_message}</pre>
+          <div className="page-head">
+            <h3>Commit message</h3>
+            <div className="spacer" />
+            {canEdit && !editing ? (
+              <button type="button" className="button-secondary" onClick={() => setEditing(true)}>
+                {task.commit_message ? 'Edit commit message' : 'Write it by hand'}
+              </button>
+            ) : null}
+          </div>
+          {editing && canEdit ? (
+            <CommitMessageForm task={task} onDone={() => setEditing(false)} />
+          ) : task.commit_message ? (
+            <>
+              <pre className="commit-message">{task.commit_message}</pre>
+              {task.mr_title || task.mr_description ? (
+                <dl className="mr-text" aria-label="Merge request text">
+                  {task.mr_title ? (
+                    <>
+                      <dt>MR title</dt>
+                      <dd>{task.mr_title}</dd>
+                    </>
+                  ) : null}
+                  {task.mr_description ? (
+                    <>
+                      <dt>MR description</dt>
+                      <dd className="pre">{task.mr_description}</dd>
+                    </>
+                  ) : null}
+                </dl>
+              ) : null}
+            </>
           ) : (
             <Empty>
               {writing
@@ -47,7 +78,7 @@ export function ReviewStage({ task }: { task: Task }) {
                   : 'No commit message yet.'}
             </Empty>
           )}
-          {!task.commit_message && !writing ? (
+          {!task.commit_message && !writing && !editing ? (
             <button
               type="button"
               className="button-secondary"
@@ -74,7 +105,9 @@ export function ReviewStage({ task }: { task: Task }) {
               }}
             >
               <label className="field">
-                <span>Merge request title (default: the commit subject)</span>
+                <span>
+                  Merge request title (default: {task.mr_title ? 'the MR title above' : 'the commit subject'})
+                </span>
                 <input
                   name="title"
                   value={title}
@@ -155,5 +188,89 @@ export function ReviewStage({ task }: { task: Task }) {
       <ErrorNote error={diff.error} />
       {diff.data ? <DiffViewer diffs={diff.data.repositories} /> : null}
     </section>
+  );
+}
+
+/**
+ * The commit message and the merge request's title and description, by hand. An empty title or
+ * description goes back to the one taken from the commit message.
+ */
+function CommitMessageForm({ task, onDone }: { task: Task; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const ids = useId();
+  const [message, setMessage] = useState(task.commit_message ?? '');
+  const [mrTitle, setMrTitle] = useState(task.mr_title ?? '');
+  const [mrDescription, setMrDescription] = useState(task.mr_description ?? '');
+  const save = useMutation<Task, ApiError, CommitMessageEdit>({
+    mutationFn: (edit) => api.tasks.editCommitMessage(task.id, edit),
+    onSuccess: (next) => {
+      storeTask(queryClient, next);
+      onDone();
+    },
+  });
+  const { about, onChange } = useFieldErrors(save.error);
+  const general =
+    save.error &&
+    !['commit_message', 'mr_title', 'mr_description'].some((field) => save.error?.isAbout(field))
+      ? save.error
+      : null;
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const edit: CommitMessageEdit = {
+      mr_title: mrTitle.trim() || null,
+      mr_description: mrDescription.trim() ? mrDescription : null,
+    };
+    if (message !== (task.commit_message ?? '')) edit.commit_message = message;
+    save.mutate(edit);
+  }
+  return (
+    <form
+      className="form commit-edit"
+      aria-label="Edit the commit message"
+      onSubmit={submit}
+      onChange={onChange}
+    >
+      <label className="field">
+        <span>Commit message (subject line, blank line, body)</span>
+        <textarea
+          name="commit_message"
+          rows={8}
+          value={message}
+          onChange={(event) => setMessage(event.target.value)}
+          {...invalidBy(about('commit_message'), `${ids}-message-error`)}
+        />
+        <ErrorNote error={about('commit_message')} id={`${ids}-message-error`} />
+      </label>
+      <label className="field">
+        <span>MR title (empty: the commit subject)</span>
+        <input
+          name="mr_title"
+          value={mrTitle}
+          onChange={(event) => setMrTitle(event.target.value)}
+          {...invalidBy(about('mr_title'), `${ids}-mr-title-error`)}
+        />
+        <ErrorNote error={about('mr_title')} id={`${ids}-mr-title-error`} />
+      </label>
+      <label className="field">
+        <span>MR description (empty: the commit body)</span>
+        <textarea
+          name="mr_description"
+          rows={4}
+          value={mrDescription}
+          onChange={(event) => setMrDescription(event.target.value)}
+          {...invalidBy(about('mr_description'), `${ids}-mr-description-error`)}
+        />
+        <ErrorNote error={about('mr_description')} id={`${ids}-mr-description-error`} />
+      </label>
+      <div className="form-actions">
+        <button type="submit" className="button-primary" disabled={save.isPending || !message.trim()}>
+          {save.isPending ? 'Saving…' : 'Save commit message'}
+        </button>
+        <button type="button" className="button-quiet" onClick={onDone}>
+          Cancel
+        </button>
+        <ErrorNote error={general} />
+      </div>
+    </form>
   );
 }

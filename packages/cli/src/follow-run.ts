@@ -6,16 +6,24 @@ export interface FollowOptions extends RecordPrinterOptions {
   /** Print only events after this sequence number. */
   after: number;
   signal: AbortSignal;
+  /**
+   * Also stop once the run waits for a human (an approval, a question) or is paused, with every event
+   * printed: a terminal that continued a run stops there, as it would had it executed the run itself.
+   */
+  untilStopped?: boolean;
 }
 
-/** How following ended: the run is final, its worker died, or the user interrupted. */
+/** How following ended: the run is final (or stopped, with `untilStopped`), its worker died, or the user interrupted. */
 export type FollowEnd = { end: 'final'; run: Run } | { end: 'orphaned'; run: Run } | { end: 'interrupted' };
 
 // How often a follower checks that the worker holding the run is still alive: a dead worker writes no
 // more events, so without this check a follower would wait forever.
 const orphanCheckMs = 1000;
 
-/** Replays a run's events from a cursor, then follows it live (from any process) until it is final. */
+/**
+ * Replays a run's events from a cursor, then follows it live (from any process) until it is final (or, with
+ * `untilStopped`, waits for a human).
+ */
 export async function followRun(
   runtime: Runtime,
   runId: string,
@@ -28,10 +36,12 @@ export async function followRun(
   const stop = new AbortController();
   const signal = AbortSignal.any([options.signal, stop.signal]);
   let orphaned: Run | undefined;
+  let printed = options.after;
   const check = setInterval(() => {
     runtime.runs
       .get(runId)
       .then((run) => {
+        if (options.untilStopped && stoppedForHuman(run) && run.last_seq <= printed) stop.abort();
         if (!runtime.runs.isOrphaned(run)) return;
         orphaned = run;
         stop.abort();
@@ -57,6 +67,7 @@ export async function followRun(
         print(event, seq, { decided });
       }
       if (lines !== '') io.out.write(lines);
+      printed = page.at(-1)?.seq ?? printed;
       if (signal.aborted) break;
     }
   } finally {
@@ -65,6 +76,10 @@ export async function followRun(
   if (options.signal.aborted) return { end: 'interrupted' };
   if (orphaned) return { end: 'orphaned', run: orphaned };
   return { end: 'final', run: await runtime.runs.get(runId) };
+}
+
+function stoppedForHuman(run: Run): boolean {
+  return run.status === 'waiting' || run.status === 'paused';
 }
 
 /** `{"seq": n, ...event}` from the event's stored JSON, as `--json` prints it. */

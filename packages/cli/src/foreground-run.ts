@@ -53,7 +53,7 @@ export async function continueInForeground(
     const followed = await followRun(
       runtime,
       run.id,
-      { ...options, after: cursor, signal: interrupt.signal },
+      { ...options, after: cursor, signal: interrupt.signal, untilStopped: true },
       io,
     );
     if (followed.end === 'interrupted') return exitCodes.interrupted;

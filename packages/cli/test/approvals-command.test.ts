@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { createRuntime } from '@keel/runtime';
+import { describe, expect, onTestFinished, test } from 'vitest';
+import { continueInForeground } from '../src/foreground-run.ts';
 import { jsonLines, keel, keelJson, startKeel, waitFor } from './keel-process.ts';
 import { scenario } from './scenario.ts';
 
@@ -188,6 +191,42 @@ describe('keel approvals, across processes', () => {
     const { approvals } = await keelJson<{ approvals: Approval[] }>(['approvals', 'list'], s.env);
     expect(approvals.find((approval) => approval.id === third)?.status).toBe('cancelled');
     expect(approvals.find((approval) => approval.id === second)?.status).toBe('pending');
+  }, 60_000);
+
+  test('the deciding terminal follows the run its first terminal continues, and stops at the next approval', async () => {
+    // The second reply comes late, so the first terminal holds the run mid-turn while the deciding one looks.
+    const secondCall = {
+      delayMs: 2000,
+      toolCalls: [{ name: 'write_file', arguments: { path: 'two.txt', content: '2\n' } }],
+    };
+    await using s = await scenario([writeCall, { when: { lastRole: 'tool' }, ...secondCall }], {
+      config: needsApproval,
+      trusted: true,
+    });
+    const running = startKeel(['run', 'write two files', '-w', s.repo.path], s.env);
+    const first = await approvalIdFrom(running.output);
+    const deciding = createRuntime({ env: s.env, workdir: s.repo.path });
+    onTestFinished(() => deciding.close());
+    const { run } = await deciding.approvals.reject(first, { reason: 'not that one' });
+    expect(run.status).toBe('queued');
+    // The first terminal took the run back and asked the model again.
+    await waitFor(() => s.model.chatRequests.length === 2);
+
+    const io = { out: new PassThrough(), err: new PassThrough(), env: s.env, cwd: s.repo.path, exitCode: 0 };
+    let err = '';
+    io.err.on('data', (chunk) => (err += chunk));
+    io.out.resume();
+    expect(await continueInForeground(deciding, run, { keelArgs: '' }, io)).toBe(3);
+    expect(err).toContain(`Run ${run.id} is being executed by another worker; following it.`);
+    const second = [...err.matchAll(/keel approvals approve (apr_\w+)/g)].at(-1)?.[1];
+    expect(second).toMatch(/^apr_/);
+    expect(second).not.toBe(first);
+
+    const approved = await keel(['approvals', 'approve', second ?? '', '--detach'], s.env);
+    expect(approved.code, approved.stderr).toBe(0);
+    s.model.push({ text: 'Wrote two.txt.' });
+    expect((await running.done).code).toBe(0);
+    expect(await readFile(join(s.repo.path, 'two.txt'), 'utf8')).toBe('2\n');
   }, 60_000);
 
   test('a question asked by the model is answered from another terminal; the waiting run continues', async () => {

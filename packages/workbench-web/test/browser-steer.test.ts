@@ -292,15 +292,6 @@ describe.skipIf(!hasChromium)('the workbench SPA: steering a task', () => {
     await stop.or(draft).first().waitFor({ timeout: 15_000 });
     if (await draft.isVisible()) await draft.click();
     await stop.waitFor({ timeout: 15_000 });
-    // A refinement while the draft runs: refused with what runs, in words (no code alone, no session id).
-    const refine = page.getByLabel('Refine the plan');
-    if (await refine.isEnabled()) {
-      await refine.fill('Mention the tests');
-      await refine.press('Enter');
-      const busy = page.locator('.message-box [role=alert]');
-      await busy.filter({ hasText: 'Still busy with' }).waitFor();
-      expect(await busy.textContent()).not.toContain('wses_');
-    }
     await page.screenshot({ path: join(shots, 'steer-plan-running.png'), fullPage: true });
     const [stopped] = await Promise.all([
       page.waitForResponse((response) => response.url().includes('/stop')),
@@ -317,6 +308,58 @@ describe.skipIf(!hasChromium)('the workbench SPA: steering a task', () => {
     model.push({ when: { lastMessageIncludes: 'Review the plan' }, text: '# Plan again' });
     await page.getByRole('button', { name: 'Draft the plan' }).click();
     await page.locator('.doc h1', { hasText: 'Plan again' }).waitFor({ timeout: 30_000 });
+  }, 120_000);
+
+  test('refinements sent while the plan turn runs wait in its queue (shown, one cancelled) and the other runs next', async () => {
+    // The draft's answer is held until the queue has been looked at: no guess at how long a turn takes.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const task = await planningTask('Queue refinements', {
+      when: { lastMessageIncludes: 'Write the technical plan' },
+      text: '# First plan',
+      until: held,
+    });
+    await page.goto(`${base}/tasks/${task.id}`);
+    await expect.poll(() => heading().textContent()).toBe('02 · Technical plan');
+    const session = page.getByTestId('session-view');
+    const draft = page.getByRole('button', { name: 'Draft the plan' });
+    const stop = session.getByRole('button', { name: /^Stop/ });
+    await stop.or(draft).first().waitFor({ timeout: 15_000 });
+    if (await draft.isVisible()) await draft.click();
+    await stop.waitFor({ timeout: 15_000 });
+
+    const refine = page.getByLabel('Refine the plan');
+    const queued = page.getByTestId('queued-message');
+    for (const message of ['Add a migration step.', 'Rewrite it in Latin.']) {
+      await refine.fill(message);
+      await refine.press('Enter');
+      await queued.filter({ hasText: message }).waitFor();
+    }
+    expect(await queued.allTextContents()).toEqual([
+      expect.stringContaining('Add a migration step.'),
+      expect.stringContaining('Rewrite it in Latin.'),
+    ]);
+    expect(await page.locator('.message-box [role=alert]').count()).toBe(0);
+    await page.screenshot({ path: join(shots, 'steer-plan-queued.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Cancel the queued message: Rewrite it in Latin.' }).click();
+    await expect.poll(() => queued.count()).toBe(1);
+
+    model.push({
+      when: { lastMessageIncludes: 'Add a migration step.' },
+      text: '# Second plan\n\nWith a migration.',
+    });
+    release();
+    // The draft ends, then the queued refinement is the session's next turn; its answer is the plan.
+    await page.locator('.doc h1', { hasText: 'Second plan' }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => queued.count()).toBe(0);
+    expect((await getTask(task.id)).plan).toContain('With a migration.');
+    const asked = lastMessages(model);
+    expect(asked.some((text) => text.includes('Add a migration step.'))).toBe(true);
+    expect(asked.some((text) => text.includes('Latin'))).toBe(false);
+    // Both turns are in the plan conversation, the refinement as the user's message.
+    await session.getByText('Add a migration step.').first().waitFor();
   }, 120_000);
 
   test('an unknown task shows a not-found page with the way back to the task list', async () => {

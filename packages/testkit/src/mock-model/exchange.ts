@@ -52,6 +52,21 @@ async function wait(ms: number | undefined, signal: AbortSignal): Promise<boolea
   }
 }
 
+/** Wait for `promise` to settle, unless the client goes away first; false means it went away. */
+async function settled(promise: Promise<unknown>, signal: AbortSignal): Promise<boolean> {
+  const gone = new Promise<false>((resolve) => {
+    if (signal.aborted) resolve(false);
+    signal.addEventListener('abort', () => resolve(false), { once: true });
+  });
+  return Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    gone,
+  ]);
+}
+
 /** Answer one model call from the script, in the exchange's protocol. */
 export async function serveExchange(
   req: IncomingMessage,
@@ -72,6 +87,7 @@ export async function serveExchange(
   const abort = new AbortController();
   res.on('close', () => abort.abort());
   if (!(await wait(scripted.delayMs, abort.signal))) return;
+  if (scripted.until && !(await settled(scripted.until, abort.signal))) return;
   if (scripted.drop === 'before-response') {
     req.socket.destroy();
     return;

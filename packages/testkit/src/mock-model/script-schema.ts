@@ -21,6 +21,8 @@ export const scriptedReplySchema: z.ZodType<ScriptedReply> = z
       .optional(),
     repeat: z.boolean().optional(),
     delayMs: z.number().int().nonnegative().optional(),
+    // Only a script built in process can hold a promise; a script file never does.
+    until: z.custom<Promise<unknown>>((value) => value instanceof Promise, 'a Promise').optional(),
     chunkDelayMs: z.number().int().nonnegative().optional(),
     text: z.string().optional(),
     reasoning: z.string().optional(),

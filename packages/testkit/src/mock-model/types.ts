@@ -28,6 +28,11 @@ export type ScriptedReply = {
   repeat?: boolean;
   /** Wait this long before answering (aborted cleanly if the client goes away). */
   delayMs?: number;
+  /**
+   * Answer only once this promise settles (scripts built in the test's process): holds a turn open until
+   * the test has done what it wants to do mid-turn, with no guess at how long that takes.
+   */
+  until?: Promise<unknown>;
   /** Wait this long between streamed chunks. */
   chunkDelayMs?: number;
   /** Assistant text, streamed in small chunks. */

@@ -20,6 +20,8 @@ import type {
   Project,
   ProjectCreate,
   ProjectRepositoryConfig,
+  QueuedMessage,
+  SentMessage,
   Session,
   Settings,
   SettingsCheck,
@@ -159,5 +161,19 @@ export const api = {
       request<LogPage>('GET', `/api/sessions/${id(sessionId)}/logs?after=${after}&limit=${limit}`),
     /** Stops the session's running work; answers once it ended (409 SESSION_NOT_RUNNING when nothing ran). */
     stop: (sessionId: string) => request<Session>('POST', `/api/sessions/${id(sessionId)}/stop`, {}),
+    /** A message to the session: a turn now, or queued until the running one ends. */
+    send: (sessionId: string, content: string) =>
+      request<SentMessage>('POST', `/api/sessions/${id(sessionId)}/messages`, { content }),
+    queue: (sessionId: string) =>
+      request<{ session_id: string; messages: QueuedMessage[] }>(
+        'GET',
+        `/api/sessions/${id(sessionId)}/queue`,
+      ),
+    /** Takes a queued message out: it never runs. */
+    unqueue: (sessionId: string, messageId: string) =>
+      request<{ session_id: string; messages: QueuedMessage[] }>(
+        'DELETE',
+        `/api/sessions/${id(sessionId)}/queue/${id(messageId)}`,
+      ),
   },
 };

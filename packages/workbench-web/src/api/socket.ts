@@ -1,9 +1,11 @@
-import type { ErrorObject, LogEntry, Session } from './types.ts';
+import type { ErrorObject, LogEntry, QueuedMessage, Session } from './types.ts';
 
 /** What a subscriber hears about its session. */
 export interface SessionListener {
   onEntry(entry: LogEntry): void;
   onStatus?(session: Session): void;
+  /** The messages waiting for the session's next turn, on every change (and on subscribe when some wait). */
+  onQueue?(messages: QueuedMessage[]): void;
   onError?(error: ErrorObject): void;
 }
 
@@ -24,6 +26,7 @@ type ServerMessage =
   | { type: 'subscribed'; channel: string; after: number }
   | ({ type: 'event'; channel: string } & LogEntry)
   | { type: 'status'; channel: string; session: Session }
+  | { type: 'queue'; channel: string; messages: QueuedMessage[] }
   | { type: 'unsubscribed'; channel: string }
   | { type: 'pong' }
   | { type: 'error'; error: ErrorObject };
@@ -208,6 +211,11 @@ export class WorkbenchSocket {
       case 'status': {
         const subscription = this.#subscriptions.get(message.channel);
         for (const listener of subscription?.listeners.keys() ?? []) listener.onStatus?.(message.session);
+        return;
+      }
+      case 'queue': {
+        const subscription = this.#subscriptions.get(message.channel);
+        for (const listener of subscription?.listeners.keys() ?? []) listener.onQueue?.(message.messages);
         return;
       }
       case 'error':

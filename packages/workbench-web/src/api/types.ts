@@ -315,9 +315,26 @@ export interface Session {
   error: ErrorObject | null;
   usage: Usage | null;
   last_seq: number;
+  /** Work was accepted and has not ended (the turn, the work before it, or its queued messages). */
+  busy?: boolean;
   created_at: string;
   updated_at: string;
   ended_at: string | null;
+}
+
+/** A chat message waiting for its session's turn to end (`GET /api/sessions/{id}/queue`). */
+export interface QueuedMessage {
+  id: string;
+  content: string;
+  queued_at: string;
+}
+
+/** The 202 of `POST /api/sessions/{id}/messages`: a turn now, or queued behind the running one. */
+export interface SentMessage {
+  session_id: string;
+  message_id: string;
+  queued: boolean;
+  position?: number;
 }
 
 export interface Usage {

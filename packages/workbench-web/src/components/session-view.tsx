@@ -2,8 +2,9 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api/client.ts';
 import { type ApiError, asApiError } from '../api/errors.ts';
 import { foldTranscript, mergeEntries } from '../api/transcript.ts';
-import type { LogEntry, Session } from '../api/types.ts';
+import type { LogEntry, QueuedMessage, Session } from '../api/types.ts';
 import { socket } from '../socket.ts';
+import { QueuedMessages } from './queued-messages.tsx';
 import { Badge, ErrorNote, Loading } from './status.tsx';
 import { StopButton } from './stop-button.tsx';
 import { TranscriptBlock } from './transcript-block.tsx';
@@ -16,6 +17,7 @@ import { TranscriptBlock } from './transcript-block.tsx';
 export function useSessionLog(sessionId: string) {
   const [entries, setEntries] = useState<LogEntry[]>([]);
   const [session, setSession] = useState<Session | null>(null);
+  const [queued, setQueued] = useState<QueuedMessage[]>([]);
   const [error, setError] = useState<ApiError | null>(null);
   const [loading, setLoading] = useState(true);
   useEffect(() => {
@@ -23,6 +25,7 @@ export function useSessionLog(sessionId: string) {
     let stop = () => {};
     setEntries([]);
     setSession(null);
+    setQueued([]);
     setError(null);
     setLoading(true);
     void (async () => {
@@ -43,6 +46,7 @@ export function useSessionLog(sessionId: string) {
         stop = socket.subscribe(sessionId, after, {
           onEntry: (entry) => setEntries((current) => mergeEntries(current, [entry])),
           onStatus: (next) => setSession(next),
+          onQueue: setQueued,
         });
       } catch (failure) {
         if (cancelled) return;
@@ -55,7 +59,7 @@ export function useSessionLog(sessionId: string) {
       stop();
     };
   }, [sessionId]);
-  return { entries, session, error, loading };
+  return { entries, session, queued, setQueued, error, loading };
 }
 
 /** A session as a transcript: text, thinking (collapsed), tool calls with results, steps, errors in red. */
@@ -71,7 +75,7 @@ export function SessionView({
   /** Offer a Stop button while a turn runs (a task's initialization runs no turn: it has none). */
   stoppable?: boolean;
 }) {
-  const { entries, session, error, loading } = useSessionLog(sessionId);
+  const { entries, session, queued, setQueued, error, loading } = useSessionLog(sessionId);
   const items = useMemo(() => foldTranscript(entries), [entries]);
   const onStatusRef = useRef(onStatus);
   onStatusRef.current = onStatus;
@@ -167,6 +171,7 @@ export function SessionView({
           ↓ Follow the latest output
         </button>
       ) : null}
+      <QueuedMessages sessionId={sessionId} messages={queued} onChange={setQueued} />
     </section>
   );
 }

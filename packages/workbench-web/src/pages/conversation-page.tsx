@@ -116,38 +116,26 @@ export default function ConversationPage() {
 }
 
 function Chat({ sessionId }: { sessionId: string }) {
-  const [status, setStatus] = useState<Session['status'] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
-  const [sent, setSent] = useState(false);
   // A refused chat (busy, no model…) comes back on the socket, not tied to a channel.
   useEffect(
     () =>
       socket.onError((failure) => {
         setError(new ApiError(0, failure));
-        setSent(false);
       }),
     [],
   );
-  const answering = status === 'running' || (sent && status !== 'failed' && status !== 'succeeded');
   return (
     <div className="conversation">
-      <SessionView
-        sessionId={sessionId}
-        title="Conversation"
-        onStatus={(session) => {
-          setStatus(session.status);
-          if (session.status !== 'queued') setSent(false);
-        }}
-      />
+      <SessionView sessionId={sessionId} title="Conversation" />
       <MessageBox
         label="Message"
         placeholder="Ask a question. Enter sends, Shift+Enter is a new line."
-        pending={answering}
         error={error}
         onSend={(message) => {
           setError(null);
-          if (socket.chat(sessionId, message)) setSent(true);
-          else {
+          // Sent while an answer streams, the message waits in the session's queue (shown under the log).
+          if (!socket.chat(sessionId, message)) {
             setError(
               new ApiError(0, {
                 code: 'NOT_CONNECTED',

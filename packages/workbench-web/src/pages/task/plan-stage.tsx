@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { api } from '../../api/client.ts';
 import type { ApiError } from '../../api/errors.ts';
-import type { PlanVersion, Session, Task } from '../../api/types.ts';
+import type { PlanVersion, SentMessage, Session, Task } from '../../api/types.ts';
 import { Markdown } from '../../components/lazy.tsx';
 import { MessageBox } from '../../components/message-box.tsx';
 import { SessionView } from '../../components/session-view.tsx';
@@ -25,6 +25,10 @@ export function PlanStage({ task }: { task: Task }) {
         session.id !== task.plan_session_id ||
         session.status === 'running' ||
         session.status === 'queued'));
+  // A refinement sent while a turn runs waits in the session's queue and becomes its next turn.
+  const queueMessage = useMutation<SentMessage, ApiError, string>({
+    mutationFn: (message) => api.sessions.send(task.plan_session_id ?? '', message),
+  });
   const canDraft = task.plan === null && (!task.plan_session_id || !turnRunning);
   // plan.md by hand: a Markdown box in place of the rendered plan, saved as a new version.
   const queryClient = useQueryClient();
@@ -130,8 +134,12 @@ export function PlanStage({ task }: { task: Task }) {
               placeholder="e.g. Keep the old endpoint working; add a migration step."
               disabled={!can('plan') || !task.plan_session_id}
               pending={plan.isPending}
-              error={plan.error}
-              onSend={(message) => plan.mutate(message)}
+              error={plan.error ?? queueMessage.error}
+              onSend={(message) => {
+                queueMessage.reset();
+                if (turnRunning && task.plan_session_id) queueMessage.mutate(message);
+                else plan.mutate(message);
+              }}
             />
           )}
           <PlanVersions task={task} />

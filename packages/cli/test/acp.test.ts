@@ -10,6 +10,7 @@ import {
   PROTOCOL_VERSION,
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
+import { pathWithout } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { jsonLines, keel, keelJson, waitFor } from './keel-process.ts';
 import { scenario } from './scenario.ts';
@@ -18,8 +19,8 @@ const keelBin = fileURLToPath(new URL('../bin/keel.js', import.meta.url));
 const keelWebBin = fileURLToPath(new URL('../../server/bin/keel-web.js', import.meta.url));
 
 /** `keel acp` as an editor starts it, with the SDK's client side on its stdio. */
-function startAcp(env: Record<string, string>, answers: string[]) {
-  const child = spawn(process.execPath, [keelBin, 'acp'], {
+function startAcp(env: Record<string, string>, answers: string[], args: string[] = []) {
+  const child = spawn(process.execPath, [keelBin, 'acp', ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -274,4 +275,50 @@ describe('keel acp, driven by an ACP client over stdio', () => {
       await acp.stop();
     }
   });
+  test.each([
+    { flags: [], asked: true },
+    { flags: ['--unconfined-commands', 'refuse'], asked: false },
+  ])(
+    'with no sandbox, a command that writes is asked of the editor, or refused with $flags',
+    {
+      timeout: 60_000,
+    },
+    async ({ flags, asked }) => {
+      const command = 'node mark.js';
+      await using s = await scenario(
+        [
+          {
+            when: { lastMessageIncludes: 'make a marker' },
+            toolCalls: [{ name: 'exec_command', arguments: { command } }],
+          },
+          { when: { lastRole: 'tool' }, text: 'Tried.' },
+        ],
+        { files: { 'mark.js': "require('node:fs').writeFileSync('marker.txt', 'x');\n" } },
+      );
+      // A PATH without bwrap: no sandbox backend on this "machine".
+      const env = { ...s.env, PATH: await pathWithout(['bwrap'], s.home) };
+      const acp = startAcp(env, ['allow_once'], flags);
+      try {
+        await acp.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+        const { sessionId } = await acp.agent.request('session/new', { cwd: s.repo.path, mcpServers: [] });
+        const turn = await acp.agent.request('session/prompt', {
+          sessionId,
+          prompt: [{ type: 'text', text: 'make a marker' }],
+        });
+        expect(turn.stopReason).toBe('end_turn');
+        const result = JSON.stringify(s.model.chatRequests.at(-1)?.messages?.at(-1)?.content);
+        if (asked) {
+          // The editor was asked, said yes: the command ran, unconfined, because a human allowed it.
+          expect(acp.permissions).toHaveLength(1);
+          expect(result).toContain('Exit code: 0');
+        } else {
+          expect(acp.permissions).toEqual([]);
+          expect(result).toMatch(/no sandbox/i);
+          await expect(readFile(join(s.repo.path, 'marker.txt'))).rejects.toThrow(/ENOENT/);
+        }
+      } finally {
+        await acp.stop();
+      }
+    },
+  );
 });

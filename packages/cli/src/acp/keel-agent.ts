@@ -19,6 +19,7 @@ import {
   type Runtime,
   type RuntimeEvent,
   toErrorObject,
+  type UnconfinedCommands,
 } from '@keel/runtime';
 import {
   availableModels,
@@ -36,6 +37,11 @@ export interface KeelAgentOptions {
   version: string;
   /** Receives what goes wrong outside any request (stderr in `keel acp`: stdout is the protocol). */
   log(line: string): void;
+  /**
+   * With no sandbox backend, a command that does more than read: asked of the editor (`ask`, the default),
+   * or refused (`refuse`) for a client that approves every request, such as the workbench.
+   */
+  unconfinedCommands?: UnconfinedCommands;
 }
 
 /** One ACP session: a Keel session, the runtime its runs use, and what the client allowed for good. */
@@ -81,6 +87,7 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
       runtime: createRuntime({
         env: options.env,
         workdir,
+        ...(options.unconfinedCommands ? { unconfinedCommands: options.unconfinedCommands } : {}),
         mcpServers: (mcpServers ?? []).flatMap(mcpServerOf),
         ...(capabilities.fs?.readTextFile ? { editorFiles: editorFilesOf(() => clientContext, id) } : {}),
       }),

@@ -17,7 +17,9 @@ export const keelAcpConfig: RunnerConfig = {
   name: 'Keel (ACP)',
   kind: 'acp',
   binary_path: 'keel',
-  extra_args: ['acp'],
+  // The workbench's ACP client approves what stays in the workspace, and nobody is there to ask: with no
+  // sandbox backend, a command Keel would ask a human about is refused instead of approved unconfined.
+  extra_args: ['acp', '--unconfined-commands', 'refuse'],
   env: {},
 };
 

@@ -33,7 +33,7 @@ describe('builtinRunnerConfigs', () => {
       name: 'Keel (ACP)',
       kind: 'acp',
       binary_path: 'keel',
-      extra_args: ['acp'],
+      extra_args: ['acp', '--unconfined-commands', 'refuse'],
       env: {},
     });
   });

@@ -4,7 +4,7 @@
 // pending todo with Run all leaving it out, the not-found page of an unknown task, and every page at 390 px
 // without a horizontal scroll (screenshots in test/screenshots/, named `narrow-*`).
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import {
   createTempDir,
   createTempGitRepo,
@@ -261,6 +261,49 @@ describe.skipIf(!hasChromium)('the workbench SPA: steering a task', () => {
     await page.getByRole('button', { name: 'Back to the current stage (05 Review)' }).click();
     await expect.poll(() => heading().textContent()).toBe('05 · Code review');
   }, 180_000);
+
+  test("the Changes panel shows a running todo's file as soon as its session wrote it, with no timer", async () => {
+    const task = await todoReadyTask('Live changes', ['Write the greeting']);
+    await call(base, 'POST', `/api/tasks/${task.id}/start-coding`);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    model.push(
+      {
+        when: { lastMessageIncludes: 'Do todo 1 of 1' },
+        toolCalls: [
+          // The todo's workdir holds one folder per repository.
+          {
+            name: 'write_file',
+            arguments: { path: `${basename(repo.path)}/src/greeting.js`, content: 'export const hi = 1;\n' },
+          },
+        ],
+      },
+      // The todo stays running until the panel has been looked at.
+      { when: { lastRole: 'tool' }, text: 'Wrote the greeting.', until: held },
+      { when: { lastMessageIncludes: 'Write the commit message' }, text: 'feat: greet' },
+    );
+    await page.goto(`${base}/tasks/${task.id}`);
+    await expect.poll(() => heading().textContent()).toBe('04 · Coding');
+    // Every diff read the page makes from now on: none may come from a timer while the todo waits.
+    const diffReads: number[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/diff')) diffReads.push(Date.now());
+    });
+    await page.locator('.todo-list li').first().getByRole('button', { name: 'Execute' }).click();
+    const panel = page.getByRole('region', { name: 'Todo diff' });
+    await panel.getByText('src/greeting.js').first().waitFor({ timeout: 30_000 });
+    expect((await getTask(task.id)).todos[0]?.status).toBe('running');
+    await page.screenshot({ path: join(shots, 'steer-live-diff.png'), fullPage: true });
+    // Nothing more happens in the session: the panel reads nothing more (it used to poll every 3 s).
+    const reads = diffReads.length;
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 3500)));
+    expect(diffReads.length).toBe(reads);
+    release();
+    // The last todo done, the task goes on to review (and its commit message) by itself.
+    await expect.poll(() => heading().textContent(), { timeout: 30_000 }).toBe('05 · Code review');
+  }, 120_000);
 
   test('while the user reads an earlier stage, a change of the task (elsewhere) moves the page to the new stage', async () => {
     const task = await todoReadyTask('Follow the task', ['Only step']);

@@ -14,7 +14,10 @@ import { TranscriptBlock } from './transcript-block.tsx';
  * WebSocket from the last seq replayed. The socket replays whatever was appended in between and entries
  * are merged by seq, so there is no gap and no duplicate.
  */
-export function useSessionLog(sessionId: string) {
+export function useSessionLog(sessionId: string, onEntry?: (entry: LogEntry) => void) {
+  // The latest callback, read when an entry arrives: a new function each render does not resubscribe.
+  const onEntryRef = useRef(onEntry);
+  onEntryRef.current = onEntry;
   const [entries, setEntries] = useState<LogEntry[]>([]);
   const [session, setSession] = useState<Session | null>(null);
   const [queued, setQueued] = useState<QueuedMessage[]>([]);
@@ -41,10 +44,14 @@ export function useSessionLog(sessionId: string) {
         }
         if (cancelled) return;
         setEntries(replayed);
+        for (const entry of replayed) onEntryRef.current?.(entry);
         setSession(status);
         setLoading(false);
         stop = socket.subscribe(sessionId, after, {
-          onEntry: (entry) => setEntries((current) => mergeEntries(current, [entry])),
+          onEntry: (entry) => {
+            setEntries((current) => mergeEntries(current, [entry]));
+            onEntryRef.current?.(entry);
+          },
           onStatus: (next) => setSession(next),
           onQueue: setQueued,
         });
@@ -67,15 +74,18 @@ export function SessionView({
   sessionId,
   title = 'Session',
   onStatus,
+  onEntry,
   stoppable = true,
 }: {
   sessionId: string;
   title?: string;
   onStatus?: (session: Session) => void;
+  /** Hears each entry: the replayed ones once the replay is read, then each as the socket pushes it. */
+  onEntry?: (entry: LogEntry) => void;
   /** Offer a Stop button while a turn runs (a task's initialization runs no turn: it has none). */
   stoppable?: boolean;
 }) {
-  const { entries, session, queued, setQueued, error, loading } = useSessionLog(sessionId);
+  const { entries, session, queued, setQueued, error, loading } = useSessionLog(sessionId, onEntry);
   const items = useMemo(() => foldTranscript(entries), [entries]);
   const onStatusRef = useRef(onStatus);
   onStatusRef.current = onStatus;

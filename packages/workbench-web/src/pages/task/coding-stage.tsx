@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../api/client.ts';
 import type { ApiError } from '../../api/errors.ts';
-import type { Task, Todo, TodoDiff } from '../../api/types.ts';
+import type { LogEntry, Task, Todo, TodoDiff } from '../../api/types.ts';
 import { DiffViewer } from '../../components/lazy.tsx';
 import { SessionView } from '../../components/session-view.tsx';
 import { Badge, Empty, ErrorNote, Loading } from '../../components/status.tsx';
@@ -37,6 +37,12 @@ export function CodingStage({ task }: { task: Task }) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['task', task.id] }),
   });
   const refresh = useRefreshOnFinish(task);
+  // Bumped when the selected todo's session pushes the end of a tool call that may change files: the
+  // diff is read again then, instead of on a timer.
+  const [changes, setChanges] = useState(0);
+  const onEntry = (entry: LogEntry) => {
+    if (entry.event.type === 'tool_result' && changingKinds.has(entry.event.kind)) setChanges((n) => n + 1);
+  };
   // The todo the user stopped last, to say what became of it (failed: retry it or skip it).
   const [stoppedId, setStoppedId] = useState<string | null>(null);
   const stopped = todos.find((todo) => todo.id === stoppedId && todo.status !== 'running');
@@ -139,12 +145,13 @@ export function CodingStage({ task }: { task: Task }) {
                   sessionId={selected.session_id}
                   title="Session"
                   onStatus={refresh}
+                  onEntry={onEntry}
                   stoppable={false}
                 />
               ) : (
                 <Empty>Not run yet.</Empty>
               )}
-              {selected.status !== 'pending' ? <TodoDiffPanel todo={selected} /> : null}
+              {selected.status !== 'pending' ? <TodoDiffPanel todo={selected} changes={changes} /> : null}
             </>
           ) : (
             <Empty>No todos.</Empty>
@@ -155,11 +162,16 @@ export function CodingStage({ task }: { task: Task }) {
   );
 }
 
-function TodoDiffPanel({ todo }: { todo: Todo }) {
+// Tool kinds whose calls may change the workspace (a command may write files too).
+const changingKinds = new Set(['file_edit', 'command', 'mcp', 'other']);
+
+/** The todo's diff, read when it is shown, when its status changes and when its session edits (`changes`). */
+function TodoDiffPanel({ todo, changes }: { todo: Todo; changes: number }) {
   const diff = useQuery<TodoDiff, ApiError>({
-    queryKey: ['todo-diff', todo.id, todo.status],
+    queryKey: ['todo-diff', todo.id, todo.status, todo.status === 'running' ? changes : 0],
     queryFn: () => api.todos.diff(todo.id),
-    refetchInterval: todo.status === 'running' ? 3_000 : false,
+    // While the next read is on its way, the last one of this todo stays on screen.
+    placeholderData: (previous) => (previous?.todo_id === todo.id ? previous : undefined),
   });
   return (
     <section className="diff-panel" aria-label="Todo diff">

@@ -15,6 +15,7 @@ import type {
   DirectoryListing,
   Knowledge,
   LogPage,
+  McpHealth,
   PlanDiff,
   PlanVersion,
   Project,
@@ -52,6 +53,9 @@ export const api = {
     /** Calls `{base_url}/models` with the values given (the saved ones where absent). */
     testConnection: (input: ConnectionTestInput) =>
       request<ConnectionTest>('POST', '/api/settings/test-connection', input),
+    /** Starts the saved MCP server of that name, lists its tools and stops it. */
+    mcpHealth: (name: string) =>
+      request<McpHealth>('POST', `/api/settings/mcp-servers/${id(name)}/health`, {}),
   },
   directories: {
     list: (path?: string) =>

@@ -196,6 +196,8 @@ export interface SubmitResult {
   provider?: 'gitlab' | 'github' | 'other';
   mr_url?: string | null;
   compare_url?: string | null;
+  /** The merge request: its link, or null with a `note` in words (a remote with no forge Keel knows). */
+  merge_request?: { url: string | null; note?: string };
   error?: ErrorObject;
 }
 
@@ -234,6 +236,8 @@ export interface Task {
   mr_title?: string | null;
   mr_description?: string | null;
   results: SubmitResult[] | null;
+  /** The PRD links the latest first plan draft could not read (it was written without them). */
+  prd_link_errors?: PrdLinkError[];
   error: string | null;
   created_at: string;
   updated_at: string;
@@ -405,4 +409,19 @@ export interface DirectoryListing {
   path: string;
   parent: string | null;
   entries: { name: string; path: string; is_dir: boolean; is_git_repo: boolean }[];
+}
+
+/** A PRD link the plan's first draft could not read, and why in words. */
+export interface PrdLinkError {
+  url: string;
+  message: string;
+}
+
+/** `POST /api/settings/mcp-servers/{name}/health`: the saved server started, its tools listed, stopped. */
+export interface McpHealth {
+  name: string;
+  ok: boolean;
+  tool_count: number;
+  tools: string[];
+  error?: { message: string };
 }

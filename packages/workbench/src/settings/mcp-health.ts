@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { McpServerSetting } from './schema.ts';
+import { type McpServerSetting, maskedValue, secretEnvName } from './schema.ts';
 
 /** What `POST /api/settings/mcp-servers/{name}/health` answers. */
 export interface McpHealth {
@@ -13,6 +13,15 @@ export interface McpHealth {
 }
 
 const defaultTimeoutMs = 15_000;
+
+/** The message with the server's secret env values masked, as the settings mask them: stderr may print one. */
+function masked(message: string, server: McpServerSetting): string {
+  let text = message;
+  for (const [name, value] of Object.entries(server.env)) {
+    if (secretEnvName.test(name) && value) text = text.replaceAll(value, maskedValue);
+  }
+  return text;
+}
 
 /**
  * Starts an MCP server as the runners would (stdio: its command, args and env), lists its tools and stops
@@ -54,7 +63,13 @@ export async function checkMcpServer(
   } catch (error) {
     const tail = stderr.trim().split('\n').slice(-5).join('\n');
     const message = `The MCP server '${server.name}' (${server.command}) could not list its tools: ${(error as Error).message}${tail ? `. Its stderr ends with:\n${tail}` : ''}`;
-    return { name: server.name, ok: false, tool_count: 0, tools: [], error: { message } };
+    return {
+      name: server.name,
+      ok: false,
+      tool_count: 0,
+      tools: [],
+      error: { message: masked(message, server) },
+    };
   } finally {
     clearTimeout(timer);
     await client.close().catch(() => {});

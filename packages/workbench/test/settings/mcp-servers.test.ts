@@ -86,6 +86,13 @@ describe('MCP servers in the settings', () => {
           command: process.execPath,
           args: ['-e', 'process.stderr.write("cannot start: no config\\n"); process.exit(3)'],
         },
+        {
+          // A server that prints its own secret on the way down: the answer must not carry it.
+          name: 'chatty',
+          command: process.execPath,
+          args: ['-e', 'process.stderr.write(`token is ${process.env.API_TOKEN}\\n`); process.exit(3)'],
+          env: { API_TOKEN: 'tok-very-secret-7' },
+        },
       ],
     });
     const healthy = await api('POST', '/api/settings/mcp-servers/everything/health');
@@ -100,6 +107,10 @@ describe('MCP servers in the settings', () => {
     expect(broken.body).toMatchObject({ name: 'broken', ok: false, tool_count: 0 });
     expect(broken.body.error.message).toContain("The MCP server 'broken'");
     expect(broken.body.error.message).toContain('cannot start: no config');
+
+    const chatty = await api('POST', '/api/settings/mcp-servers/chatty/health');
+    expect(chatty.body.error.message).toContain('token is ••••');
+    expect(JSON.stringify(chatty.body)).not.toContain('tok-very-secret-7');
 
     const unknown = await api('POST', '/api/settings/mcp-servers/nope/health');
     expect(unknown.status).toBe(404);

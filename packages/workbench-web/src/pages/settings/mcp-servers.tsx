@@ -2,6 +2,7 @@ import { useId } from 'react';
 import type { ApiError } from '../../api/errors.ts';
 import { ErrorNote, invalidBy } from '../../components/status.tsx';
 import { type McpDraft, newKey } from './drafts.ts';
+import { McpHealthCheck } from './mcp-health.tsx';
 
 /**
  * The MCP servers fieldset: one row per server; an error of `mcp_servers.{i}.<field>` shows under that field,
@@ -103,6 +104,7 @@ export function McpServersFieldset({
               Remove
             </button>
           </div>
+          <McpHealthCheck draft={server} />
           <ErrorNote error={rowError(index)} />
         </div>
       ))}

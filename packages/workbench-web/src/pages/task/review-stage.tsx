@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { api } from '../../api/client.ts';
 import type { ApiError } from '../../api/errors.ts';
-import type { CommitMessageEdit, Session, Task, TaskDiff } from '../../api/types.ts';
+import type { CommitMessageEdit, Session, SubmitResult, Task, TaskDiff } from '../../api/types.ts';
 import { useFieldErrors } from '../../components/field-errors.ts';
 import { DiffViewer } from '../../components/lazy.tsx';
 import { MessageBox } from '../../components/message-box.tsx';
@@ -141,20 +141,7 @@ export function ReviewStage({ task }: { task: Task }) {
                         {result.error.code}: {result.error.message}
                       </span>
                     ) : (
-                      <>
-                        <code>{result.branch}</code>{' '}
-                        {result.mr_url ? (
-                          <a href={result.mr_url} target="_blank" rel="noreferrer">
-                            merge request ↗
-                          </a>
-                        ) : result.compare_url ? (
-                          <a href={result.compare_url} target="_blank" rel="noreferrer">
-                            compare ↗
-                          </a>
-                        ) : (
-                          <span className="hint">pushed</span>
-                        )}
-                      </>
+                      <PushedResult result={result} />
                     )}
                   </li>
                 ))}
@@ -272,5 +259,35 @@ function CommitMessageForm({ task, onDone }: { task: Task; onDone: () => void })
         <ErrorNote error={general} />
       </div>
     </form>
+  );
+}
+
+/**
+ * A pushed repository: its branch, the merge request's link (or the compare link), and when there is no
+ * merge request the service's note saying why and what to do, e.g. a remote with no forge Keel knows.
+ */
+function PushedResult({ result }: { result: SubmitResult }) {
+  const mrUrl = result.merge_request?.url ?? result.mr_url ?? null;
+  const note = mrUrl ? undefined : result.merge_request?.note;
+  return (
+    <>
+      <code>{result.branch}</code>{' '}
+      {mrUrl ? (
+        <a href={mrUrl} target="_blank" rel="noreferrer">
+          merge request ↗
+        </a>
+      ) : result.compare_url ? (
+        <a href={result.compare_url} target="_blank" rel="noreferrer">
+          compare ↗
+        </a>
+      ) : note ? null : (
+        <span className="hint">pushed</span>
+      )}
+      {note ? (
+        <p className="hint result-note" data-testid="mr-note">
+          {note}
+        </p>
+      ) : null}
+    </>
   );
 }

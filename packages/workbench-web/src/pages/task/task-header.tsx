@@ -4,6 +4,7 @@ import { scrub } from '../../api/error-words.ts';
 import type { ApiError } from '../../api/errors.ts';
 import type { Task } from '../../api/types.ts';
 import { ErrorNote, TaskBadge } from '../../components/status.tsx';
+import { PrdLinkErrors } from './prd-link-errors.tsx';
 import { storeTask } from './task-actions.ts';
 
 export function TaskHeader({ task }: { task: Task }) {
@@ -80,6 +81,7 @@ export function TaskHeader({ task }: { task: Task }) {
           </dd>
         </div>
       </dl>
+      <PrdLinkErrors task={task} />
       {task.error ? (
         <div className="error-note" role="alert">
           {scrub(task.error)}

@@ -1,0 +1,28 @@
+import { scrub } from '../../api/error-words.ts';
+import type { Task } from '../../api/types.ts';
+
+/**
+ * The PRD links the plan's first draft could not read (`prd_link_errors`): the plan was written without
+ * them, which the user should know before trusting it. Each URL with the reason, in words.
+ */
+export function PrdLinkErrors({ task }: { task: Task }) {
+  const errors = task.prd_link_errors ?? [];
+  if (errors.length === 0) return null;
+  const one = errors.length === 1;
+  return (
+    <div className="banner-warn prd-link-errors" role="alert" data-testid="prd-link-errors">
+      <p>
+        {one
+          ? 'This PRD link could not be read, so the plan was written without it:'
+          : 'These PRD links could not be read, so the plan was written without them:'}
+      </p>
+      <ul>
+        {errors.map((error) => (
+          <li key={error.url} className="prd-link-error">
+            <code>{error.url}</code>: {scrub(error.message)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,278 @@
+// What the service already answered and the SPA used to leave out, in Debian's Chromium against the REAL
+// workbench service in process (the real Keel runner, a scripted model): an MCP server's health check from
+// the settings (its tools, or why it failed, with secret env values masked), the PRD links a plan was
+// written without, and the note of a push to a remote with no merge-request API (a bare local repository).
+// Screenshots in test/screenshots/, named `honesty-*`.
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+import {
+  createTempDir,
+  createTempGitRepo,
+  eventually,
+  type MockModel,
+  startMockModel,
+  type TempDir,
+  type TempGitRepo,
+} from '@keel/testkit';
+import { createWorkbench, type Workbench } from '@keel/workbench';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import {
+  call,
+  dist,
+  ensureBuilt,
+  git,
+  hasChromium,
+  launchBrowser,
+  openPage,
+  shots,
+  workbenchEnv,
+} from './harness.ts';
+
+// The MCP reference server "everything", as the workbench's own MCP tests start it.
+const everythingEntry = join(
+  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist',
+  'index.js',
+);
+
+interface Task {
+  id: string;
+  state: string;
+  branch: string;
+  plan: string | null;
+  commit_message: string | null;
+  init: { status: string };
+  prd_link_errors?: { url: string; message: string }[];
+  results: { repository: string; merge_request?: { url: string | null; note?: string } }[] | null;
+}
+
+describe.skipIf(!hasChromium)('the workbench SPA: what the service answers, shown', () => {
+  let browser: Browser;
+  let page: Page;
+  let workbench: Workbench;
+  let model: MockModel;
+  let base = '';
+  let home: TempDir;
+  let runtimeHome: TempDir;
+  let remotes: TempDir;
+  let repo: TempGitRepo;
+  let bare = '';
+  let projectId = '';
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    mkdirSync(shots, { recursive: true });
+    home = await createTempDir({ prefix: 'keel-wb-honesty-' });
+    runtimeHome = await createTempDir({ prefix: 'keel-wb-honesty-runtime-' });
+    remotes = await createTempDir({ prefix: 'keel-wb-honesty-remotes-' });
+    repo = await createTempGitRepo({
+      files: { 'package.json': '{"name":"web"}\n', 'src/app.js': 'export {};\n' },
+    });
+    // Its origin is a bare repository on this machine: no forge, so no merge request.
+    bare = join(remotes.path, `${basename(repo.path)}.git`);
+    git(remotes.path, 'init', '-q', '--bare', '-b', 'main', bare);
+    await repo.git('remote', 'add', 'origin', bare);
+    await repo.git('push', '-q', 'origin', 'main');
+    const name = basename(repo.path);
+    model = await startMockModel({
+      script: [
+        { when: { lastMessageIncludes: 'Describe the STRUCTURE' }, text: '# Structure', repeat: true },
+        { when: { lastMessageIncludes: 'Describe the BUSINESS FLOW' }, text: '# Flow', repeat: true },
+        { when: { lastMessageIncludes: 'Describe the MODULES' }, text: '# Modules', repeat: true },
+        { when: { lastMessageIncludes: 'Write a short INDEX' }, text: '# Index', repeat: true },
+        {
+          when: { lastMessageIncludes: 'Write the technical plan' },
+          text: '# Plan\n\nAdd a greeting.',
+          repeat: true,
+        },
+        {
+          when: { lastMessageIncludes: 'Break it into an ordered list of todos' },
+          text: '```json\n[{"title": "Greeting", "description": "Create src/hello.js", "expected_output": "a module"}]\n```',
+          repeat: true,
+        },
+        {
+          when: { lastMessageIncludes: 'Do todo 1 of 1' },
+          toolCalls: [
+            {
+              name: 'write_file',
+              arguments: { path: `${name}/src/hello.js`, content: 'export const hello = "hi";\n' },
+            },
+          ],
+          repeat: true,
+        },
+        { when: { lastRole: 'tool' }, text: 'Wrote the greeting.', repeat: true },
+        {
+          when: { lastMessageIncludes: 'Write the commit message' },
+          text: 'feat: greet\n\nAdds a greeting module.',
+          repeat: true,
+        },
+      ],
+    });
+    workbench = await createWorkbench({
+      home: home.path,
+      env: workbenchEnv(home, runtimeHome),
+      spaDir: dist,
+    });
+    base = await workbench.listen(0);
+    await call(base, 'PUT', '/api/settings', {
+      model: 'mock-model',
+      base_url: model.url,
+      api_key: 'sk-test',
+      default_runner: 'keel',
+      // A PRD link to this machine is fetched (and fails on the closed port), not refused by the host rule.
+      prd_links: { allow_private_network: true },
+    });
+    const project = await call<{ id: string }>(base, 'POST', '/api/projects', {
+      name: 'Greeter',
+      description: 'A greeting app.',
+      repositories: [{ path: repo.path, type: 'frontend' }],
+    });
+    projectId = project.id;
+    await eventually(
+      async () =>
+        (await call<{ status: string }>(base, 'GET', `/api/projects/${projectId}/knowledge`)).status ===
+        'READY',
+      { timeoutMs: 60_000, what: 'the project knowledge to be ready' },
+    );
+    browser = await launchBrowser();
+    page = await openPage(browser, pageErrors);
+  }, 120_000);
+
+  afterEach(() => {
+    if (pageErrors.length > 0) console.error(`errors in the page:\n${pageErrors.join('\n')}`);
+    expect(pageErrors).toEqual([]);
+  });
+
+  afterAll(async () => {
+    await page?.close();
+    await browser?.close();
+    await workbench?.close();
+    await model?.close();
+    for (const dir of [home, runtimeHome, remotes, repo]) await dir?.remove();
+  });
+
+  const getTask = (id: string) => call<Task>(base, 'GET', `/api/tasks/${id}`);
+  const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+
+  /** A task taken through the API to a plan draft. */
+  async function plannedTask(description: string, prdLinks: string[] = []): Promise<Task> {
+    const task = await call<Task>(base, 'POST', '/api/tasks', {
+      project_id: projectId,
+      description,
+      prd_links: prdLinks,
+    });
+    await eventually(async () => (await getTask(task.id)).init.status === 'done', {
+      timeoutMs: 30_000,
+      what: 'the task initialization',
+    });
+    await call(base, 'POST', `/api/tasks/${task.id}/confirm-init`);
+    await eventually(async () => (await getTask(task.id)).plan !== null, {
+      timeoutMs: 30_000,
+      what: 'the plan',
+    });
+    return getTask(task.id);
+  }
+
+  test("settings: Check shows a working MCP server's tools, and a broken one's error with secrets masked", async () => {
+    const secret = 'tok-very-secret-7';
+    // Disabled: they are here to be checked, not offered to the other tests' sessions.
+    await call(base, 'PUT', '/api/settings', {
+      mcp_servers: [
+        { name: 'everything', command: process.execPath, args: [everythingEntry, 'stdio'], enabled: false },
+        { name: 'missing', command: 'keel-no-such-program', args: [], enabled: false },
+        {
+          name: 'leaky',
+          command: process.execPath,
+          args: [
+            '-e',
+            "process.stderr.write('bad config: API_TOKEN=' + process.env.API_TOKEN + '\\n'); process.exit(3)",
+          ],
+          env: { API_TOKEN: secret, LOG_LEVEL: 'debug' },
+          enabled: false,
+        },
+      ],
+    });
+    await page.goto(`${base}/settings`);
+    const rows = page.getByTestId('mcp-server');
+    await expect.poll(() => rows.count()).toBe(3);
+
+    await page.getByRole('button', { name: 'Check MCP server everything' }).click();
+    const healthy = rows.nth(0).getByTestId('mcp-health');
+    await healthy.waitFor({ timeout: 30_000 });
+    expect(await healthy.getAttribute('role')).toBe('status');
+    expect(await healthy.textContent()).toMatch(/^Started · \d+ tools: .*\becho\b/);
+
+    await page.getByRole('button', { name: 'Check MCP server missing' }).click();
+    const missing = rows.nth(1).getByRole('alert');
+    await missing.waitFor({ timeout: 30_000 });
+    expect(await missing.textContent()).toContain("The MCP server 'missing' (keel-no-such-program)");
+
+    await page.getByRole('button', { name: 'Check MCP server leaky' }).click();
+    const leaky = rows.nth(2).getByRole('alert');
+    await leaky.waitFor({ timeout: 30_000 });
+    expect(await leaky.textContent()).toContain('bad config: API_TOKEN=••••');
+    expect(await page.content()).not.toContain(secret);
+    await shot('honesty-mcp-health');
+
+    // A row not saved yet has nothing to start: no Check button, a word on saving first.
+    await page.getByRole('button', { name: '+ Add MCP server' }).click();
+    await rows.nth(3).getByLabel('Name').fill('new-one');
+    await rows.nth(3).getByText('Save the settings to check this server.').waitFor();
+    expect(await page.getByRole('button', { name: 'Check MCP server new-one' }).count()).toBe(0);
+  }, 90_000);
+
+  test('task: a PRD link that could not be read is named, with why, once the plan is drafted', async () => {
+    const link = 'http://127.0.0.1:9/prd';
+    const task = await plannedTask('Greet with the PRD', [link]);
+    expect(task.prd_link_errors).toMatchObject([{ url: link }]);
+    await page.goto(`${base}/tasks/${task.id}`);
+    await page.locator('.doc h1', { hasText: 'Plan' }).waitFor({ timeout: 15_000 });
+    const warning = page.getByTestId('prd-link-errors');
+    await warning.waitFor();
+    expect(await warning.getAttribute('role')).toBe('alert');
+    const text = (await warning.textContent()) ?? '';
+    expect(text).toContain('This PRD link could not be read, so the plan was written without it:');
+    expect(text).toContain(`${link}: ${task.prd_link_errors?.[0]?.message}`);
+    await shot('honesty-prd-link-errors');
+
+    // A task whose links were all read (none here) shows no warning.
+    const clean = await plannedTask('Greet without a PRD');
+    await page.goto(`${base}/tasks/${clean.id}`);
+    await page.locator('.doc h1', { hasText: 'Plan' }).waitFor({ timeout: 15_000 });
+    expect(await warning.count()).toBe(0);
+  }, 90_000);
+
+  test('review: a push to a bare repository says why there is no merge request', async () => {
+    const planned = await plannedTask('Greet and submit');
+    await call(base, 'POST', `/api/tasks/${planned.id}/lock-plan`);
+    await eventually(async () => (await getTask(planned.id)).state === 'TODO_READY', {
+      timeoutMs: 30_000,
+      what: 'the todo list',
+    });
+    await call(base, 'POST', `/api/tasks/${planned.id}/start-coding`);
+    await call(base, 'POST', `/api/tasks/${planned.id}/run-all`);
+    await eventually(
+      async () => {
+        const task = await getTask(planned.id);
+        return task.state === 'REVIEWING' && task.commit_message !== null;
+      },
+      { timeoutMs: 60_000, what: 'the review with its commit message' },
+    );
+    await page.goto(`${base}/tasks/${planned.id}`);
+    await page.locator('.commit-message', { hasText: 'feat: greet' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Commit, push and open MR' }).click();
+    await page.locator('.task-head .badge', { hasText: 'done' }).waitFor({ timeout: 30_000 });
+    const note = page.getByRole('list', { name: 'Merge requests' }).getByTestId('mr-note');
+    await note.waitFor();
+    const task = await getTask(planned.id);
+    const result = task.results?.[0];
+    expect(result?.merge_request?.url).toBeNull();
+    expect(await note.textContent()).toBe(result?.merge_request?.note);
+    expect(await note.textContent()).toContain(`Pushed branch ${task.branch} to ${bare}`);
+    expect(git(bare, 'show', `${task.branch}:src/hello.js`)).toContain('hi');
+    await shot('honesty-mr-note');
+  }, 120_000);
+});

@@ -90,7 +90,7 @@ describe('MCP servers in the settings', () => {
           // A server that prints its own secret on the way down: the answer must not carry it.
           name: 'chatty',
           command: process.execPath,
-          args: ['-e', 'process.stderr.write(`token is ${process.env.API_TOKEN}\\n`); process.exit(3)'],
+          args: ['-e', 'process.stderr.write("token is " + process.env.API_TOKEN + "\\n"); process.exit(3)'],
           env: { API_TOKEN: 'tok-very-secret-7' },
         },
       ],

@@ -1,5 +1,5 @@
 import { delimiter } from 'node:path';
-import type { McpServerConfig, RunRequest, RuntimeOptions } from '@keel/runtime';
+import { createCodingTools, type McpServerConfig, type RunRequest, type RuntimeOptions } from '@keel/runtime';
 import type { McpServerSetting, RunnerRequest } from './contract.ts';
 
 /** What the Keel runner is built with. */
@@ -69,8 +69,17 @@ export function runRequestOf(request: RunnerRequest): RunRequest {
   };
 }
 
-/** The Keel tools that only look: a read-only request gets these and nothing that writes or runs. */
-export const readOnlyTools = ['read_file', 'list_directory', 'grep', 'glob', 'search_files'] as const;
+/**
+ * The Keel tools that only look (their traits say `readOnly`) and stay on this machine: a read-only request
+ * (knowledge, project conversations, over the user's own repositories) gets these and nothing that writes,
+ * runs or reaches the network, where a repository's text could have the model send its code. Not
+ * `question`: nobody answers one in the workbench, so the run would wait forever (the runtime keeps it from
+ * sub-agents for the same reason; traits do not say a tool needs a human).
+ */
+export const readOnlyTools: readonly string[] = createCodingTools()
+  .list()
+  .filter((tool) => tool.traits?.readOnly === true && !tool.traits.network && tool.name !== 'question')
+  .map((tool) => tool.name);
 
 /**
  * The prompt with the stage's standing instructions before it, each in its own tagged section. The

@@ -1,32 +1,43 @@
 import { isAbsolute, normalize, relative } from 'node:path';
+import { createCodingTools, type ToolTraits } from '@keel/runtime';
 import type { ToolKind } from './contract.ts';
 
-const exactKinds: Readonly<Record<string, ToolKind>> = {
-  read_file: 'file_read',
-  edit_file: 'file_edit',
-  write_file: 'file_edit',
-  patch: 'file_edit',
-  // Undo and redo rewrite the file as surely as an edit does.
-  undo_file: 'file_edit',
-  redo_file: 'file_edit',
-  exec_command: 'command',
-  grep: 'search',
-  glob: 'search',
-  search_files: 'search',
-  list_directory: 'search',
-  webfetch: 'web',
-  websearch: 'web',
+// Keel's built-in tools, for the traits each declares (as `keel acp` reads them): a tool the runtime adds
+// is shown by what it does, with no table here to edit.
+const keelTools = createCodingTools();
+
+const kindOfTraits: Readonly<Record<ToolTraits['kind'], ToolKind>> = {
+  read: 'file_read',
+  edit: 'file_edit',
+  search: 'search',
+  execute: 'command',
+  fetch: 'web',
+  think: 'other',
+  agent: 'other',
+  other: 'other',
 };
 
 /**
- * What a tool call does, from the tool's name, so a client renders it without knowing the runner.
+ * How the workbench shows a call of a tool with these traits.
+ *
+ * @example
+ * toolKindOfTraits({ kind: 'execute', readOnly: false, runsCommands: true }); // 'command'
+ */
+export function toolKindOfTraits(traits: ToolTraits): ToolKind {
+  return kindOfTraits[traits.kind];
+}
+
+/**
+ * What a call of a Keel runner's tool does, so a client renders it without knowing the runner: from the
+ * built-in tool's traits. Traits do not tell a task list from other thinking, nor the MCP meta tools
+ * (added by the runtime for configured servers, not built in) from other tools: those go by name.
  *
  * @example
  * toolKindOf('edit_file'); // 'file_edit'
  */
 export function toolKindOf(toolName: string): ToolKind {
-  const exact = exactKinds[toolName];
-  if (exact) return exact;
+  const kind = keelTools.has(toolName) ? toolKindOfTraits(keelTools.traitsOf(toolName)) : 'other';
+  if (kind !== 'other') return kind;
   if (toolName.startsWith('todo_')) return 'todo';
   if (toolName.startsWith('mcp_')) return 'mcp';
   return 'other';

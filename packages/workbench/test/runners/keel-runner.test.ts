@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createRuntime } from '@keel/runtime';
 import { describe, expect, test } from 'vitest';
 import type { RunnerEvent } from '../../src/runners/index.ts';
+import { readOnlyTools } from '../../src/runners/keel-request.ts';
 import { shapeOf, startKeelHarness } from './keel-harness.ts';
 
 describe('KeelRunner', () => {
@@ -128,7 +129,10 @@ describe('KeelRunner', () => {
     const { outcome } = await h.run({ prompt: 'Describe the structure', readOnly: true });
     expect(outcome.status).toBe('succeeded');
     const offered = (h.model.chatRequests[0]?.tools ?? []).map((tool) => tool.function?.name).sort();
-    expect(offered).toEqual(['glob', 'grep', 'list_directory', 'read_file', 'search_files']);
+    expect(offered).toEqual([...readOnlyTools].sort());
+    expect(offered).toEqual(expect.arrayContaining(['glob', 'grep', 'list_directory', 'read_file']));
+    expect(offered).not.toContain('write_file');
+    expect(offered).not.toContain('exec_command');
     await expect(readFile(join(h.repo.path, 'src', 'new.ts'), 'utf8')).rejects.toThrow();
   });
 

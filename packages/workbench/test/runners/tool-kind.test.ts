@@ -1,9 +1,14 @@
+import { createCodingTools, type ToolTraits } from '@keel/runtime';
 import { describe, expect, test } from 'vitest';
 import { toolKindOf } from '../../src/runners/index.ts';
+import { readOnlyTools } from '../../src/runners/keel-request.ts';
+import { toolKindOfTraits } from '../../src/runners/tool-kind.ts';
 
 describe('toolKindOf', () => {
   test.each([
     ['read_file', 'file_read'],
+    ['list_directory', 'file_read'],
+    ['list_file_changes', 'file_read'],
     ['edit_file', 'file_edit'],
     ['write_file', 'file_edit'],
     ['patch', 'file_edit'],
@@ -13,7 +18,7 @@ describe('toolKindOf', () => {
     ['grep', 'search'],
     ['glob', 'search'],
     ['search_files', 'search'],
-    ['list_directory', 'search'],
+    ['lsp_definition', 'search'],
     ['webfetch', 'web'],
     ['websearch', 'web'],
     ['todo_write', 'todo'],
@@ -23,8 +28,61 @@ describe('toolKindOf', () => {
     ['question', 'other'],
     ['read_skill', 'other'],
     ['save_memory', 'other'],
+    ['spawn_agent', 'other'],
+    ['no_such_tool', 'other'],
     ['', 'other'],
   ])('%s → %s', (name, kind) => {
     expect(toolKindOf(name)).toBe(kind);
+  });
+
+  test('every built-in tool is shown as its traits say, so a new tool needs no table here', () => {
+    const tools = createCodingTools();
+    for (const name of tools.names()) {
+      const byTraits = toolKindOfTraits(tools.traitsOf(name));
+      // Only the task list, which traits cannot tell from other thinking, goes by its name.
+      const expected = byTraits === 'other' && name.startsWith('todo_') ? 'todo' : byTraits;
+      expect([name, toolKindOf(name)]).toEqual([name, expected]);
+    }
+  });
+
+  test.each<[ToolTraits, string]>([
+    [{ kind: 'execute', readOnly: false, runsCommands: true }, 'command'],
+    [{ kind: 'edit', readOnly: false, writesFiles: true }, 'file_edit'],
+    [{ kind: 'read', readOnly: true }, 'file_read'],
+    [{ kind: 'search', readOnly: true }, 'search'],
+    [{ kind: 'fetch', readOnly: true, network: true }, 'web'],
+    [{ kind: 'think', readOnly: true }, 'other'],
+    [{ kind: 'agent', readOnly: false }, 'other'],
+    [{ kind: 'other', readOnly: false }, 'other'],
+  ])('a tool with traits %j → %s', (traits, kind) => {
+    expect(toolKindOfTraits(traits)).toBe(kind);
+  });
+});
+
+describe('readOnlyTools', () => {
+  test('every built-in tool whose traits say read-only and local, but question (nobody answers it)', () => {
+    const tools = createCodingTools();
+    const expected = tools
+      .list()
+      .filter((tool) => tool.traits?.readOnly === true && !tool.traits.network && tool.name !== 'question')
+      .map((tool) => tool.name);
+    expect([...readOnlyTools].sort()).toEqual(expected.sort());
+    expect(readOnlyTools).toEqual(expect.arrayContaining(['read_file', 'list_directory', 'grep', 'glob']));
+    for (const name of [
+      'write_file',
+      'edit_file',
+      'patch',
+      'exec_command',
+      'undo_file',
+      'question',
+      'webfetch',
+      'websearch',
+    ]) {
+      expect(readOnlyTools).not.toContain(name);
+    }
+    for (const name of readOnlyTools) {
+      const traits = tools.traitsOf(name);
+      expect([name, traits.writesFiles ?? false, traits.runsCommands ?? false]).toEqual([name, false, false]);
+    }
   });
 });

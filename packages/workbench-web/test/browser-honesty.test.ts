@@ -224,6 +224,38 @@ describe.skipIf(!hasChromium)('the workbench SPA: what the service answers, show
     expect(await page.getByRole('button', { name: 'Check MCP server new-one' }).count()).toBe(0);
   }, 90_000);
 
+  test('settings: the commit author is saved; a bad email is refused beside its field', async () => {
+    await page.goto(`${base}/settings`);
+    const name = page.getByLabel('Author name');
+    const email = page.getByLabel('Author email');
+    await name.fill('Ada Lovelace');
+    // The browser's own check of type=email lets this through; the service's refuses it.
+    await email.fill('ada@localhost');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => email.getAttribute('aria-invalid')).toBe('true');
+    const note = page.locator(`[id="${await email.getAttribute('aria-describedby')}"]`);
+    expect(await note.textContent()).toMatch(/email address/);
+    expect((await call<{ git_identity: unknown }>(base, 'GET', '/api/settings')).git_identity).toEqual({
+      name: null,
+      email: null,
+    });
+    await email.fill('ada@example.com');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.screenshot({ path: join(shots, 'honesty-git-identity.png'), fullPage: true });
+    expect((await call<{ git_identity: unknown }>(base, 'GET', '/api/settings')).git_identity).toEqual({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+    });
+    // Cleared, each part is null again: the source repository's git, then "Keel Workbench", decides.
+    await name.fill('');
+    await email.fill('');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect
+      .poll(async () => (await call<{ git_identity: unknown }>(base, 'GET', '/api/settings')).git_identity)
+      .toEqual({ name: null, email: null });
+  });
+
   test('task: a PRD link that could not be read is named, with why, once the plan is drafted', async () => {
     const link = 'http://127.0.0.1:9/prd';
     const task = await plannedTask('Greet with the PRD', [link]);

@@ -34,6 +34,8 @@ export interface Settings {
   builtin_runner_configs: RunnerConfig[];
   /** Where PRD links may be fetched from besides public hosts. */
   prd_links?: { allow_private_network: boolean; allowed_hosts: string[] };
+  /** Who authors commits where the source repository's git names nobody. */
+  git_identity?: GitIdentity;
   /** In a PUT's answer: secrets removed because their address changed without them (they are bound to it). */
   cleared_secrets?: ('api_key' | 'github_token')[];
   /** In a PUT's answer, with `cleared_secrets`: what to send again. */
@@ -50,6 +52,12 @@ export interface SettingsUpdate {
   github_token?: string | null;
   github_api_url?: string;
   prd_links?: { allow_private_network?: boolean; allowed_hosts?: string[] };
+  git_identity?: GitIdentity;
+}
+
+export interface GitIdentity {
+  name: string | null;
+  email: string | null;
 }
 
 /** `POST /api/settings/test-connection`: unsaved values to test (the saved ones where absent). */

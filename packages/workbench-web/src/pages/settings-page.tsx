@@ -46,6 +46,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const [githubToken, setGithubToken] = useState('');
   const [clearGithubToken, setClearGithubToken] = useState(false);
   const [githubApiUrl, setGithubApiUrl] = useState(settings.github_api_url);
+  const [gitName, setGitName] = useState(settings.git_identity?.name ?? '');
+  const [gitEmail, setGitEmail] = useState(settings.git_identity?.email ?? '');
   const [servers, setServers] = useState<McpDraft[]>(() => settings.mcp_servers.map(mcpToDraft));
   const [runnerDrafts, setRunnerDrafts] = useState<RunnerDraft[]>(() =>
     settings.runner_configs.map(runnerToDraft),
@@ -60,6 +62,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
     setBaseUrl(settings.base_url ?? '');
     setDefaultRunner(settings.default_runner);
     setGithubApiUrl(settings.github_api_url);
+    setGitName(settings.git_identity?.name ?? '');
+    setGitEmail(settings.git_identity?.email ?? '');
     setServers(settings.mcp_servers.map(mcpToDraft));
     setRunnerDrafts(settings.runner_configs.map(runnerToDraft));
   }, [settings]);
@@ -88,6 +92,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
       runner_configs: runnerDrafts.map(runnerFromDraft),
       mcp_servers: servers.map(mcpFromDraft),
       github_api_url: githubApiUrl.trim() || 'https://api.github.com',
+      git_identity: { name: gitName.trim() || null, email: gitEmail.trim() || null },
     };
     if (clearApiKey) patch.api_key = null;
     else if (apiKey) patch.api_key = apiKey;
@@ -108,6 +113,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
     'mcp_servers',
     'github_api_url',
     'github_token',
+    'git_identity',
   ];
   const general = error && !shownElsewhere.some((field) => error.isAbout(field)) ? error : null;
 
@@ -202,6 +208,42 @@ function SettingsForm({ settings }: { settings: Settings }) {
               {...invalidBy(about('github_api_url'), `${ids}-gh-url-error`)}
             />
             <ErrorNote error={about('github_api_url')} id={`${ids}-gh-url-error`} />
+          </label>
+        </div>
+      </fieldset>
+
+      <fieldset>
+        <legend>Commits</legend>
+        <p className="hint">
+          A task's commits are authored by each source repository's own git identity (its{' '}
+          <code>user.name</code> and <code>user.email</code>, or your global git config). Where git names
+          nobody, these are used, then "Keel Workbench".
+        </p>
+        <div className="grid-2">
+          <label className="field">
+            <span>Author name</span>
+            <input
+              name="git_identity.name"
+              value={gitName}
+              onChange={(event) => setGitName(event.target.value)}
+              placeholder="e.g. Ada Lovelace"
+              autoComplete="name"
+              {...invalidBy(about('git_identity.name'), `${ids}-git-name-error`)}
+            />
+            <ErrorNote error={about('git_identity.name')} id={`${ids}-git-name-error`} />
+          </label>
+          <label className="field">
+            <span>Author email</span>
+            <input
+              name="git_identity.email"
+              type="email"
+              value={gitEmail}
+              onChange={(event) => setGitEmail(event.target.value)}
+              placeholder="e.g. ada@example.com"
+              autoComplete="email"
+              {...invalidBy(about('git_identity.email'), `${ids}-git-email-error`)}
+            />
+            <ErrorNote error={about('git_identity.email')} id={`${ids}-git-email-error`} />
           </label>
         </div>
       </fieldset>

@@ -8,13 +8,18 @@ import { runGit } from './run-git.ts';
  * resolves there: its `user.name` and `user.email` from the repository's config, then the global and system
  * files (unless the environment turns system config off). A task workspace's own `.git/config` is never
  * asked, as the model could have written it: every part is set explicitly. What the source does not name
- * comes from the environment (`GIT_AUTHOR_*`, `GIT_COMMITTER_*`, `EMAIL`), then the Keel identity.
+ * comes from `setting` (the workbench's `git_identity`), then the environment (`GIT_AUTHOR_*`,
+ * `GIT_COMMITTER_*`, `EMAIL`), then the Keel identity.
  *
  * Without `source`, `dir`'s configured identity wins and only the missing parts are filled in, so a commit
  * works on a machine where git was never configured.
  */
-export async function commitIdentityEnv(dir: string, source?: string): Promise<Record<string, string>> {
-  if (source !== undefined) return sourceIdentityEnv(source);
+export async function commitIdentityEnv(
+  dir: string,
+  source?: string,
+  setting: CommitIdentity = {},
+): Promise<Record<string, string>> {
+  if (source !== undefined) return sourceIdentityEnv(source, setting);
   const { stdout } = await runGit(dir, ['config', '--get-regexp', '^user\\.(name|email)$'], {
     okExitCodes: [0, 1],
   });
@@ -30,9 +35,15 @@ export async function commitIdentityEnv(dir: string, source?: string): Promise<R
   return env;
 }
 
-async function sourceIdentityEnv(source: string): Promise<Record<string, string>> {
-  const name = await sourceConfig(source, 'user.name');
-  const email = await sourceConfig(source, 'user.email');
+/** The workbench's own setting (`git_identity`): used where the source repository names nobody. */
+export interface CommitIdentity {
+  name?: string | null;
+  email?: string | null;
+}
+
+async function sourceIdentityEnv(source: string, setting: CommitIdentity): Promise<Record<string, string>> {
+  const name = (await sourceConfig(source, 'user.name')) ?? setting.name ?? undefined;
+  const email = (await sourceConfig(source, 'user.email')) ?? setting.email ?? undefined;
   const env: Record<string, string> = {};
   for (const role of ['AUTHOR', 'COMMITTER']) {
     env[`GIT_${role}_NAME`] = name ?? process.env[`GIT_${role}_NAME`] ?? fallbackIdentity.name;

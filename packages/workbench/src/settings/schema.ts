@@ -112,6 +112,24 @@ export const modelBaseUrl = z
     });
   });
 
+/**
+ * Who authors the workbench's commits when the user's source repository (its config, then git's global
+ * and system files) names nobody: a name and an email, each null for the next fallback (the environment's
+ * GIT_AUTHOR_* / EMAIL, then "Keel Workbench").
+ */
+export const gitIdentitySchema = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(/^[^<>\n\r\0]+$/, 'must not hold <, >, a line break or NUL (git refuses them in a name)')
+    .nullable()
+    .default(null),
+  email: z.email('must be an email address such as ada@example.com').max(320).nullable().default(null),
+});
+export type GitIdentitySettings = z.infer<typeof gitIdentitySchema>;
+
 /** `PUT /api/settings`: every field optional; the secrets are write-only (null clears them). */
 export const settingsUpdateSchema = z.strictObject({
   model: z.string().trim().min(1).max(200).nullable().optional(),
@@ -124,6 +142,8 @@ export const settingsUpdateSchema = z.strictObject({
   github_api_url: z.url().optional(),
   /** Replaced as a whole: a field left out takes its default. */
   prd_links: prdLinksSchema.optional(),
+  /** Replaced as a whole: a field left out is null. */
+  git_identity: gitIdentitySchema.optional(),
 });
 export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
 
@@ -136,6 +156,7 @@ export interface StoredSettings {
   mcp_servers: z.infer<typeof mcpServerSchema>[];
   github_api_url: string;
   prd_links: PrdLinksSettings;
+  git_identity: GitIdentitySettings;
 }
 
 export const defaultSettings: StoredSettings = {
@@ -146,6 +167,7 @@ export const defaultSettings: StoredSettings = {
   mcp_servers: [],
   github_api_url: 'https://api.github.com',
   prd_links: { allow_private_network: false, allowed_hosts: [] },
+  git_identity: { name: null, email: null },
 };
 
 /** What `GET /api/settings` answers: the secrets only as "set or not". */

@@ -83,6 +83,7 @@ export class SettingsService {
     if (patch.mcp_servers !== undefined) next.mcp_servers = unmask(patch.mcp_servers, current.mcp_servers);
     if (patch.github_api_url !== undefined) next.github_api_url = patch.github_api_url;
     if (patch.prd_links !== undefined) next.prd_links = patch.prd_links;
+    if (patch.git_identity !== undefined) next.git_identity = patch.git_identity;
     if (patch.default_runner !== undefined) next.default_runner = patch.default_runner;
     const ids = next.runner_configs.map((config) => config.id);
     const twice = ids.find((id, index) => ids.indexOf(id) !== index);

@@ -177,7 +177,10 @@ export async function submitMergeRequest(
       // could edit.
       const source = project.repositories.find((each) => each.name === workspace.repository)?.path;
       result.commit =
-        (await commitAll(workspace.dir, message, source ? { identityFrom: source } : {})) ??
+        (await commitAll(workspace.dir, message, {
+          ...(source ? { identityFrom: source } : {}),
+          identity: settings.git_identity,
+        })) ??
         previous?.commit ??
         null;
       if (!source) {

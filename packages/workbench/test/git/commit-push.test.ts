@@ -85,6 +85,24 @@ describe('commitAll with the identity of a source repository', () => {
       await source.remove();
     }
   });
+  test('a source that names nobody: the git_identity setting, part by part, before the Keel identity', async () => {
+    const source = await createTempGitRepo({ files: { 's.txt': 's\n' } });
+    try {
+      await source.git('config', '--unset', 'user.name');
+      await source.git('config', 'user.email', 'source@example.invalid');
+      await writeFiles(repo.path, { 'b.txt': 'b\n' });
+      await commitAll(repo.path, 'set', {
+        identityFrom: source.path,
+        identity: { name: 'Set Person', email: 'set@example.invalid' },
+      });
+      // The source's email still wins; its missing name comes from the setting.
+      expect(await repo.git('log', '-1', '--format=%an <%ae>|%cn <%ce>')).toBe(
+        'Set Person <source@example.invalid>|Set Person <source@example.invalid>\n',
+      );
+    } finally {
+      await source.remove();
+    }
+  });
 });
 
 describe('pushBranch', () => {

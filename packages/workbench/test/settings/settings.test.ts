@@ -81,4 +81,29 @@ describe('settings', () => {
     expect(badKind.status).toBe(400);
     expect(badKind.body.error.code).toBe('INVALID_PARAMS');
   });
+  test('git_identity: null by default, saved as a whole, a bad name or email refused naming the field', async () => {
+    await using wb = await startWorkbench([], { configure: false });
+    expect((await wb.api('GET', '/api/settings')).body.git_identity).toEqual({ name: null, email: null });
+    const saved = await wb.api('PUT', '/api/settings', {
+      git_identity: { name: ' Ada Lovelace ', email: 'ada@example.com' },
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.git_identity).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com' });
+    // Replaced as a whole: a part left out is null again.
+    const nameOnly = await wb.api('PUT', '/api/settings', { git_identity: { name: 'Ada' } });
+    expect(nameOnly.body.git_identity).toEqual({ name: 'Ada', email: null });
+    for (const [identity, field] of [
+      [{ email: 'not an email' }, 'git_identity.email'],
+      [{ name: 'Ada <evil>' }, 'git_identity.name'],
+      [{ name: 'two\nlines' }, 'git_identity.name'],
+      [{ name: '' }, 'git_identity.name'],
+      [{ nickname: 'x' }, 'git_identity'],
+    ] as const) {
+      const refused = await wb.api('PUT', '/api/settings', { git_identity: identity });
+      expect(refused.status, JSON.stringify(identity)).toBe(400);
+      expect(refused.body.error.code).toBe('INVALID_PARAMS');
+      expect(JSON.stringify(refused.body.error), JSON.stringify(identity)).toContain(field);
+    }
+    expect((await wb.api('GET', '/api/settings')).body.git_identity).toEqual({ name: 'Ada', email: null });
+  });
 });

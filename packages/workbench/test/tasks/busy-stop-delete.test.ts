@@ -445,4 +445,48 @@ describe('commit identity', () => {
       'Source Person <source@example.invalid>|Source Person <source@example.invalid>',
     );
   });
+  test('a source repository that names nobody: the git_identity setting authors the commit', {
+    timeout: 60_000,
+  }, async () => {
+    const repo = repoWithRemote(tempDir('identity-setting'), 'app', { 'a.txt': 'a\n' });
+    git(repo.dir, 'config', '--unset', 'user.name');
+    git(repo.dir, 'config', '--unset', 'user.email');
+    // Nor does git's global file name anyone (this machine's might).
+    const globalBefore = process.env.GIT_CONFIG_GLOBAL;
+    process.env.GIT_CONFIG_GLOBAL = '/dev/null';
+    try {
+      await using wb = await startWorkbench([
+        ...planningScript(1, ['one']),
+        {
+          when: { lastMessageIncludes: 'Do todo 1 of 1' },
+          toolCalls: [{ name: 'write_file', arguments: { path: 'app/one.txt', content: '1\n' } }],
+        },
+        { when: { lastRole: 'tool' }, text: 'Done one.' },
+        { when: { lastMessageIncludes: 'Write the commit message' }, text: 'feat: one' },
+      ]);
+      const { api } = wb;
+      const put = await api('PUT', '/api/settings', {
+        git_identity: { name: 'Set Person', email: 'set@example.invalid' },
+      });
+      expect(put.status).toBe(200);
+      const task = await taskInCoding(api, [{ path: repo.dir, type: 'custom' }]);
+      expect((await api('POST', `/api/todos/${(task.todos[0] as Body).id}/execute`)).status).toBe(202);
+      await eventually(
+        async () => (await api('GET', `/api/tasks/${task.id}`)).body.commit_message === 'feat: one',
+        'REVIEWING, the commit message written',
+      );
+      const reviewId = (await api('GET', `/api/tasks/${task.id}`)).body.review_session_id;
+      await eventually(
+        async () => (await api('GET', `/api/sessions/${reviewId}/status`)).body.status === 'succeeded',
+        'the review turn',
+      );
+      expect((await api('POST', `/api/tasks/${task.id}/submit-mr`, {})).status).toBe(200);
+      expect(repo.git('log', '-1', '--format=%an <%ae>|%cn <%ce>', task.branch)).toBe(
+        'Set Person <set@example.invalid>|Set Person <set@example.invalid>',
+      );
+    } finally {
+      if (globalBefore === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+      else process.env.GIT_CONFIG_GLOBAL = globalBefore;
+    }
+  });
 });

@@ -262,7 +262,7 @@ describe.skipIf(!hasChromium)('the workbench SPA: steering a task', () => {
     await expect.poll(() => heading().textContent()).toBe('05 · Code review');
   }, 180_000);
 
-  test("the Changes panel shows a running todo's file as soon as its session wrote it, with no timer", async () => {
+  test("the Changes panel shows a running todo's file as soon as its session wrote it, with no timer; a message steers the todo", async () => {
     const task = await todoReadyTask('Live changes', ['Write the greeting']);
     await call(base, 'POST', `/api/tasks/${task.id}/start-coding`);
     let release = () => {};
@@ -300,9 +300,16 @@ describe.skipIf(!hasChromium)('the workbench SPA: steering a task', () => {
     const reads = diffReads.length;
     await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 3500)));
     expect(diffReads.length).toBe(reads);
+    // A message to the running todo's agent waits in its session, then is answered within the todo.
+    const box = page.getByLabel('Message to the agent');
+    await box.fill('Also export a goodbye.');
+    await box.press('Enter');
+    await page.getByTestId('queued-message').filter({ hasText: 'Also export a goodbye.' }).waitFor();
+    model.push({ when: { lastMessageIncludes: 'Also export a goodbye.' }, text: 'Exported it too.' });
     release();
     // The last todo done, the task goes on to review (and its commit message) by itself.
     await expect.poll(() => heading().textContent(), { timeout: 30_000 }).toBe('05 · Code review');
+    expect(lastMessages(model).some((text) => text.includes('Also export a goodbye.'))).toBe(true);
   }, 120_000);
 
   test('while the user reads an earlier stage, a change of the task (elsewhere) moves the page to the new stage', async () => {

@@ -289,6 +289,25 @@ export class SessionRunner {
     return [...queue];
   }
 
+  /** Whether a message waits in the session's queue. */
+  hasQueued(sessionId: string): boolean {
+    return (this.#queues.get(sessionId)?.length ?? 0) > 0;
+  }
+
+  /**
+   * Takes the session's next queued message for its holder to deliver within its own work (a todo goes on
+   * with the user's message before it is done), instead of as a turn after the work ended.
+   */
+  takeQueued(sessionId: string): QueuedMessage | undefined {
+    const queue = this.#queues.get(sessionId);
+    const message = queue?.shift();
+    if (!message) return undefined;
+    if (queue?.length === 0) this.#queues.delete(sessionId);
+    this.#onError.delete(message.id);
+    this.#publishQueue(sessionId);
+    return message;
+  }
+
   /** Drops the session's queued messages (its owner is deleted). */
   dropQueue(sessionId: string): void {
     for (const message of this.#queues.get(sessionId) ?? []) this.#onError.delete(message.id);

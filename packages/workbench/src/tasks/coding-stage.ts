@@ -160,9 +160,9 @@ export async function skipTodo(deps: TaskDeps, todoId: string): Promise<Todo> {
 }
 
 /**
- * The todo's work in its reserved session: the before-snapshot (or, on a retry, back to it), the turn, and
- * at the turn's end the after-snapshot and the todo's final status, written before the session's final
- * status is broadcast.
+ * The todo's work in its reserved session: the before-snapshot (or, on a retry, back to it), the turn, the
+ * turns of the messages the user queued in the session meanwhile (steering the todo), and at the end the
+ * after-snapshot and the todo's final status, written before the session's final status is broadcast.
  */
 async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Reservation): Promise<void> {
   try {
@@ -177,34 +177,53 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
       deps.store.updateTodo(todo.id, { before });
     }
     const total = deps.store.todos(task.id).length;
-    const outcome = await deps.runner.turn(
-      reservation.sessionId,
+    const sessionId = reservation.sessionId;
+    // The todo's final state.
+    const complete = async (ended: RunnerOutcome) => {
+      const after: Record<string, string> = {};
+      try {
+        for (const workspace of task.workspaces)
+          after[workspace.repository] = await snapshot(workspace.dir, `todo-${todo.id}-after`);
+      } catch (error) {
+        deps.store.updateTodo(todo.id, { status: 'failed', error: (error as Error).message });
+        throw error;
+      }
+      if (ended.status === 'succeeded') {
+        deps.store.updateTodo(todo.id, { status: 'done', after, error: null });
+        finishIfLast(deps, task.id);
+      } else {
+        deps.store.updateTodo(todo.id, {
+          status: 'failed',
+          after,
+          error: stopped(ended) ?? ended.error?.message ?? ended.status,
+        });
+      }
+    };
+    // Written before the session's end is broadcast, unless a message the user queued during the turn
+    // waits: it is part of this todo, which goes on with it before it is done.
+    const finish = async (ended: RunnerOutcome) => {
+      if (ended.status === 'succeeded' && deps.runner.hasQueued(sessionId)) return;
+      await complete(ended);
+    };
+    let outcome = await deps.runner.turn(
+      sessionId,
       {
         prompt: codingPrompt(todo, total, task.workspaces),
         shownAs: `Todo ${todo.position}: ${todo.title}`,
-        finish: async (ended) => {
-          const after: Record<string, string> = {};
-          try {
-            for (const workspace of task.workspaces)
-              after[workspace.repository] = await snapshot(workspace.dir, `todo-${todo.id}-after`);
-          } catch (error) {
-            deps.store.updateTodo(todo.id, { status: 'failed', error: (error as Error).message });
-            throw error;
-          }
-          if (ended.status === 'succeeded') {
-            deps.store.updateTodo(todo.id, { status: 'done', after, error: null });
-            finishIfLast(deps, task.id);
-          } else {
-            deps.store.updateTodo(todo.id, {
-              status: 'failed',
-              after,
-              error: stopped(ended) ?? ended.error?.message ?? ended.status,
-            });
-          }
-        },
+        finish,
       },
       reservation,
     );
+    for (;;) {
+      if (outcome.status !== 'succeeded' || deps.store.todo(todo.id).status !== 'running') break;
+      const message = deps.runner.takeQueued(sessionId);
+      // Cancelled between the turn's end and here: the todo ends as it stands.
+      if (!message) {
+        await complete(outcome);
+        break;
+      }
+      outcome = await deps.runner.turn(sessionId, { prompt: message.content, finish }, reservation);
+    }
     if (deps.store.todo(todo.id).status === 'running') {
       deps.store.updateTodo(todo.id, { status: 'failed', error: outcome.error?.message ?? outcome.status });
     }

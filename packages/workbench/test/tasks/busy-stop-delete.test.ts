@@ -175,12 +175,14 @@ describe('a session is busy from its 202', () => {
     client.send({ type: 'subscribe', channel: `session:${sessionId}` });
     client.send({ type: 'chat', session_id: sessionId, content: 'Chat in the gap' });
     expect(await client.next((m) => m.type === 'queued')).toMatchObject({ queued: true, position: 1 });
-    // The session's end comes with the todo's final state: read right at the final status event.
-    await client.next((m) => m.type === 'status' && (m.session as Body).status === 'succeeded');
+    // The queued chat steers the todo: it is answered within it, and the todo is done only after.
+    await eventually(() => asked(wb, 'Chat in the gap') === 1, 'the queued chat, within the todo');
+    await eventually(
+      async () => !(await api('GET', `/api/sessions/${sessionId}/status`)).body.busy,
+      'the todo session free',
+    );
     expect((await api('GET', `/api/todos/${todo.id}`)).body.status).toBe('done');
     expect((await api('GET', `/api/tasks/${task.id}`)).body.state).toBe('REVIEWING');
-    // Then the queued chat is the session's next turn.
-    await eventually(() => asked(wb, 'Chat in the gap') === 1, 'the queued chat');
     client.socket.close();
 
     // Entering review wrote the commit message by itself.
@@ -395,6 +397,55 @@ describe('skip', () => {
     expect(todos.map((todo) => todo.status)).toEqual(['done', 'skipped', 'done']);
     expect(asked(wb, 'Do todo 2 of 3')).toBe(0);
     expect((await api('POST', `/api/todos/${one.id}/skip`)).body.error.code).toBe('INVALID_STATE');
+  });
+});
+
+describe('steering a running todo', () => {
+  test('a message queued during the todo is answered within it: the todo is done only after, with its changes', {
+    timeout: 60_000,
+  }, async () => {
+    const repo = repoWithRemote(tempDir('steer'), 'app', { 'a.txt': 'a\n' });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await using wb = await startWorkbench([
+      ...planningScript(2, ['one', 'two']),
+      {
+        when: { lastMessageIncludes: 'Do todo 1 of 2' },
+        toolCalls: [{ name: 'write_file', arguments: { path: 'app/one.txt', content: '1\n' } }],
+      },
+      { when: { lastRole: 'tool' }, text: 'Done one.', until: held },
+      {
+        when: { lastMessageIncludes: 'Also write a note.' },
+        toolCalls: [{ name: 'write_file', arguments: { path: 'app/note.txt', content: 'note\n' } }],
+      },
+      { when: { lastRole: 'tool' }, text: 'Wrote the note too.' },
+    ]);
+    const { api } = wb;
+    const task = await taskInCoding(api, [{ path: repo.dir, type: 'custom' }]);
+    const [one] = task.todos as Body[];
+    expect((await api('POST', `/api/todos/${one.id}/execute`)).status).toBe(202);
+    await eventually(() => asked(wb, 'Do todo 1 of 2') > 0 && asked(wb, 'Done one') === 0, 'the todo turn');
+    const sessionId = (await api('GET', `/api/tasks/${task.id}`)).body.todos[0].session_id;
+    await eventually(async () => asked(wb, 'one.txt') > 0, 'the first tool call answered');
+    const sent = await api('POST', `/api/sessions/${sessionId}/messages`, { content: 'Also write a note.' });
+    expect(sent.status).toBe(202);
+    expect(sent.body.queued).toBe(true);
+    release();
+    await eventually(
+      async () => (await api('GET', `/api/tasks/${task.id}`)).body.todos[0].status === 'done',
+      'the todo done',
+    );
+    // The user's message ran inside the todo, before its after-snapshot: its change is the todo's.
+    expect(asked(wb, 'Also write a note.')).toBeGreaterThan(0);
+    const diff = (await api('GET', `/api/todos/${one.id}/diff`)).body;
+    expect(diff.repositories[0].files.map((file: Body) => file.path).sort()).toEqual(['note.txt', 'one.txt']);
+    const session = (await api('GET', `/api/sessions/${sessionId}/status`)).body;
+    expect(session).toMatchObject({ status: 'succeeded', busy: false });
+    expect((await api('GET', `/api/sessions/${sessionId}/queue`)).body.messages).toEqual([]);
+    // The next todo has not started by itself (no Run all): nothing ran beside the steered turn.
+    expect((await api('GET', `/api/tasks/${task.id}`)).body.todos[1].status).toBe('pending');
   });
 });
 

@@ -2,8 +2,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../api/client.ts';
 import type { ApiError } from '../../api/errors.ts';
-import type { LogEntry, Task, Todo, TodoDiff } from '../../api/types.ts';
+import type { LogEntry, SentMessage, Task, Todo, TodoDiff } from '../../api/types.ts';
 import { DiffViewer } from '../../components/lazy.tsx';
+import { MessageBox } from '../../components/message-box.tsx';
 import { SessionView } from '../../components/session-view.tsx';
 import { Badge, Empty, ErrorNote, Loading } from '../../components/status.tsx';
 import { StopButton } from '../../components/stop-button.tsx';
@@ -37,6 +38,10 @@ export function CodingStage({ task }: { task: Task }) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['task', task.id] }),
   });
   const refresh = useRefreshOnFinish(task);
+  // A message to the running todo's agent: queued in its session and answered within the todo.
+  const steer = useMutation<SentMessage, ApiError, { sessionId: string; message: string }>({
+    mutationFn: ({ sessionId, message }) => api.sessions.send(sessionId, message),
+  });
   // Bumped when the selected todo's session pushes the end of a tool call that may change files: the
   // diff is read again then, instead of on a timer.
   const [changes, setChanges] = useState(0);
@@ -151,6 +156,15 @@ export function CodingStage({ task }: { task: Task }) {
               ) : (
                 <Empty>Not run yet.</Empty>
               )}
+              {selected.status === 'running' && selected.session_id ? (
+                <MessageBox
+                  label="Message to the agent"
+                  placeholder="e.g. Use the existing logger instead. It is read when the current turn ends, before this todo is done."
+                  pending={steer.isPending}
+                  error={steer.error}
+                  onSend={(message) => steer.mutate({ sessionId: selected.session_id ?? '', message })}
+                />
+              ) : null}
               {selected.status !== 'pending' ? <TodoDiffPanel todo={selected} changes={changes} /> : null}
             </>
           ) : (

@@ -97,6 +97,7 @@ export type {
   ArtifactsApi,
   AuditApi,
   DriveOptions,
+  FollowOptions,
   RunOptions,
   RunRequest,
   RunResult,

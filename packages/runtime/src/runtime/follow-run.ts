@@ -2,7 +2,7 @@ import { CancelledError, KeelError } from '../errors/index.ts';
 import type { EventManager, RuntimeEvent } from '../events/index.ts';
 import { type ExecutionOutcome, nextChange } from '../runs/index.ts';
 import { finishedStatuses, type Run, type RunStore } from '../store/index.ts';
-import type { DriveOptions, RunOptions } from './runtime-options.ts';
+import type { DriveOptions, FollowOptions } from './runtime-options.ts';
 
 export interface FollowDeps {
   store: RunStore;
@@ -16,6 +16,14 @@ export interface FollowDeps {
   expire?(runId: string): Promise<{ expired: unknown[]; nextInMs: number | null }>;
 }
 
+export interface FollowRunOptions extends FollowOptions {
+  /**
+   * After `signal` aborts and the run is asked to cancel: follow it on until it is final (`runtime.follow`),
+   * instead of throwing CANCELLED at once (`runtime.run`).
+   */
+  untilFinal?: boolean;
+}
+
 /**
  * Drives a run until it is final: executes it here whenever it is queued, and otherwise (waiting for a
  * human, paused, or running in another process) follows it in the store, delivering its events. Returns
@@ -24,13 +32,15 @@ export interface FollowDeps {
 export async function followRun(
   runId: string,
   deps: FollowDeps,
-  options: Pick<RunOptions, 'signal' | 'onEvent'>,
+  options: FollowRunOptions,
 ): Promise<unknown> {
   const { store } = deps;
-  let delivered = (await store.getRun(runId)).last_seq;
+  let delivered = options.after ?? (await store.getRun(runId)).last_seq;
+  let signal = options.signal;
   const onEvent = async (event: RuntimeEvent, seq: number) => {
+    if (seq <= delivered) return;
     delivered = seq;
-    await options.onEvent?.(event);
+    await options.onEvent?.(event, seq);
   };
   for (;;) {
     let run = await store.getRun(runId);
@@ -43,16 +53,16 @@ export async function followRun(
     }
     if (finishedStatuses.includes(run.status) && run.last_seq <= delivered) return finalResult(run);
     if (run.status === 'queued') {
-      const outcome = await deps.drive(runId, {
-        ...(options.signal ? { signal: options.signal } : {}),
-        onEvent,
-      });
+      const outcome = await deps.drive(runId, { ...(signal ? { signal } : {}), onEvent });
       if (outcome?.error && finishedStatuses.includes(outcome.run.status)) throw outcome.error;
       continue;
     }
-    if (options.signal?.aborted) {
+    if (signal?.aborted) {
       await deps.cancel(runId).catch(() => undefined);
-      throw new CancelledError();
+      if (!options.untilFinal) throw new CancelledError();
+      // Asked once; whoever executes it stops it, and its end is followed here.
+      signal = undefined;
+      continue;
     }
     let waitMs = 1000;
     if (run.status === 'waiting' && deps.expire) {
@@ -61,7 +71,7 @@ export async function followRun(
       if (expired.length > 0) continue;
       if (nextInMs !== null) waitMs = Math.min(waitMs, nextInMs + 1);
     }
-    await nextChange(store, runId, options.signal, waitMs);
+    await nextChange(store, runId, signal, waitMs);
   }
 }
 

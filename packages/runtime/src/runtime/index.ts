@@ -6,7 +6,13 @@ export { imagePayloadSchema, parseRunRequest, runRequestSchema } from './run-req
 export type { RunResult } from './run-result.ts';
 export { RunsApi } from './runs-api.ts';
 export { createRuntime, Runtime } from './runtime.ts';
-export type { DriveOptions, RunOptions, RuntimeOptions, WorkOptions } from './runtime-options.ts';
+export type {
+  DriveOptions,
+  FollowOptions,
+  RunOptions,
+  RuntimeOptions,
+  WorkOptions,
+} from './runtime-options.ts';
 export { unconfinedCommandsNote } from './sandbox-note.ts';
 export type { SkillChange, SkillQuery } from './skills-api.ts';
 export { SkillsApi } from './skills-api.ts';

@@ -6,8 +6,8 @@ import { type ExecutionOutcome, RunControls } from '../runs/index.ts';
 import type { Run, SessionStore } from '../store/index.ts';
 import type { LspServers } from '../tools/index.ts';
 import { executeClaimed } from './execute-claimed.ts';
-import { followRun } from './follow-run.ts';
-import type { DriveOptions, RunOptions, RuntimeOptions, WorkOptions } from './runtime-options.ts';
+import { type FollowRunOptions, followRun } from './follow-run.ts';
+import type { DriveOptions, RuntimeOptions, WorkOptions } from './runtime-options.ts';
 import type { RuntimeStores } from './runtime-stores.ts';
 import { workLoop } from './worker-loop.ts';
 
@@ -74,7 +74,7 @@ export class RunDriver {
   }
 
   /** Drives a run until it is final, here or by following it in the store (see followRun). */
-  async follow(runId: string, options: Pick<RunOptions, 'signal' | 'onEvent'>): Promise<unknown> {
+  async follow(runId: string, options: FollowRunOptions): Promise<unknown> {
     return followRun(
       runId,
       {

@@ -88,6 +88,15 @@ export interface DriveOptions {
   onEvent?: (event: RuntimeEvent, seq: number) => void | Promise<void>;
 }
 
+export interface FollowOptions {
+  /** Deliver the events after this seq (0: every event; default: only those stored from now on). */
+  after?: number;
+  /** Cancels the run, wherever it executes; following goes on until the run is final. */
+  signal?: AbortSignal;
+  /** Each event of the run once, in order, after it is stored. */
+  onEvent?: (event: RuntimeEvent, seq: number) => void | Promise<void>;
+}
+
 export interface WorkOptions {
   /** Stops taking runs and cancels the run in hand. */
   signal?: AbortSignal;

@@ -7,7 +7,7 @@ import { EventManager, type RuntimeEvent } from '../events/index.ts';
 import { McpClientPool } from '../mcp/index.ts';
 import { ProjectsApi, TasksApi } from '../projects/index.ts';
 import { type ExecutionOutcome, newWorkerId } from '../runs/index.ts';
-import { type Run, type RunStore, SessionStore, type UserInput } from '../store/index.ts';
+import { finishedStatuses, type Run, type RunStore, SessionStore, type UserInput } from '../store/index.ts';
 import { LspServers } from '../tools/index.ts';
 import type { Workflow } from '../workflow/index.ts';
 import { ApprovalsApi } from './approvals-api.ts';
@@ -22,7 +22,13 @@ import type { RunRequest } from './run-request.ts';
 import type { RunResult } from './run-result.ts';
 import { RunsApi } from './runs-api.ts';
 import { createRuntimeAgents } from './runtime-agents.ts';
-import type { DriveOptions, RunOptions, RuntimeOptions, WorkOptions } from './runtime-options.ts';
+import type {
+  DriveOptions,
+  FollowOptions,
+  RunOptions,
+  RuntimeOptions,
+  WorkOptions,
+} from './runtime-options.ts';
 import { RuntimeStores } from './runtime-stores.ts';
 import { SkillsApi } from './skills-api.ts';
 
@@ -207,6 +213,29 @@ export class Runtime {
    */
   drive(runId: string, options: DriveOptions = {}): Promise<ExecutionOutcome | null> {
     return this.#driver.drive(runId, options);
+  }
+
+  /**
+   * Follows a run to its end, from any process: delivers its events (after `after`), executes it here
+   * whenever it is queued (also after an approval decided elsewhere), and waits in the store while it
+   * waits for a human, is paused or runs in another worker. `signal` cancels the run wherever it executes;
+   * following goes on until it is final. Answers the final run (succeeded, failed or cancelled: read its
+   * status, nothing is thrown for it).
+   *
+   * @example
+   * const run = await runtime.start(request, { execute: false });
+   * const final = await runtime.follow(run.id, { after: 0, onEvent: (event, seq) => show(event, seq) });
+   */
+  async follow(runId: string, options: FollowOptions = {}): Promise<Run> {
+    try {
+      await this.#driver.follow(runId, { ...options, untilFinal: true });
+    } catch (error) {
+      // The run's own failure (or cancellation) is its final status, not the caller's error.
+      const run = await this.runs.get(runId);
+      if (finishedStatuses.includes(run.status)) return run;
+      throw error;
+    }
+    return this.runs.get(runId);
   }
 
   /**

@@ -10,7 +10,6 @@ import type {
   RunnerRequest,
   RunnerUsage,
 } from './contract.ts';
-import { driveToEnd } from './keel-drive.ts';
 import { KeelEventMapper, withoutSecret } from './keel-events.ts';
 import { type KeelRunnerOptions, runRequestOf, runtimeOptionsOf } from './keel-request.ts';
 import { runtimeVersion } from './runtime-version.ts';
@@ -61,7 +60,9 @@ export class KeelRunner implements Runner {
       });
       const mapper = new KeelEventMapper([request.workdir, run.workdir]);
       let errorSent = false;
-      const final = await driveToEnd(runtime, run.id, {
+      // Executed here, or followed while it waits for an approval decided from `keel` elsewhere.
+      const final = await runtime.follow(run.id, {
+        after: 0,
         signal: request.signal,
         onEvent: async (event) => {
           for (const mapped of mapper.map(event)) {

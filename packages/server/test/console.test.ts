@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { createCodingTools } from '@keel/runtime';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { dist, ensureBuilt, hasChromium, launchBrowser, openPage } from '../../workbench-web/test/harness.ts';
@@ -74,7 +75,15 @@ describe('serving the console', () => {
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe('AUTHENTICATION_FAILED');
     const info = await s.api('GET', '/console/info', undefined, { authorization: 'Bearer sekret' });
-    expect(info).toEqual({ status: 200, body: { version: '0.1.0', workdir: s.repo.path } });
+    expect(info).toMatchObject({ status: 200, body: { version: '0.1.0', workdir: s.repo.path } });
+    // Every built-in tool with its traits' kind: the console shows a call by what its tool does.
+    expect(info.body.tools).toEqual(
+      expect.arrayContaining([
+        { name: 'exec_command', kind: 'execute' },
+        { name: 'read_file', kind: 'read' },
+      ]),
+    );
+    expect(info.body.tools.map((tool: { name: string }) => tool.name)).toEqual(createCodingTools().names());
   });
 
   test('without a built console /console says how to build it, and the API still works', async () => {

@@ -1,7 +1,7 @@
 // How the console shows sub-agents: a child run's label in lists and headers, and a parent's
 // `agent_spawned` / `agent_finished` events as transcript blocks that link to the child run.
 import { describe, expect, test } from 'vitest';
-import { foldRunEvents } from '../src/console/api/run-transcript.ts';
+import { foldRunEvents, toolCatalogue } from '../src/console/api/run-transcript.ts';
 import type { RunEvent, RunEventRecord } from '../src/console/api/runtime-types.ts';
 import { agentOutcome, runLabel } from '../src/console/run-label.ts';
 
@@ -79,6 +79,7 @@ describe('foldRunEvents with sub-agents', () => {
         // An end whose spawn is not in this log (a resumed sub-agent's earlier run, say) still shows.
         { type: 'agent_finished', agent_id: 'agt_9', run_id: 'run_child9', status: 'killed', error: null },
       ),
+      toolCatalogue(),
       false,
     );
     expect(items).toEqual([

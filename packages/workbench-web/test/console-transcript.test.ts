@@ -3,13 +3,21 @@
 import { describe, expect, test } from 'vitest';
 import { ApiError } from '../src/api/errors.ts';
 import { toolEditOf } from '../src/api/tool-edit.ts';
-import { foldRunEvents } from '../src/console/api/run-transcript.ts';
+import { foldRunEvents, toolCatalogue } from '../src/console/api/run-transcript.ts';
 import type { RunEvent, RunEventRecord } from '../src/console/api/runtime-types.ts';
 import { fieldOfError } from '../src/console/field-error.ts';
 
 type Body = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'session_id'> : never) : never;
 const records = (...events: Body[]): RunEventRecord[] =>
   events.map((event, index) => ({ seq: index + 1, event: { ...event, session_id: 's' } as RunEvent }));
+
+// What `GET /console/info` lists: each built-in tool with its traits' kind.
+const catalogue = toolCatalogue([
+  { name: 'read_file', kind: 'read' },
+  { name: 'edit_file', kind: 'edit' },
+  { name: 'exec_command', kind: 'execute' },
+  { name: 'todo_write', kind: 'think' },
+]);
 
 describe('foldRunEvents', () => {
   test('thinking joins, text streams until a tool call, the result lands on its call with the edit', () => {
@@ -36,6 +44,7 @@ describe('foldRunEvents', () => {
         { type: 'tool_result', tool_name: 'exec_command', tool_call_id: 'c2', result: 'Error: exit code 1' },
         { type: 'text_delta', content: 'Done' },
       ),
+      catalogue,
     );
     expect(items).toMatchObject([
       { type: 'thinking', content: 'Let me look.' },
@@ -57,7 +66,7 @@ describe('foldRunEvents', () => {
       { type: 'assistant', content: 'Done', streaming: true },
     ]);
     // A finished run's last text is complete.
-    expect(foldRunEvents(records({ type: 'text_delta', content: 'Done' }), false)).toMatchObject([
+    expect(foldRunEvents(records({ type: 'text_delta', content: 'Done' }), catalogue, false)).toMatchObject([
       { type: 'assistant', streaming: false },
     ]);
   });
@@ -88,6 +97,7 @@ describe('foldRunEvents', () => {
           metadata: { summary: 'Did it.', confidence: 1, issues: [], next_steps: ['Test it'] },
         },
       ),
+      catalogue,
     );
     expect(items.map((item) => item.type)).toEqual([
       'retry',
@@ -106,6 +116,36 @@ describe('foldRunEvents', () => {
       summary: 'Did it.',
       nextSteps: ['Test it'],
     });
+  });
+
+  test("a tool call's kind is its traits' kind from the server's catalogue, with no table of names", () => {
+    const call = (tool_name: string): Body => ({
+      type: 'tool_call',
+      tool_name,
+      tool_call_id: tool_name,
+      args: {},
+    });
+    const kinds = (tools: typeof catalogue) =>
+      foldRunEvents(
+        records(
+          call('run_tests'),
+          call('read_file'),
+          call('todo_write'),
+          call('mcp_call'),
+          call('frobnicate'),
+        ),
+        tools,
+      ).map((item) => (item.type === 'tool' ? item.kind : item.type));
+    // A tool the console never heard of runs commands: it is shown as a command.
+    const withRunTests = toolCatalogue([
+      { name: 'run_tests', kind: 'execute' },
+      { name: 'read_file', kind: 'read' },
+    ]);
+    expect(kinds(withRunTests)).toEqual(['command', 'file_read', 'todo', 'mcp', 'other']);
+    // Without a catalogue (an older server) only the task list and MCP's tools are known, by name.
+    expect(kinds(toolCatalogue())).toEqual(['other', 'other', 'todo', 'mcp', 'other']);
+    // A kind this console does not know is 'other'.
+    expect(toolCatalogue([{ name: 'x', kind: 'teleport' }]).get('x')).toBe('other');
   });
 });
 

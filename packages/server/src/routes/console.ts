@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { createCodingTools } from '@keel/runtime';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { RuntimePool } from '../runtime-pool.ts';
@@ -62,6 +63,16 @@ function loadFiles(dir: string): Map<string, ConsoleFile> {
   return files;
 }
 
+/**
+ * The runtime's built-in tools with what each does (its traits' kind), for `/console/info`: the console shows
+ * a call by what its tool does, with no table of names of its own. Tools a run adds (the MCP and agent meta
+ * tools, skills) are not built in, so not listed.
+ */
+function toolCatalogue(): { name: string; kind: string }[] {
+  const tools = createCodingTools();
+  return tools.list().map((tool) => ({ name: tool.name, kind: tools.traitsOf(tool.name).kind }));
+}
+
 const notBuilt =
   '<!doctype html><meta charset="utf-8"><title>Keel console</title><p>keel-web is running, but its console is not built: run <code>npm run build</code> in the Keel repository (or install <code>@keel/workbench-web</code>). The API is at <a href="/docs">/docs</a>.</p>';
 
@@ -97,6 +108,7 @@ export function consoleRoutes(pool: RuntimePool, options: { dir?: string } = {})
       return send(request, reply, file, 'public, max-age=31536000, immutable');
     });
     app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console'));
-    app.get('/console/info', async () => ({ version, workdir: pool.workdir }));
+    const tools = toolCatalogue();
+    app.get('/console/info', async () => ({ version, workdir: pool.workdir, tools }));
   };
 }

@@ -1,7 +1,7 @@
 import { toolEditOf } from '../../api/tool-edit.ts';
 import type { TranscriptItem } from '../../api/transcript.ts';
 import type { ToolKind, Usage } from '../../api/types.ts';
-import type { RunEventRecord } from './runtime-types.ts';
+import type { RunEventRecord, ToolTraitKind } from './runtime-types.ts';
 
 /** A question or approval the run asked for, answered in place (it is an approval's id). */
 export type AskItem = {
@@ -39,26 +39,36 @@ export type AgentItem = {
 /** A block of a run's transcript: the kit's blocks (text, thinking, tools, errors…) and the console's own. */
 export type RunItem = TranscriptItem | AskItem | DoneItem | AgentItem;
 
-const toolKinds: Readonly<Record<string, ToolKind>> = {
-  read_file: 'file_read',
-  edit_file: 'file_edit',
-  write_file: 'file_edit',
-  patch: 'file_edit',
-  undo_file: 'file_edit',
-  redo_file: 'file_edit',
-  exec_command: 'command',
-  grep: 'search',
-  glob: 'search',
-  search_files: 'search',
-  list_directory: 'search',
-  webfetch: 'web',
-  websearch: 'web',
+// How the transcript shows a call of a tool of each trait kind (as the workbench's Keel runner does).
+const kindOfTraits: Readonly<Record<ToolTraitKind, ToolKind>> = {
+  read: 'file_read',
+  edit: 'file_edit',
+  search: 'search',
+  execute: 'command',
+  fetch: 'web',
+  think: 'other',
+  agent: 'other',
+  other: 'other',
 };
 
-/** What a runtime tool does, from its name (the workbench's Keel runner names them the same way). */
-export function toolKindOf(toolName: string): ToolKind {
-  const exact = toolKinds[toolName];
-  if (exact) return exact;
+/** The transcript's kind of each tool the server lists (`GET /console/info`'s `tools`), by name. */
+export type ToolCatalogue = ReadonlyMap<string, ToolKind>;
+
+/** The catalogue of the tools `/console/info` lists; a kind this console does not know is 'other'. */
+export function toolCatalogue(tools: readonly { name: string; kind: string }[] = []): ToolCatalogue {
+  const kindOf = (kind: string): ToolKind =>
+    Object.hasOwn(kindOfTraits, kind) ? kindOfTraits[kind as ToolTraitKind] : 'other';
+  return new Map(tools.map(({ name, kind }) => [name, kindOf(kind)]));
+}
+
+/**
+ * What a runtime tool does: its kind in the server's catalogue (from the tool's traits). Traits do not tell
+ * a task list from other thinking, nor the MCP meta tools (added per run, not listed) from other tools:
+ * those go by name.
+ */
+export function toolKindOf(toolName: string, catalogue: ToolCatalogue): ToolKind {
+  const kind = catalogue.get(toolName) ?? 'other';
+  if (kind !== 'other') return kind;
   if (toolName.startsWith('todo_')) return 'todo';
   if (toolName.startsWith('mcp_')) return 'mcp';
   return 'other';
@@ -72,9 +82,14 @@ const failedResult = /^(Error: |Not run: )/;
  * until something else happens (a `retry` drops the partial text, as the spec asks), thinking chunks join,
  * a tool result lands on its call (an edit carries its diff), an `interaction_request` becomes an ask
  * answered in place, a sub-agent's spawn and end are blocks linking to its run, and `done` closes the run
- * with its usage and summary. Unless `live` (the run goes on), the last text block is complete too.
+ * with its usage and summary. A tool call's kind comes from `catalogue`, the server's. Unless `live`
+ * (the run goes on), the last text block is complete too.
  */
-export function foldRunEvents(records: readonly RunEventRecord[], live = true): RunItem[] {
+export function foldRunEvents(
+  records: readonly RunEventRecord[],
+  catalogue: ToolCatalogue,
+  live = true,
+): RunItem[] {
   const items: RunItem[] = [];
   const tools = new Map<string, Extract<TranscriptItem, { type: 'tool' }>>();
   const spawns = new Map<string, AgentItem>();
@@ -102,7 +117,7 @@ export function foldRunEvents(records: readonly RunEventRecord[], live = true): 
       case 'tool_call': {
         // The question tool is its ask block, answered in place.
         if (event.tool_name === 'question') break;
-        const kind = toolKindOf(event.tool_name);
+        const kind = toolKindOf(event.tool_name, catalogue);
         const path = typeof event.args.path === 'string' ? event.args.path : undefined;
         const edit = kind === 'file_edit' ? toolEditOf(event.tool_name, event.args) : undefined;
         const item: Extract<TranscriptItem, { type: 'tool' }> = {
@@ -125,7 +140,7 @@ export function foldRunEvents(records: readonly RunEventRecord[], live = true): 
         const call = tools.get(event.tool_call_id);
         if (call) call.result = result;
         else {
-          const kind = toolKindOf(event.tool_name);
+          const kind = toolKindOf(event.tool_name, catalogue);
           items.push({
             type: 'tool',
             seq,

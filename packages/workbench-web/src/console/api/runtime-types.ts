@@ -169,10 +169,15 @@ export interface RunStart {
   max_steps?: unknown;
 }
 
+/** What a runtime tool does, as its traits declare (`ToolTraits.kind`). */
+export type ToolTraitKind = 'read' | 'edit' | 'search' | 'execute' | 'fetch' | 'think' | 'agent' | 'other';
+
 /** `GET /console/info`. */
 export interface ServerInfo {
   version: string;
   workdir: string;
+  /** The runtime's built-in tools, each with its traits' kind (an older server sends none). */
+  tools?: { name: string; kind: ToolTraitKind }[];
 }
 
 /** `GET /config/status`. */

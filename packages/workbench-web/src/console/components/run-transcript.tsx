@@ -5,9 +5,15 @@ import { Markdown } from '../../components/lazy.tsx';
 import { MessageBox } from '../../components/message-box.tsx';
 import { Empty, ErrorNote, Loading } from '../../components/status.tsx';
 import { TranscriptBlock } from '../../components/transcript-block.tsx';
-import { type AgentItem, foldRunEvents, type RunItem } from '../api/run-transcript.ts';
+import { type AgentItem, foldRunEvents, type RunItem, toolCatalogue } from '../api/run-transcript.ts';
 import { runtimeApi } from '../api/runtime-client.ts';
-import { type Approval, finishedStatuses, type RunDetail, type Step } from '../api/runtime-types.ts';
+import {
+  type Approval,
+  finishedStatuses,
+  type RunDetail,
+  type ServerInfo,
+  type Step,
+} from '../api/runtime-types.ts';
 import { formatTokens } from '../format.ts';
 import { agentOutcome } from '../run-label.ts';
 import { useRunEvents } from '../use-run-events.ts';
@@ -24,7 +30,14 @@ import { currentStep, RunProgress } from './run-progress.tsx';
 export function RunTranscript({ run, onOpenRun }: { run: RunDetail; onOpenRun: (runId: string) => void }) {
   const active = !finishedStatuses.includes(run.status);
   const { records, loaded, trouble } = useRunEvents(run.id, active);
-  const items = useMemo(() => foldRunEvents(records, active), [records, active]);
+  // The server's tool catalogue, from the top bar's query (`/console/info`): fixed while the server lives.
+  const info = useQuery<ServerInfo, ApiError>({
+    queryKey: ['info'],
+    queryFn: runtimeApi.info,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const catalogue = useMemo(() => toolCatalogue(info.data?.tools), [info.data]);
+  const items = useMemo(() => foldRunEvents(records, catalogue, active), [records, catalogue, active]);
   const approvals = useQuery<{ approvals: Approval[] }, ApiError>({
     queryKey: ['approvals', 'run', run.id],
     queryFn: () => runtimeApi.approvals.list({ run_id: run.id, limit: 500 }),

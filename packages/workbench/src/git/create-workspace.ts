@@ -30,9 +30,9 @@ export interface WorkspaceInfo {
 }
 
 /**
- * Copies `source` into `dest` as an isolated workspace: `git clone --local` (objects hard-linked), `origin`
- * pointed at the source's own origin (it stays the source path when there is none), then `branch` checked
- * out: tracking `origin/<branch>` when the source knows that remote branch, else new from the source's HEAD.
+ * Copies `source` into `dest` as an isolated workspace: a local `git clone` (objects hard-linked on the same
+ * filesystem, copied across), `origin` pointed at the source's own origin (it stays the source path when
+ * there is none), then `branch` checked out: tracking `origin/<branch>` when the source knows that remote branch, else new from the source's HEAD.
  * Uncommitted changes of the source are not copied. The clone is prepared in a sibling temporary folder and
  * renamed into place, so `dest` is either absent or complete: a retry after a crash starts clean, and a retry
  * after success returns the existing workspace untouched. Any other `dest` is refused (WORKSPACE_EXISTS, 409).
@@ -78,7 +78,9 @@ async function prepareClone(
 ): Promise<WorkspaceOrigin> {
   await runGit(
     dirname(staging),
-    ['clone', '--local', '--no-checkout', '--quiet', '--', plan.source, staging],
+    // Not `--local`: given explicitly, git fails where it cannot hard-link (WORKBENCH_HOME on another
+    // filesystem); implied by a local path, it links where it can and copies elsewhere.
+    ['clone', '--no-checkout', '--quiet', '--', plan.source, staging],
     {
       what: `cloning ${plan.source}`,
       timeoutMs: 10 * 60_000,

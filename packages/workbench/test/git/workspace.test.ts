@@ -1,10 +1,21 @@
-import { readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TempDir, TempGitRepo } from '@keel/testkit';
 import { createTempDir, createTempGitRepo } from '@keel/testkit';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createWorkspace, remoteUrl } from '../../src/git/index.ts';
 import { git, rejection } from './helpers.ts';
+
+/** Whether /dev/shm exists on another device than the temp folder, where the sources are made. */
+function otherDeviceThanTmp(): boolean {
+  try {
+    return statSync('/dev/shm').dev !== statSync(tmpdir()).dev;
+  } catch {
+    return false;
+  }
+}
 
 describe('createWorkspace', () => {
   let dir: TempDir;
@@ -50,6 +61,21 @@ describe('createWorkspace', () => {
     expect(originMain).not.toBe(head);
     // The clone was staged next to dest and renamed into place: nothing else is left behind.
     expect(await readdir(join(dir.path, 'tasks', 't1'))).toEqual(['repo']);
+  });
+
+  // WORKBENCH_HOME on another filesystem than the repositories (a tmpfs here): objects cannot be
+  // hard-linked there, and the clone must copy them instead of failing ("Invalid cross-device link").
+  test.skipIf(!otherDeviceThanTmp())('clones onto another filesystem than the source', async () => {
+    const other = await mkdtemp(join('/dev/shm', 'keel-ws-'));
+    try {
+      const dest = join(other, 'tasks', 't1', 'repo');
+      const info = await createWorkspace({ source: source.path, dest, branch: 'keel/t1' });
+      expect(info.dir).toBe(dest);
+      expect(await readFile(join(dest, 'src/index.ts'), 'utf8')).toBe('export {};\n');
+      expect((await git(dest, 'status', '--porcelain')).trim()).toBe('');
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
   });
 
   test('is idempotent: a retry returns the same workspace without touching it', async () => {

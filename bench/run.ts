@@ -8,6 +8,7 @@ for (const bench of [
   'bench/web-stream.ts',
   'bench/startup.ts',
   'bench/workbench-stream.ts',
+  'bench/workbench-task-list.ts',
 ]) {
   const result = spawnSync(process.execPath, [bench], { stdio: 'inherit' });
   if (result.status !== 0) console.log(JSON.stringify({ bench, error: `exited with ${result.status}` }));

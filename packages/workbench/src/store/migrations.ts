@@ -119,4 +119,13 @@ export const migrations: string[] = [
    ALTER TABLE tasks ADD COLUMN mr_description TEXT;`,
   // The PRD links the first plan draft could not read, with why (shown on the task).
   `ALTER TABLE tasks ADD COLUMN prd_link_errors TEXT;`,
+  // What lists show of a task's images (media type, file name, decoded size), so a list never reads them.
+  `ALTER TABLE tasks ADD COLUMN image_info TEXT;
+   UPDATE tasks SET image_info = (
+     -- A merge patch with a null file name leaves the key out, as the service writes it.
+     SELECT json_group_array(json_patch(
+       json_object('media_type', json_extract(value, '$.media_type'), 'bytes', (length(data) * 3) / 4
+         - (CASE WHEN data LIKE '%==' THEN 2 WHEN data LIKE '%=' THEN 1 ELSE 0 END)),
+       json_object('filename', json_extract(value, '$.filename'))))
+     FROM (SELECT value, json_extract(value, '$.data') AS data FROM json_each(tasks.images)));`,
 ];

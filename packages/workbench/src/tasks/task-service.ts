@@ -6,11 +6,12 @@ import type { TaskDeps } from './deps.ts';
 import { initAutomatically } from './init-stage.ts';
 import { readPlan } from './plan-stage.ts';
 import { allowedActions } from './states.ts';
-import type { Task, TaskImage, Todo } from './types.ts';
+import { imageInfoOf, type ListedTask } from './task-store.ts';
+import type { Task, TaskImage, TaskImageInfo, Todo } from './types.ts';
 
 /** A task as the API shows it: images without their data, plus plan.md, the todos and the allowed actions. */
 export interface TaskView extends Omit<Task, 'images'> {
-  images: { media_type: string; filename?: string; bytes: number }[];
+  images: TaskImageInfo[];
   work_dir: string;
   plan: string | null;
   todos: Todo[];
@@ -32,14 +33,11 @@ export interface TaskSessionView {
 /** States where the task's input (description, links, images, runner) may still change. */
 const editable = new Set(['CREATED', 'INITIALIZING', 'PLANNING']);
 
-export function viewTask(deps: TaskDeps, task: Task): TaskView {
+export function viewTask(deps: TaskDeps, task: Task | ListedTask): TaskView {
   return {
     ...task,
-    images: task.images.map((image: TaskImage) => ({
-      media_type: image.media_type,
-      ...(image.filename ? { filename: image.filename } : {}),
-      bytes: Math.floor((image.data.length * 3) / 4),
-    })),
+    // A listed task's images are their info already.
+    images: isListed(task) ? task.images : imageInfoOf(task.images),
     work_dir: deps.paths.taskDir(task.id),
     plan: shownPlan(deps, task.id),
     todos: deps.store.todos(task.id),
@@ -53,6 +51,10 @@ export function viewTask(deps: TaskDeps, task: Task): TaskView {
     })),
     allowed_actions: allowedActions(task.state),
   };
+}
+
+function isListed(task: Task | ListedTask): task is ListedTask {
+  return task.images.every((image) => !('data' in image));
 }
 
 /** plan.md for the view; one the model replaced by a link shows as no plan (locking it says why). */

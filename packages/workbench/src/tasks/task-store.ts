@@ -3,13 +3,17 @@ import { WorkbenchError } from '../errors.ts';
 import { redactCredentials } from '../git/index.ts';
 import { type Database, fromJson, nowIso } from '../store/index.ts';
 import { nextState, type TaskState } from './states.ts';
-import type { PlanVersion, Task, Todo, Workspace } from './types.ts';
+import type { PlanVersion, Task, TaskImage, TaskImageInfo, Todo, Workspace } from './types.ts';
+
+/** A task as `list` reads it: its images' sizes, not their data (megabytes each). */
+export type ListedTask = Omit<Task, 'images'> & { images: TaskImageInfo[] };
 
 type Row = Record<string, unknown>;
 const jsonColumns = new Set([
   'prd_link_errors',
   'prd_links',
   'images',
+  'image_info',
   'init',
   'workspaces',
   'results',
@@ -18,12 +22,15 @@ const jsonColumns = new Set([
 ]);
 
 function toTask(row: Row): Task {
+  return { ...toListedTask(row), images: fromJson(row.images, []) };
+}
+
+function toListedTask(row: Row): Omit<Task, 'images'> {
   return {
     id: row.id as string,
     project_id: row.project_id as string,
     description: row.description as string,
     prd_links: fromJson(row.prd_links, []),
-    images: fromJson(row.images, []),
     runner: (row.runner as string | null) ?? null,
     branch: row.branch as string,
     state: row.state as TaskState,
@@ -66,10 +73,21 @@ function toTodo(row: Row): Todo {
   };
 }
 
+/** What lists and views show of a task's images, kept beside them so that a list never reads the images. */
+export function imageInfoOf(images: TaskImage[]): TaskImageInfo[] {
+  return images.map((image) => ({
+    media_type: image.media_type,
+    ...(image.filename ? { filename: image.filename } : {}),
+    bytes: Buffer.byteLength(image.data, 'base64'),
+  }));
+}
+
 function assignments(patch: Record<string, unknown>): { sql: string; values: (string | number | null)[] } {
   const columns: string[] = [];
   const values: (string | number | null)[] = [];
-  for (const [key, value] of Object.entries(patch)) {
+  const images = patch.images as TaskImage[] | undefined;
+  const withInfo = images ? { ...patch, image_info: imageInfoOf(images) } : patch;
+  for (const [key, value] of Object.entries(withInfo)) {
     if (value === undefined) continue;
     columns.push(`${key} = ?`);
     values.push(
@@ -88,6 +106,7 @@ export type TaskPatch = Partial<
 /** The tasks and todos tables. The state column is written only by `move`, through the table of moves. */
 export class TaskStore {
   readonly #db: Database;
+  #columns: string[] | undefined;
 
   constructor(db: Database) {
     this.#db = db;
@@ -99,8 +118,8 @@ export class TaskStore {
     const now = nowIso();
     this.#db
       .prepare(
-        `INSERT INTO tasks (id, project_id, description, prd_links, images, runner, branch, state, init, workspaces, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'CREATED', ?, '[]', ?, ?)`,
+        `INSERT INTO tasks (id, project_id, description, prd_links, images, image_info, runner, branch, state, init, workspaces, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'CREATED', ?, '[]', ?, ?)`,
       )
       .run(
         input.id,
@@ -108,6 +127,7 @@ export class TaskStore {
         input.description,
         JSON.stringify(input.prd_links),
         JSON.stringify(input.images),
+        JSON.stringify(imageInfoOf(input.images)),
         input.runner,
         input.branch,
         JSON.stringify({ status: 'idle', steps: [] }),
@@ -121,11 +141,31 @@ export class TaskStore {
     return newId('task');
   }
 
-  list(projectId?: string): Task[] {
+  /**
+   * The tasks, oldest first. Images come as what they are and their sizes (`image_info`, written with
+   * them): listing twenty tasks with a few megabytes of images each must not read them all (it took the
+   * service to 1.4 GB).
+   */
+  list(projectId?: string): ListedTask[] {
+    const select = `SELECT ${this.#columnsBut('images')} FROM tasks`;
     const rows = projectId
-      ? this.#db.prepare('SELECT * FROM tasks WHERE project_id = ? ORDER BY created_at, id').all(projectId)
-      : this.#db.prepare('SELECT * FROM tasks ORDER BY created_at, id').all();
-    return (rows as Row[]).map(toTask);
+      ? this.#db.prepare(`${select} WHERE project_id = ? ORDER BY created_at, id`).all(projectId)
+      : this.#db.prepare(`${select} ORDER BY created_at, id`).all();
+    return (rows as Row[]).map((row) => ({
+      ...toListedTask(row),
+      images: fromJson<TaskImageInfo[]>(row.image_info, []),
+    }));
+  }
+
+  /** The tasks table's columns but `skipped`, as a select list (read once: migrations are done by then). */
+  #columnsBut(skipped: string): string {
+    this.#columns ??= (this.#db.prepare('PRAGMA table_info(tasks)').all() as { name: string }[]).map(
+      (column) => column.name,
+    );
+    return this.#columns
+      .filter((name) => name !== skipped)
+      .map((name) => `"${name}"`)
+      .join(', ');
   }
 
   get(id: string): Task {

@@ -18,6 +18,13 @@ const imageSchema = z.strictObject({
 });
 export type TaskImage = z.infer<typeof imageSchema>;
 
+/** An image as lists and views show it: what it is and how big, not its data. */
+export interface TaskImageInfo {
+  media_type: string;
+  filename?: string;
+  bytes: number;
+}
+
 const branchSchema = z.string().superRefine((name, context) => {
   const problem = branchNameProblem(name);
   if (problem) context.addIssue({ code: 'custom', message: `is not a valid branch name: ${problem}` });

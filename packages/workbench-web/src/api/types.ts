@@ -417,6 +417,9 @@ export interface DirectoryListing {
   path: string;
   parent: string | null;
   entries: { name: string; path: string; is_dir: boolean; is_git_repo: boolean }[];
+  /** How many entries the folder has in all; `truncated` when only the first ones are listed. */
+  total?: number;
+  truncated?: boolean;
 }
 
 /** A PRD link the plan's first draft could not read, and why in words. */

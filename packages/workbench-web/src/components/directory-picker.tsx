@@ -57,6 +57,12 @@ export function DirectoryPicker(props: {
               </li>
             ))}
         </ul>
+        {here?.truncated ? (
+          <p className="hint" data-testid="picker-truncated">
+            The first {here.entries.length.toLocaleString()} of {here.total?.toLocaleString()} entries, by
+            name.
+          </p>
+        ) : null}
         <div className="form-actions">
           <button
             type="button"

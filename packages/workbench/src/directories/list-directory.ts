@@ -16,7 +16,20 @@ export interface DirectoryListing {
   /** The directory above, or null at the root. */
   parent: string | null;
   entries: DirectoryEntry[];
+  /** How many entries the directory shows in all (hidden ones only when asked). */
+  total: number;
+  /** More than `entries` holds: the first `maxEntries`, in order, are listed. */
+  truncated: boolean;
 }
+
+/** The most entries one listing shows: a folder of 20,000 sub-folders is not browsed by scrolling. */
+export const maxEntries = 2000;
+
+// Names compare much faster through one collator than through `localeCompare` each time.
+const byName = new Intl.Collator(undefined, { numeric: true }).compare;
+
+// The checks of a listing (links, `.git`) run this many at a time, not all at once.
+const checksAtOnce = 64;
 
 /**
  * One directory of the machine the workbench runs on, for picking repositories in the browser:
@@ -40,22 +53,50 @@ export async function listDirectory(
     throw failure(error, absolute);
   });
   const shown = dirents.filter((dirent) => options.hidden || !dirent.name.startsWith('.'));
-  const entries = await Promise.all(
-    shown.map(async (dirent): Promise<DirectoryEntry> => {
-      const entryPath = join(absolute, dirent.name);
-      // A link to a directory is listed as one, so a linked checkout can be picked.
-      const isDir = dirent.isDirectory() || (dirent.isSymbolicLink() && (await isDirectory(entryPath)));
-      return {
-        name: dirent.name,
-        path: entryPath,
-        is_dir: isDir,
-        is_git_repo: isDir && (await exists(join(entryPath, '.git'))),
-      };
-    }),
-  );
-  entries.sort((a, b) => Number(b.is_dir) - Number(a.is_dir) || a.name.localeCompare(b.name));
+  // Only links need a look to be placed (a link to a directory is listed as one, so a linked checkout can
+  // be picked); then the first `maxEntries` in order, and only they are checked for `.git`.
+  const placed = await mapAtMost(shown, checksAtOnce, async (dirent) => ({
+    name: dirent.name,
+    isDir:
+      dirent.isDirectory() || (dirent.isSymbolicLink() && (await isDirectory(join(absolute, dirent.name)))),
+  }));
+  placed.sort((a, b) => Number(b.isDir) - Number(a.isDir) || byName(a.name, b.name));
+  const listed = placed.slice(0, maxEntries);
+  const entries = await mapAtMost(listed, checksAtOnce, async ({ name, isDir }): Promise<DirectoryEntry> => {
+    const entryPath = join(absolute, name);
+    return {
+      name,
+      path: entryPath,
+      is_dir: isDir,
+      is_git_repo: isDir && (await exists(join(entryPath, '.git'))),
+    };
+  });
   const parent = dirname(absolute);
-  return { path: absolute, parent: parent === absolute ? null : parent, entries };
+  return {
+    path: absolute,
+    parent: parent === absolute ? null : parent,
+    entries,
+    total: placed.length,
+    truncated: placed.length > listed.length,
+  };
+}
+
+/** `work` over `items`, at most `limit` at a time, the results in the items' order. */
+async function mapAtMost<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 function failure(error: NodeJS.ErrnoException, path: string): WorkbenchError {

@@ -30,6 +30,27 @@ describe('GET /api/directories', () => {
     expect(hidden.body.entries.map((entry: Body) => entry.name)).toContain('.hidden');
   });
 
+  test('a folder of 2,500 sub-folders lists the first 2,000 in order, says how many there are', {
+    timeout: 30_000,
+  }, async () => {
+    await using wb = await startWorkbench([]);
+    const root = tempDir('many');
+    for (let i = 0; i < 2500; i++) mkdirSync(join(root, `dir-${i}`));
+    mkdirSync(join(root, 'dir-7', '.git'));
+    writeFileSync(join(root, 'a-file.txt'), 'x');
+    const listing = await wb.api('GET', `/api/directories?path=${encodeURIComponent(root)}`);
+    expect(listing.status).toBe(200);
+    expect(listing.body).toMatchObject({ total: 2501, truncated: true });
+    expect(listing.body.entries).toHaveLength(2000);
+    // Directories first, in natural order (dir-2 before dir-10); the file is beyond the cut.
+    const names = listing.body.entries.map((entry: Body) => entry.name);
+    expect(names.slice(0, 3)).toEqual(['dir-0', 'dir-1', 'dir-2']);
+    expect(names).not.toContain('a-file.txt');
+    expect(listing.body.entries.find((entry: Body) => entry.name === 'dir-7').is_git_repo).toBe(true);
+    const small = await wb.api('GET', `/api/directories?path=${encodeURIComponent(join(root, 'dir-7'))}`);
+    expect(small.body).toMatchObject({ total: 0, truncated: false, entries: [] });
+  });
+
   test('defaults to the home directory; the root has no parent', async () => {
     await using wb = await startWorkbench([]);
     expect((await wb.api('GET', '/api/directories')).body.path).toBe(homedir());

@@ -14,6 +14,7 @@ import {
 } from '../git/index.ts';
 import type { RunnerOutcome } from '../runners/index.ts';
 import type { SessionRecord } from '../sessions/index.ts';
+import { changeSummary } from './change-summary.ts';
 import { claim, reserveSession, type TaskDeps, taskRunner } from './deps.ts';
 import { held, readIfExists } from './plan-stage.ts';
 import {
@@ -71,18 +72,11 @@ export async function startCommitMessage(deps: TaskDeps, taskId: string, message
     const first = !session.runner_session_id;
     if (first || !message) {
       const changes = await taskDiff(deps, taskId);
-      const summary = changes.repositories
-        .flatMap((repo) =>
-          repo.files.map(
-            (file) =>
-              `- ${repo.repository}/${file.path} (${file.status}, +${file.additions} -${file.deletions})`,
-          ),
-        )
-        .join('\n');
+      const summary = changeSummary(changes.repositories);
       const patch = changes.repositories.map((repo) => `# ${repo.repository}\n${repo.patch}`).join('\n');
       prompt = commitMessagePrompt(
         task,
-        summary || '(no changes)',
+        summary,
         patch.length > maxPatchChars ? `${patch.slice(0, maxPatchChars)}\n[… cut]` : patch,
       );
       if (message) prompt += `\n\nAlso: ${message}`;

@@ -78,6 +78,26 @@ describe('createWorkspace', () => {
     }
   });
 
+  // A partial clone (`--filter=blob:none`) lacks the blobs of older commits: the workspace is still made.
+  test('clones a partial clone of the repository', async () => {
+    for (const version of ['two', 'three']) {
+      await writeFile(join(source.path, 'README.md'), `# app ${version}\n`);
+      await source.git('commit', '-q', '-am', version);
+    }
+    await source.git('push', '-q', 'origin', 'main');
+    await git(bare, 'config', 'uploadpack.allowFilter', 'true');
+    const partial = join(dir.path, 'partial');
+    await git(dir.path, 'clone', '-q', '-b', 'main', '--filter=blob:none', `file://${bare}`, partial);
+    // It is partial: the older READMEs are not there.
+    const missing = await git(partial, 'rev-list', '--objects', '--all', '--missing=print');
+    expect(missing).toMatch(/^\?/m);
+    const dest = join(dir.path, 'tasks', 't1', 'repo');
+    const info = await createWorkspace({ source: partial, dest, branch: 'keel/t1' });
+    expect(info.baseCommit).toBe((await git(partial, 'rev-parse', 'HEAD')).trim());
+    expect(await readFile(join(dest, 'README.md'), 'utf8')).toBe('# app three\n');
+    expect((await git(dest, 'status', '--porcelain')).trim()).toBe('');
+  });
+
   test('is idempotent: a retry returns the same workspace without touching it', async () => {
     const dest = join(dir.path, 'ws');
     const first = await createWorkspace({ source: source.path, dest, branch: 'keel/t1' });

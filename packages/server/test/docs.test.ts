@@ -39,6 +39,8 @@ describe('OpenAPI at /docs', () => {
     expect(html).not.toMatch(/src="https?:\/\//);
     const css = await fetch(`${s.base}/docs/static/swagger-ui.css`);
     expect(css.status).toBe(200);
+    // Read to its end: an unread response keeps its connection busy, and the server's close waits for it.
+    expect((await css.text()).length).toBeGreaterThan(1000);
     expect((await s.api('GET', '/runtime/runs')).status).toBe(401);
   });
 });

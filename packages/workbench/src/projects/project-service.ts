@@ -124,14 +124,16 @@ export class ProjectService {
 
   #notGenerating(project: Project): void {
     if (project.status === 'INITIALIZING') {
+      // What to stop: the knowledge sessions still at work.
+      const running = this.#store
+        .knowledge(project.id)
+        .filter((record) => record.status === 'pending' || record.status === 'running')
+        .flatMap((record) => (record.session_id ? [record.session_id] : []));
       throw new WorkbenchError(
         'INVALID_STATE',
         409,
-        `Project '${project.id}' is generating its knowledge: wait for it.`,
-        {
-          state: project.status,
-          allowed: [],
-        },
+        `Project '${project.id}' is generating its knowledge: wait for it to end, or stop its sessions (POST /api/sessions/{id}/stop for each of details.session_ids), then delete it.`,
+        { state: project.status, allowed: [], session_ids: [...new Set(running)] },
       );
     }
   }

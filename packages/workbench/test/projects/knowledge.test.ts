@@ -64,4 +64,33 @@ describe('project knowledge', () => {
     });
     expect(unknown.body.error.code).toBe('REPOSITORY_NOT_FOUND');
   });
+  test('deleting a project while its knowledge is generated: 409 naming the sessions to stop; stopped, it deletes', {
+    timeout: 60_000,
+  }, async () => {
+    const repo = repoWithRemote(tempDir('knowledge-delete'), 'shop', { 'index.js': 'export {};\n' });
+    const never = new Promise<void>(() => {});
+    await using wb = await startWorkbench([
+      { when: { lastMessageIncludes: 'Describe the' }, text: 'never', until: never, repeat: true },
+    ]);
+    const { api } = wb;
+    const project = (
+      await api('POST', '/api/projects', { name: 'shop', repositories: [{ path: repo.dir, type: 'custom' }] })
+    ).body;
+    await eventually(() => wb.model.chatRequests.length > 0, 'a knowledge turn running');
+    const refused = await api('DELETE', `/api/projects/${project.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toContain('POST /api/sessions/{id}/stop');
+    const sessionIds: string[] = refused.body.error.details.session_ids;
+    expect(sessionIds.length).toBeGreaterThan(0);
+    // Stopped one by one (each stop answers once its turn ended), the project can go.
+    for (const id of sessionIds) {
+      const stopped = await api('POST', `/api/sessions/${id}/stop`);
+      expect([200, 409]).toContain(stopped.status);
+    }
+    await eventually(
+      async () => (await api('GET', `/api/projects/${project.id}`)).body.status !== 'INITIALIZING',
+      'the generation ended',
+    );
+    expect((await api('DELETE', `/api/projects/${project.id}`)).status).toBe(204);
+  });
 });

@@ -13,7 +13,9 @@ export interface FileChange {
 export interface RepositoryDiff {
   repository: string;
   base_commit?: string;
+  /** Every changed file, always complete. */
   files: FileChange[];
+  /** The unified git patch, cut at 1 MiB (then `truncated`, and a last line saying so). */
   patch: string;
   additions: number;
   deletions: number;

@@ -1,11 +1,17 @@
 import { createTwoFilesPatch } from 'diff';
-import { useMemo, useState } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import { Diff, Hunk, parseDiff, type ViewType } from 'react-diff-view';
 import 'react-diff-view/style/index.css';
+import type { FileChange, RepositoryDiff } from '../api/diff-types.ts';
 import type { ToolEdit } from '../api/tool-edit.ts';
-import type { RepositoryDiff } from '../api/types.ts';
+import './diff-view.css';
+import { type FileEntry, fileEntries, isLarge } from './patch-files.ts';
 
-/** One repository's unified git patch, file by file, unified or split. Loaded on first use. */
+/**
+ * Each repository's changes, file by file, unified or split. Loaded on first use. Every file of the
+ * service's list is shown, also those past the patch's 1 MiB cut; a large diff starts with its files
+ * collapsed (a light header row each), and a file's part of the patch is parsed when it is opened.
+ */
 export default function DiffView({ diffs }: { diffs: RepositoryDiff[] }) {
   const [viewType, setViewType] = useState<ViewType>('unified');
   const changed = diffs.filter((diff) => diff.files.length > 0 || diff.patch.trim() !== '');
@@ -32,51 +38,154 @@ export default function DiffView({ diffs }: { diffs: RepositoryDiff[] }) {
   );
 }
 
+/** Header rows shown at a time: thousands of files stay a few thousand DOM nodes. */
+const pageSize = 500;
+
 function RepositoryPatch({ diff, viewType }: { diff: RepositoryDiff; viewType: ViewType }) {
-  const files = useMemo(() => {
-    try {
-      return parseDiff(diff.patch, { nearbySequences: 'zip' });
-    } catch {
-      return null;
-    }
-  }, [diff.patch]);
+  const entries = useMemo(() => fileEntries(diff), [diff]);
+  const large = isLarge(diff);
+  // What the user opened or closed, by file; the rest follow the defaults (which a live diff may change).
+  const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(() => new Map());
+  const [shown, setShown] = useState(pageSize);
+  const onToggle = useCallback(
+    (key: string, open: boolean) => setToggled((previous) => new Map(previous).set(key, open)),
+    [],
+  );
+  const missing = diff.truncated ? entries.filter((entry) => entry.cut === 'missing').length : 0;
+  const unsplit = diff.patch.trim() !== '' && entries.every((entry) => entry.patch === null);
+  const rest = entries.length - shown;
   return (
     <section className="diff-repo" aria-label={`Changes in ${diff.repository}`}>
       <h4>
         {diff.repository} <span className="add">+{diff.additions}</span>{' '}
-        <span className="del">−{diff.deletions}</span>
+        <span className="del">−{diff.deletions}</span>{' '}
+        <span className="hint">
+          {entries.length} {entries.length === 1 ? 'file' : 'files'}
+        </span>
       </h4>
-      {files === null ? <pre className="patch">{diff.patch}</pre> : null}
-      {files?.map((file) => {
-        const path = file.type === 'delete' ? file.oldPath : file.newPath;
-        const stat = diff.files.find((each) => each.path === path);
-        return (
-          <details key={`${file.oldPath}→${file.newPath}`} className="diff-file" open>
-            <summary>
-              <span className={`file-status file-${file.type}`}>{file.type}</span>{' '}
-              <code>{file.type === 'rename' ? `${file.oldPath} → ${file.newPath}` : path}</code>
-              {stat ? (
-                <span className="hint">
-                  {' '}
-                  <span className="add">+{stat.additions}</span>{' '}
-                  <span className="del">−{stat.deletions}</span>
-                </span>
-              ) : null}
-            </summary>
-            {file.hunks.length === 0 ? (
-              <div className="hint pad">{stat?.binary ? 'Binary file.' : 'No content changes.'}</div>
-            ) : (
-              <Diff viewType={viewType} diffType={file.type} hunks={file.hunks}>
-                {(hunks) => hunks.map((hunk) => <Hunk key={hunk.content} hunk={hunk} />)}
-              </Diff>
-            )}
-          </details>
-        );
-      })}
       {diff.truncated ? (
-        <div className="hint pad">The patch was cut: it is larger than the service shows.</div>
+        <p className="hint warn">
+          The patch is larger than the service sends (1 MiB): {missing} of {entries.length} files have no diff
+          here. See them with{' '}
+          <code>git diff{diff.base_commit ? ` ${diff.base_commit.slice(0, 12)}` : ''}</code> in the task's
+          workspace.
+        </p>
+      ) : null}
+      {large ? (
+        <p className="hint">A large diff: each file starts collapsed; open one to see its changes.</p>
+      ) : null}
+      {unsplit ? <pre className="patch">{diff.patch}</pre> : null}
+      {entries.slice(0, shown).map((entry) => (
+        <FileRow
+          key={entry.key}
+          entry={entry}
+          open={toggled.get(entry.key) ?? (!large && !entry.generated)}
+          onToggle={onToggle}
+          viewType={viewType}
+          baseCommit={diff.base_commit}
+        />
+      ))}
+      {rest > 0 ? (
+        <button type="button" className="diff-more" onClick={() => setShown((count) => count + pageSize)}>
+          Show {Math.min(rest, pageSize)} more files ({rest} not shown yet)
+        </button>
       ) : null}
     </section>
+  );
+}
+
+interface FileRowProps {
+  entry: FileEntry;
+  open: boolean;
+  onToggle: (key: string, open: boolean) => void;
+  viewType: ViewType;
+  baseCommit: string | undefined;
+}
+
+const statusClass: Record<FileChange['status'], string> = {
+  added: 'file-add',
+  deleted: 'file-delete',
+  modified: 'file-modify',
+  renamed: 'file-rename',
+};
+
+/** A file's header row (the toggle, its status, its counts: four elements) and, when open, its hunks. */
+const FileRow = memo(function FileRow({ entry, open, onToggle, viewType, baseCommit }: FileRowProps) {
+  const { change } = entry;
+  const counts = entry.counted ? `+${change.additions} −${change.deletions}` : '';
+  return (
+    <div className="diff-file">
+      <button
+        type="button"
+        className="diff-file-toggle"
+        aria-expanded={open}
+        onClick={() => onToggle(entry.key, !open)}
+      >
+        {change.old_path ? `${change.old_path} → ${change.path}` : change.path}
+      </button>
+      <span className={`file-status ${statusClass[change.status]}`}>{change.status}</span>
+      <span className="diff-counts">
+        {change.binary ? 'binary' : counts}
+        {entry.generated ? ' · generated or lock file' : ''}
+      </span>
+      {open ? <FileBody entry={entry} viewType={viewType} baseCommit={baseCommit} /> : null}
+    </div>
+  );
+});
+
+/** An opened file: its part of the patch, parsed now; or, past the service's cut, a way to see it. */
+function FileBody({
+  entry,
+  viewType,
+  baseCommit,
+}: {
+  entry: FileEntry;
+  viewType: ViewType;
+  baseCommit: string | undefined;
+}) {
+  const files = useMemo(() => {
+    if (entry.patch === null) return [];
+    try {
+      return parseDiff(entry.patch, { nearbySequences: 'zip' });
+    } catch {
+      return null;
+    }
+  }, [entry.patch]);
+  const command = `git diff${baseCommit ? ` ${baseCommit.slice(0, 12)}` : ''} -- ${entry.change.path}`;
+  if (entry.cut === 'missing') {
+    return (
+      <div className="diff-file-body hint pad">
+        Diff not shown: the patch is larger than the service sends. See it with <code>{command}</code> in the
+        task's workspace.
+      </div>
+    );
+  }
+  const hunks = files?.some((file) => file.hunks.length > 0);
+  return (
+    <div className="diff-file-body">
+      {files === null ? <pre className="patch">{entry.patch}</pre> : null}
+      {files !== null && !hunks ? (
+        <div className="hint pad">{entry.change.binary ? 'Binary file.' : 'No content changes.'}</div>
+      ) : null}
+      {files?.map((file) =>
+        file.hunks.length > 0 ? (
+          <Diff
+            key={`${file.oldPath}→${file.newPath}:${file.type}`}
+            viewType={viewType}
+            diffType={file.type}
+            hunks={file.hunks}
+          >
+            {(each) => each.map((hunk) => <Hunk key={hunk.content} hunk={hunk} />)}
+          </Diff>
+        ) : null,
+      )}
+      {entry.cut === 'partial' ? (
+        <div className="hint pad">
+          The patch is cut inside this file: only its start is shown. See all of it with{' '}
+          <code>{command}</code>.
+        </div>
+      ) : null}
+    </div>
   );
 }
 

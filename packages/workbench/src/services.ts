@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkbenchOptions } from './app.ts';
 import { Background } from './background.ts';
+import { runtimeCommandRunner } from './checks/index.ts';
 import { readConfig, type WorkbenchConfig, type WorkbenchPaths, workbenchPaths } from './config.ts';
 import { ConversationService } from './conversations/index.ts';
 import { KnowledgeService, ProjectService, ProjectStore } from './projects/index.ts';
@@ -110,6 +111,8 @@ export function createServices(options: WorkbenchOptions): Services {
     paths,
     fetch: options.fetch ?? globalThis.fetch,
     busy: new TaskLocks(),
+    // Each repository's checks run as the agent's commands do: sandboxed, under the command policy.
+    commands: runtimeCommandRunner({ env, runtimeDir, hiddenPaths: [config.home], trustProjectConfig }),
   };
   // A project's delete stops and deletes its tasks first (their work ended, their directories gone).
   projects.beforeRemove = (projectId) => deleteProjectTasks(tasks, projectId);

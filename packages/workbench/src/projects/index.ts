@@ -4,6 +4,7 @@ export { ProjectService } from './project-service.ts';
 export { ProjectStore } from './project-store.ts';
 export { projectRoutes } from './routes.ts';
 export {
+  type CheckSetting,
   type KnowledgeLayer,
   type KnowledgeRecord,
   knowledgeLayers,

@@ -1,11 +1,12 @@
 import { rmSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
+import { detectChecks } from '../checks/index.ts';
 import { WorkbenchError } from '../errors.ts';
 import { isGitRepository } from '../git/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import type { ProjectStore } from './project-store.ts';
 import { repositoryConfigReport, repositoryConfigTrust } from './repository-trust.ts';
-import type { Project, Repository, RepositoryConfigReport } from './types.ts';
+import type { CheckSetting, Project, Repository, RepositoryConfigReport } from './types.ts';
 
 type RepositoryInput = Omit<Repository, 'name'> & { name?: string | undefined };
 
@@ -72,6 +73,8 @@ export class ProjectService {
       repositories?: RepositoryInput[] | undefined;
       default_runner?: string | null | undefined;
       trust_repository_config?: boolean | undefined;
+      checks?: Record<string, CheckSetting[]> | undefined;
+      repair_turns?: number | undefined;
     },
   ): Promise<Project> {
     const project = this.#store.get(id);
@@ -82,6 +85,7 @@ export class ProjectService {
     if (patch.default_runner !== undefined) changes.default_runner = patch.default_runner;
     if (patch.trust_repository_config !== undefined)
       changes.trust_repository_config = patch.trust_repository_config;
+    if (patch.repair_turns !== undefined) changes.repair_turns = patch.repair_turns;
     if (patch.repositories !== undefined) {
       this.#notGenerating(project);
       changes.repositories = await this.#repositories(patch.repositories);
@@ -89,6 +93,9 @@ export class ProjectService {
       changes.status = 'CREATED';
       this.#store.clearKnowledge(id);
       rmSync(this.#knowledgeDir(id), { recursive: true, force: true });
+    }
+    if (patch.checks !== undefined) {
+      changes.repositories = withChecks(changes.repositories ?? project.repositories, patch.checks);
     }
     return this.#store.update(id, changes);
   }
@@ -167,8 +174,35 @@ export class ProjectService {
         type: input.type,
         name,
         ...(input.provider ? { provider: input.provider } : {}),
+        // Found by a scan of the repository's own files (package.json, Makefile, …); edited later.
+        checks: (await detectChecks(path)).map(({ name, command }) => ({
+          name,
+          command,
+          timeout_ms: 600_000,
+        })),
       });
     }
     return repositories;
   }
+}
+
+/** The repositories with the checks given by name replaced; a name no repository has is a 400. */
+function withChecks(repositories: Repository[], checks: Record<string, CheckSetting[]>): Repository[] {
+  for (const name of Object.keys(checks)) {
+    if (!repositories.some((repository) => repository.name === name)) {
+      throw new WorkbenchError(
+        'INVALID_PARAMS',
+        400,
+        `checks.${name}: the project has no repository '${name}'.`,
+        {
+          field: `checks.${name}`,
+          available: repositories.map((repository) => repository.name),
+        },
+      );
+    }
+  }
+  return repositories.map((repository) => {
+    const given = checks[repository.name];
+    return given === undefined ? repository : { ...repository, checks: given };
+  });
 }

@@ -1,7 +1,13 @@
 import { newId } from '@keel/runtime';
 import { WorkbenchError } from '../errors.ts';
 import { type Database, fromJson, nowIso } from '../store/index.ts';
-import type { KnowledgeLayer, KnowledgeRecord, Project, Repository } from './types.ts';
+import {
+  defaultRepairTurns,
+  type KnowledgeLayer,
+  type KnowledgeRecord,
+  type Project,
+  type Repository,
+} from './types.ts';
 
 type Row = Record<string, unknown>;
 
@@ -13,6 +19,7 @@ function toProject(row: Row): Project {
     repositories: fromJson<Repository[]>(row.repositories, []),
     default_runner: (row.default_runner as string | null) ?? null,
     trust_repository_config: Number(row.trust_repository_config ?? 0) === 1,
+    repair_turns: Number(row.repair_turns ?? defaultRepairTurns),
     status: row.status as Project['status'],
     error: (row.error as string | null) ?? null,
     created_at: row.created_at as string,

@@ -9,6 +9,19 @@ export type KnowledgeLayer = (typeof knowledgeLayers)[number];
 export const knowledgeStatuses = ['pending', 'running', 'done', 'failed'] as const;
 export type KnowledgeStatus = (typeof knowledgeStatuses)[number];
 
+/** A verification command of a repository, run at its root after each todo that changed it (issue #26). */
+export const checkSchema = z.strictObject({
+  /** What it checks, e.g. `test`, `lint`, `typecheck`, `build`. */
+  name: z.string().trim().min(1).max(40),
+  /** The command line, run in the sandbox under the runtime's command policy. */
+  command: z.string().trim().min(1).max(1000),
+  timeout_ms: z.number().int().min(1000).max(3_600_000).default(600_000),
+});
+export type CheckSetting = z.infer<typeof checkSchema>;
+
+/** How many repair turns a todo whose checks fail gets by default, before it is `failed`. */
+export const defaultRepairTurns = 2;
+
 /** A repository entry as given: its name becomes its folder in each task's work directory. */
 export const repositoryInputSchema = z.strictObject({
   path: z.string().min(1),
@@ -27,6 +40,8 @@ export interface Repository {
   type: (typeof repositoryTypes)[number];
   name: string;
   provider?: (typeof providers)[number];
+  /** Its verification commands: found by a scan when the project is created, edited in its settings. */
+  checks?: CheckSetting[];
 }
 
 export interface Project {
@@ -41,6 +56,8 @@ export interface Project {
    * they never do, whatever the runtime's global trust list says.
    */
   trust_repository_config: boolean;
+  /** Turns a todo gets to fix its failing checks before it is `failed` (0: none). */
+  repair_turns: number;
   status: ProjectStatus;
   error: string | null;
   created_at: string;
@@ -70,6 +87,9 @@ export const projectUpdateSchema = z.strictObject({
   repositories: z.array(repositoryInputSchema).min(1, 'at least one repository').max(20).optional(),
   default_runner: z.string().min(1).nullable().optional(),
   trust_repository_config: z.boolean().optional(),
+  /** Each named repository's checks, replaced as a whole (`[]`: none). */
+  checks: z.record(z.string(), z.array(checkSchema).max(10)).optional(),
+  repair_turns: z.number().int().min(0).max(5).optional(),
 });
 
 /** One key of a repository's `.runtime/config.json` that applies only when the project trusts it. */

@@ -128,4 +128,7 @@ export const migrations: string[] = [
          - (CASE WHEN data LIKE '%==' THEN 2 WHEN data LIKE '%=' THEN 1 ELSE 0 END)),
        json_object('filename', json_extract(value, '$.filename'))))
      FROM (SELECT value, json_extract(value, '$.data') AS data FROM json_each(tasks.images)));`,
+  // Checks: the repair turns a project's todos get, and each todo's check results.
+  `ALTER TABLE projects ADD COLUMN repair_turns INTEGER NOT NULL DEFAULT 2;
+   ALTER TABLE todos ADD COLUMN checks TEXT;`,
 ];

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { type CheckResult, repairPrompt, runChecks } from '../checks/index.ts';
 import { WorkbenchError } from '../errors.ts';
 import { diff, restoreSnapshot, snapshot } from '../git/index.ts';
 import type { RunnerOutcome } from '../runners/index.ts';
@@ -176,8 +177,13 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
         before[workspace.repository] = await snapshot(workspace.dir, `todo-${todo.id}-before`);
       deps.store.updateTodo(todo.id, { before });
     }
+    // A retry's checks are its own.
+    deps.store.updateTodo(todo.id, { checks: null });
     const total = deps.store.todos(task.id).length;
     const sessionId = reservation.sessionId;
+    let repairsLeft = deps.projects.get(task.project_id).repair_turns;
+    // The checks that failed after the last turn, while a repair turn may still fix them.
+    let failing: CheckResult[] = [];
     // The todo's final state.
     const complete = async (ended: RunnerOutcome) => {
       const after: Record<string, string> = {};
@@ -188,21 +194,30 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
         deps.store.updateTodo(todo.id, { status: 'failed', error: (error as Error).message });
         throw error;
       }
-      if (ended.status === 'succeeded') {
+      if (ended.status === 'succeeded' && failing.length === 0) {
         deps.store.updateTodo(todo.id, { status: 'done', after, error: null });
         finishIfLast(deps, task.id);
       } else {
         deps.store.updateTodo(todo.id, {
           status: 'failed',
           after,
-          error: stopped(ended) ?? ended.error?.message ?? ended.status,
+          error:
+            failing.length > 0
+              ? checksFailed(failing)
+              : (stopped(ended) ?? ended.error?.message ?? ended.status),
         });
       }
     };
-    // Written before the session's end is broadcast, unless a message the user queued during the turn
-    // waits: it is part of this todo, which goes on with it before it is done.
+    // Written before the session's end is broadcast, unless the todo goes on: a message the user queued
+    // during the turn (it steers this todo), or checks that fail with repair turns left.
     const finish = async (ended: RunnerOutcome) => {
       if (ended.status === 'succeeded' && deps.runner.hasQueued(sessionId)) return;
+      if (ended.status === 'succeeded') {
+        const results = await checkTodo(deps, task, before);
+        if (results) deps.store.updateTodo(todo.id, { checks: results });
+        failing = (results ?? []).filter((result) => !result.passed);
+        if (failing.length > 0 && repairsLeft > 0) return;
+      }
       await complete(ended);
     };
     let outcome = await deps.runner.turn(
@@ -217,12 +232,20 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
     for (;;) {
       if (outcome.status !== 'succeeded' || deps.store.todo(todo.id).status !== 'running') break;
       const message = deps.runner.takeQueued(sessionId);
-      // Cancelled between the turn's end and here: the todo ends as it stands.
-      if (!message) {
-        await complete(outcome);
-        break;
+      if (message) {
+        outcome = await deps.runner.turn(sessionId, { prompt: message.content, finish }, reservation);
+        continue;
       }
-      outcome = await deps.runner.turn(sessionId, { prompt: message.content, finish }, reservation);
+      if (failing.length > 0 && repairsLeft > 0) {
+        repairsLeft -= 1;
+        const prompt = repairPrompt(failing, repairsLeft);
+        const shownAs = `Checks failed (${failing.map((result) => result.name).join(', ')}): repair the code`;
+        outcome = await deps.runner.turn(sessionId, { prompt, shownAs, finish }, reservation);
+        continue;
+      }
+      // A queued message cancelled between the turn's end and here: the todo ends as it stands.
+      await complete(outcome);
+      break;
     }
     if (deps.store.todo(todo.id).status === 'running') {
       deps.store.updateTodo(todo.id, { status: 'failed', error: outcome.error?.message ?? outcome.status });
@@ -230,6 +253,39 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
   } catch (error) {
     deps.store.updateTodo(todo.id, { status: 'failed', error: (error as Error).message });
   }
+}
+
+/**
+ * The checks of the repositories the todo changed (compared with its before-snapshot), run in their
+ * workspaces; null when none ran (no repository changed, or none has checks).
+ */
+async function checkTodo(
+  deps: TaskDeps,
+  task: Task,
+  before: Record<string, string>,
+): Promise<CheckResult[] | null> {
+  const project = deps.projects.get(task.project_id);
+  const results: CheckResult[] = [];
+  for (const workspace of task.workspaces) {
+    const checks = project.repositories.find((each) => each.name === workspace.repository)?.checks ?? [];
+    const from = before[workspace.repository];
+    if (checks.length === 0 || !from) continue;
+    const changed = await diff(workspace.dir, from, undefined, { maxPatchBytes: 1 });
+    if (changed.files.length === 0) continue;
+    results.push(...(await runChecks(deps.commands, workspace.repository, workspace.dir, checks)));
+  }
+  return results.length > 0 ? results : null;
+}
+
+/** A todo's error when its checks still fail: which, and where the output is. */
+function checksFailed(failing: readonly CheckResult[]): string {
+  const which = failing
+    .map(
+      (result) =>
+        `${result.repository}: ${result.name} (\`${result.command}\`, ${result.exit_code === null ? 'did not finish' : `exit code ${result.exit_code}`})`,
+    )
+    .join('; ');
+  return `Checks failed after the repair turns: ${which}. Their output is in the todo's checks; execute it again to retry, or skip it.`;
 }
 
 /** The todo's error when its turn was stopped: it says so, and that the todo can run again. */

@@ -1,4 +1,5 @@
 import type { Background } from '../background.ts';
+import type { CommandRunner } from '../checks/index.ts';
 import type { WorkbenchPaths } from '../config.ts';
 import { WorkbenchError } from '../errors.ts';
 import type { KnowledgeService, Project, ProjectStore } from '../projects/index.ts';
@@ -23,6 +24,8 @@ export interface TaskDeps {
   fetch: typeof fetch;
   /** Tasks with work in progress that is not a session (init steps, run-all, submit): one at a time. */
   busy: TaskLocks;
+  /** Runs the repositories' checks after a todo. */
+  commands: CommandRunner;
 }
 
 /**

@@ -19,6 +19,7 @@ const jsonColumns = new Set([
   'results',
   'before',
   'after',
+  'checks',
 ]);
 
 function toTask(row: Row): Task {
@@ -67,6 +68,7 @@ function toTodo(row: Row): Todo {
     session_id: (row.session_id as string | null) ?? null,
     before: fromJson(row.before, null),
     after: fromJson(row.after, null),
+    checks: fromJson(row.checks, null),
     error: (row.error as string | null) ?? null,
     created_at: row.created_at as string,
     updated_at: row.updated_at as string,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CheckResult } from '../checks/index.ts';
 import type { RunnerErrorObject } from '../runners/index.ts';
 import { branchNameProblem } from './branch-name.ts';
 import type { TaskState } from './states.ts';
@@ -150,6 +151,8 @@ export interface Todo {
   /** Snapshot sha per repository before the todo first ran (the retry restores it). */
   before: Record<string, string> | null;
   after: Record<string, string> | null;
+  /** The checks run after its last turn, of the repositories it changed (null: none ran). */
+  checks: CheckResult[] | null;
   error: string | null;
   created_at: string;
   updated_at: string;

@@ -27,7 +27,8 @@ describe('project knowledge', () => {
         repositories: [{ path: repo.dir, type: 'backend' }],
       })
     ).body;
-    expect(project.repositories).toEqual([{ path: repo.dir, type: 'backend', name: 'shop' }]);
+    // No manifest in it: no checks found.
+    expect(project.repositories).toEqual([{ path: repo.dir, type: 'backend', name: 'shop', checks: [] }]);
     await api('POST', `/api/projects/${project.id}/init`);
     const failed = await eventually(async () => {
       const body = (await api('GET', `/api/projects/${project.id}`)).body;

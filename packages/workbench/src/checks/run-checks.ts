@@ -1,0 +1,102 @@
+import { createRuntime, toErrorObject } from '@keel/runtime';
+
+/** A check to run: a project repository's setting. */
+export interface CheckSpec {
+  name: string;
+  command: string;
+  timeout_ms: number;
+}
+
+/** One check run on a todo's changes: the command, how it ended, and the end of its output. */
+export interface CheckResult {
+  repository: string;
+  name: string;
+  command: string;
+  passed: boolean;
+  /** null when it did not run to an exit (refused by the command policy, timed out, killed). */
+  exit_code: number | null;
+  duration_ms: number;
+  /** The last 4,000 characters of its output (or why it did not run). */
+  output: string;
+}
+
+/** How much of a check's output is kept (its end: where test runners say what failed). */
+const keptOutput = 4000;
+
+/** Runs one command at a repository's root, as the agent's own commands run there. */
+export interface CommandRunner {
+  run(dir: string, command: string, timeoutMs: number): Promise<{ exitCode: number | null; output: string }>;
+}
+
+/**
+ * Commands through the runtime's `exec_command`: the same sandbox, command policy and minimal environment
+ * as the agent's commands (a check is a command a repository names, so it is treated like one).
+ */
+export function runtimeCommandRunner(options: {
+  env: NodeJS.ProcessEnv;
+  runtimeDir: string;
+  hiddenPaths: string[];
+  trustProjectConfig: (dir: string) => boolean;
+}): CommandRunner {
+  return {
+    async run(dir, command, timeoutMs) {
+      const runtime = createRuntime({
+        runtimeDir: options.runtimeDir,
+        workdir: dir,
+        env: options.env,
+        trustProjectConfig: options.trustProjectConfig,
+        unconfinedCommands: 'refuse',
+        hiddenPaths: options.hiddenPaths,
+      });
+      try {
+        const text = await runtime.callTool('exec_command', { command, timeout_ms: timeoutMs }, dir);
+        const exit = /Exit code: (\d+)\s*$/.exec(text);
+        return { exitCode: exit ? Number(exit[1]) : null, output: text };
+      } catch (error) {
+        // Refused by the command policy, timed out: it did not pass, and the output says why.
+        return { exitCode: null, output: toErrorObject(error).message };
+      } finally {
+        await runtime.close().catch(() => undefined);
+      }
+    },
+  };
+}
+
+/** Runs `checks` in `dir`, one after the other, and records how each ended. */
+export async function runChecks(
+  runner: CommandRunner,
+  repository: string,
+  dir: string,
+  checks: readonly CheckSpec[],
+): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const check of checks) {
+    const started = performance.now();
+    const { exitCode, output } = await runner.run(dir, check.command, check.timeout_ms);
+    results.push({
+      repository,
+      name: check.name,
+      command: check.command,
+      passed: exitCode === 0,
+      exit_code: exitCode,
+      duration_ms: Math.round(performance.now() - started),
+      output: output.length > keptOutput ? `…${output.slice(-keptOutput)}` : output,
+    });
+  }
+  return results;
+}
+
+/** The repair turn's prompt: what failed, with the end of its output. */
+export function repairPrompt(failed: readonly CheckResult[], turnsLeft: number): string {
+  return [
+    `These checks fail after your changes. Fix the code so that they pass (${turnsLeft} more ${turnsLeft === 1 ? 'try' : 'tries'} after this one).`,
+    '',
+    ...failed.flatMap((result) => [
+      `## ${result.repository}: ${result.name} (\`${result.command}\`, ${result.exit_code === null ? 'did not finish' : `exit code ${result.exit_code}`})`,
+      '```',
+      result.output.trim(),
+      '```',
+      '',
+    ]),
+  ].join('\n');
+}

@@ -1,0 +1,130 @@
+// Issue #26, checks per repository: found by a scan when the project is created, editable, run in the
+// sandbox after each todo that changed the repository, their results on the todo; a failing check sends
+// its output back to the todo's own session for at most `repair_turns` turns, then the todo is failed.
+import { describe, expect, test } from 'vitest';
+import {
+  type Body,
+  eventually,
+  planningScript,
+  repoWithRemote,
+  startWorkbench,
+  taskInCoding,
+  tempDir,
+} from '../harness.ts';
+
+// The repository's test: passes once greeting.txt says hello.
+const checkScript = `const fs = require('node:fs');
+const text = fs.existsSync('greeting.txt') ? fs.readFileSync('greeting.txt', 'utf8') : '';
+if (!text.includes('hello')) { console.error('greeting.txt does not say hello: ' + JSON.stringify(text)); process.exit(1); }
+console.log('greeting ok');
+`;
+
+const write = (content: string) => ({
+  toolCalls: [{ name: 'write_file', arguments: { path: 'app/greeting.txt', content } }],
+});
+
+async function todoEnded(
+  api: (method: string, path: string, body?: unknown) => Promise<Body>,
+  todoId: string,
+) {
+  await eventually(async () => {
+    const status = (await api('GET', `/api/todos/${todoId}`)).body.status;
+    return status === 'done' || status === 'failed';
+  }, 'the todo to end');
+  return (await api('GET', `/api/todos/${todoId}`)).body;
+}
+
+describe('checks after each todo', () => {
+  test('found on creation; a failing test is repaired within the bound, and the todo is done with its results', {
+    timeout: 90_000,
+  }, async () => {
+    const repo = repoWithRemote(tempDir('checks'), 'app', {
+      'package.json': JSON.stringify({ name: 'app', scripts: { test: 'node check.js', lint: 'echo lint' } }),
+      'check.js': checkScript,
+    });
+    await using wb = await startWorkbench([
+      ...planningScript(1, ['greet']),
+      { when: { lastMessageIncludes: 'Do todo 1 of 1' }, ...write('bye\n') },
+      { when: { lastMessageIncludes: 'Created app/greeting.txt' }, text: 'Wrote a greeting.' },
+      { when: { lastMessageIncludes: 'greeting.txt does not say hello' }, ...write('hello\n') },
+      { when: { lastMessageIncludes: 'Overwrote app/greeting.txt' }, text: 'Fixed it.' },
+    ]);
+    const { api } = wb;
+    const task = await taskInCoding(api, [{ path: repo.dir, type: 'custom' }]);
+    const project = (await api('GET', `/api/projects/${task.project_id}`)).body;
+    // A real scan of package.json found the scripts.
+    expect(project.repositories[0].checks).toEqual([
+      { name: 'test', command: 'npm test', timeout_ms: 600_000 },
+      { name: 'lint', command: 'npm run lint', timeout_ms: 600_000 },
+    ]);
+    expect(project.repair_turns).toBe(2);
+    // Edited: the test alone, run with node directly.
+    const edited = await api('PUT', `/api/projects/${task.project_id}`, {
+      checks: { app: [{ name: 'test', command: 'node check.js' }] },
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body.repositories[0].checks).toEqual([
+      { name: 'test', command: 'node check.js', timeout_ms: 600_000 },
+    ]);
+
+    const todo = (task.todos as Body[])[0];
+    expect((await api('POST', `/api/todos/${todo.id}/execute`)).status).toBe(202);
+    const ended = await todoEnded(api, todo.id);
+    expect(ended.status).toBe('done');
+    expect(ended.checks).toEqual([
+      {
+        repository: 'app',
+        name: 'test',
+        command: 'node check.js',
+        passed: true,
+        exit_code: 0,
+        duration_ms: expect.any(Number),
+        output: expect.stringContaining('greeting ok'),
+      },
+    ]);
+    // The repair turn got the failing output, in the todo's own session.
+    const logs = (await api('GET', `/api/sessions/${ended.session_id}/logs?limit=1000`)).body
+      .entries as Body[];
+    const users = logs.filter((entry) => entry.event.type === 'message' && entry.event.role === 'user');
+    expect(users.map((entry) => entry.event.content)).toEqual([
+      'Todo 1: greet',
+      'Checks failed (test): repair the code',
+    ]);
+    const repairRequest = wb.model.chatRequests.find((request) =>
+      JSON.stringify(request.messages).includes('Fix the code so that they pass'),
+    );
+    expect(JSON.stringify(repairRequest?.messages)).toContain('greeting.txt does not say hello');
+  });
+
+  test('checks that still fail after the repair turns leave the todo failed, with their output', {
+    timeout: 90_000,
+  }, async () => {
+    const repo = repoWithRemote(tempDir('checks-fail'), 'app', { 'check.js': checkScript });
+    await using wb = await startWorkbench([
+      ...planningScript(1, ['greet']),
+      { when: { lastMessageIncludes: 'Do todo 1 of 1' }, ...write('bye\n') },
+      { when: { lastRole: 'tool' }, text: 'Done.', repeat: true },
+      { when: { lastMessageIncludes: 'greeting.txt does not say hello' }, ...write('still bye\n') },
+    ]);
+    const { api } = wb;
+    const task = await taskInCoding(api, [{ path: repo.dir, type: 'custom' }]);
+    expect((await api('GET', `/api/projects/${task.project_id}`)).body.repositories[0].checks).toEqual([]);
+    await api('PUT', `/api/projects/${task.project_id}`, {
+      checks: { app: [{ name: 'test', command: 'node check.js' }] },
+      repair_turns: 1,
+    });
+    const todo = (task.todos as Body[])[0];
+    await api('POST', `/api/todos/${todo.id}/execute`);
+    const ended = await todoEnded(api, todo.id);
+    expect(ended.status).toBe('failed');
+    expect(ended.error).toContain(
+      'Checks failed after the repair turns: app: test (`node check.js`, exit code 1)',
+    );
+    expect(ended.checks[0]).toMatchObject({ passed: false, exit_code: 1 });
+    expect(ended.checks[0].output).toContain('does not say hello: "still bye\\n"');
+    // Bad input: a check of a repository the project does not have.
+    const unknown = await api('PUT', `/api/projects/${task.project_id}`, { checks: { nope: [] } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toContain("no repository 'nope'");
+  });
+});

@@ -10,6 +10,7 @@ for (const bench of [
   'bench/workbench-stream.ts',
   'bench/workbench-task-list.ts',
   'bench/workbench-directories.ts',
+  'bench/workbench-workspace.ts',
 ]) {
   const result = spawnSync(process.execPath, [bench], { stdio: 'inherit' });
   if (result.status !== 0) console.log(JSON.stringify({ bench, error: `exited with ${result.status}` }));

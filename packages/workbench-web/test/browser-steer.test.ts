@@ -265,6 +265,10 @@ describe.skipIf(!hasChromium)('the workbench SPA: steering a task', () => {
   test("the Changes panel shows a running todo's file as soon as its session wrote it, with no timer; a message steers the todo", async () => {
     const task = await todoReadyTask('Live changes', ['Write the greeting']);
     await call(base, 'POST', `/api/tasks/${task.id}/start-coding`);
+    // The repository's check, run after the todo in the sandbox: it passes once the file is there.
+    await call(base, 'PUT', `/api/projects/${projectId}`, {
+      checks: { [basename(repo.path)]: [{ name: 'test', command: 'test -f src/greeting.js' }] },
+    });
     let release = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -310,6 +314,13 @@ describe.skipIf(!hasChromium)('the workbench SPA: steering a task', () => {
     // The last todo done, the task goes on to review (and its commit message) by itself.
     await expect.poll(() => heading().textContent(), { timeout: 30_000 }).toBe('05 · Code review');
     expect(lastMessages(model).some((text) => text.includes('Also export a goodbye.'))).toBe(true);
+    // Back on the coding stage: the todo's check passed, with its command.
+    await page.locator('.stepper button', { hasText: 'Coding' }).click();
+    const check = page.getByTestId('todo-check');
+    await check.filter({ hasText: 'test -f src/greeting.js' }).waitFor();
+    expect(await check.locator('.badge').textContent()).toBe('passed');
+    await page.screenshot({ path: join(shots, 'steer-todo-checks.png'), fullPage: true });
+    await call(base, 'PUT', `/api/projects/${projectId}`, { checks: { [basename(repo.path)]: [] } });
   }, 120_000);
 
   test('while the user reads an earlier stage, a change of the task (elsewhere) moves the page to the new stage', async () => {

@@ -220,9 +220,23 @@ export interface Todo {
   expected_output: string;
   status: TodoStatus;
   session_id: string | null;
+  /** The repositories' checks run after its last turn (null: none ran). */
+  checks?: CheckResult[] | null;
   error: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** One check run on a todo's changes. */
+export interface CheckResult {
+  repository: string;
+  name: string;
+  command: string;
+  passed: boolean;
+  exit_code: number | null;
+  duration_ms: number;
+  /** The end of its output. */
+  output: string;
 }
 
 export interface Task {

@@ -9,6 +9,7 @@ import { SessionView } from '../../components/session-view.tsx';
 import { Badge, Empty, ErrorNote, Loading } from '../../components/status.tsx';
 import { StopButton } from '../../components/stop-button.tsx';
 import { useRefreshOnFinish, useTaskAction } from './task-actions.ts';
+import { TodoChecks } from './todo-checks.tsx';
 
 function isNext(todo: Todo, todos: Todo[]): boolean {
   return todos
@@ -165,6 +166,7 @@ export function CodingStage({ task }: { task: Task }) {
                   onSend={(message) => steer.mutate({ sessionId: selected.session_id ?? '', message })}
                 />
               ) : null}
+              <TodoChecks checks={selected.checks} />
               {selected.status !== 'pending' ? <TodoDiffPanel todo={selected} changes={changes} /> : null}
             </>
           ) : (

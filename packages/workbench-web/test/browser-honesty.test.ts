@@ -256,6 +256,38 @@ describe.skipIf(!hasChromium)('the workbench SPA: what the service answers, show
       .toEqual({ name: null, email: null });
   });
 
+  test('project: the checks of each repository are edited and saved; a repair bound out of range is held back', async () => {
+    const name = basename(repo.path);
+    await page.goto(`${base}/projects/${projectId}`);
+    const form = page.getByRole('form', { name: 'Checks' });
+    const box = form.locator(`textarea[name="checks.${name}"]`);
+    // package.json has no scripts: nothing was found.
+    expect(await box.inputValue()).toBe('');
+    await box.fill('test: node --test\nnpm run lint');
+    const repairs = form.getByLabel('Repair turns');
+    // Out of range (0-5): the browser holds the form back before anything is sent.
+    await repairs.fill('9');
+    expect(
+      await repairs.evaluate((input) => (input as { validity: { valid: boolean } }).validity.valid),
+    ).toBe(false);
+    await repairs.fill('1');
+    await form.getByRole('button', { name: 'Save checks' }).click();
+    await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.screenshot({ path: join(shots, 'honesty-project-checks.png'), fullPage: true });
+    const project = await call<{ repair_turns: number; repositories: { checks: unknown }[] }>(
+      base,
+      'GET',
+      `/api/projects/${projectId}`,
+    );
+    expect(project.repair_turns).toBe(1);
+    expect(project.repositories[0]?.checks).toEqual([
+      { name: 'test', command: 'node --test', timeout_ms: 600_000 },
+      { name: 'check', command: 'npm run lint', timeout_ms: 600_000 },
+    ]);
+    // Put back, for the other tests' todos.
+    await call(base, 'PUT', `/api/projects/${projectId}`, { checks: { [name]: [] }, repair_turns: 2 });
+  });
+
   test('task: a PRD link that could not be read is named, with why, once the plan is drafted', async () => {
     const link = 'http://127.0.0.1:9/prd';
     const task = await plannedTask('Greet with the PRD', [link]);

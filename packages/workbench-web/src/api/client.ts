@@ -19,6 +19,7 @@ import type {
   PlanDiff,
   PlanVersion,
   Project,
+  ProjectChecksUpdate,
   ProjectCreate,
   ProjectRepositoryConfig,
   QueuedMessage,
@@ -65,7 +66,7 @@ export const api = {
     list: () => list<Project>('/api/projects', 'projects'),
     get: (projectId: string) => request<Project>('GET', `/api/projects/${id(projectId)}`),
     create: (input: ProjectCreate) => request<Project>('POST', '/api/projects', input),
-    update: (projectId: string, patch: ProjectUpdate) =>
+    update: (projectId: string, patch: ProjectUpdate & ProjectChecksUpdate) =>
       request<Project>('PUT', `/api/projects/${id(projectId)}`, patch),
     remove: (projectId: string) => request<void>('DELETE', `/api/projects/${id(projectId)}`),
     init: (projectId: string, one?: { repository: string; layer: string }) =>

@@ -100,6 +100,15 @@ export interface Repository {
   type: RepositoryType;
   name: string;
   provider?: 'gitlab' | 'github' | 'other';
+  /** Its verification commands, run after each todo that changed it. */
+  checks?: CheckSetting[];
+}
+
+/** A repository's check as the project stores it. */
+export interface CheckSetting {
+  name: string;
+  command: string;
+  timeout_ms?: number;
 }
 
 export type ProjectStatus = 'CREATED' | 'INITIALIZING' | 'READY' | 'FAILED';
@@ -112,6 +121,8 @@ export interface Project {
   default_runner: string | null;
   /** Whether its repositories' .runtime/config.json apply their security-relevant keys in its Keel runs. */
   trust_repository_config: boolean;
+  /** Turns a todo gets to fix its failing checks before it is failed. */
+  repair_turns?: number;
   status: ProjectStatus;
   error: string | null;
   created_at: string;
@@ -121,6 +132,12 @@ export interface Project {
 /** `PUT /api/projects/{id}` beside the other project settings. */
 export interface ProjectTrustUpdate {
   trust_repository_config?: boolean;
+}
+
+/** `PUT /api/projects/{id}`: each named repository's checks (replaced as a whole), the repair bound. */
+export interface ProjectChecksUpdate {
+  checks?: Record<string, CheckSetting[]>;
+  repair_turns?: number;
 }
 
 /** One key of a repository's .runtime/config.json that applies only when the project trusts it. */

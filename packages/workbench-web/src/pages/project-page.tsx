@@ -16,6 +16,7 @@ import { isNotFound, NotFound } from '../components/not-found.tsx';
 import { SessionView } from '../components/session-view.tsx';
 import { Badge, Empty, ErrorNote, Loading } from '../components/status.tsx';
 import { TaskList } from '../components/task-list.tsx';
+import { ProjectChecks } from './project/project-checks.tsx';
 import { ProjectSettings } from './project/project-settings.tsx';
 
 const layerNames: Record<KnowledgeLayer, string> = {
@@ -246,6 +247,7 @@ export default function ProjectPage() {
       </section>
 
       <ProjectSettings project={data} />
+      <ProjectChecks project={data} />
     </div>
   );
 }

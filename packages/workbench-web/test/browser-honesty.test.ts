@@ -3,32 +3,12 @@
 // the settings (its tools, or why it failed, with secret env values masked), the PRD links a plan was
 // written without, and the note of a push to a remote with no merge-request API (a bare local repository).
 // Screenshots in test/screenshots/, named `honesty-*`.
-import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import {
-  createTempDir,
-  createTempGitRepo,
-  eventually,
-  type MockModel,
-  startMockModel,
-  type TempDir,
-  type TempGitRepo,
-} from '@keel/testkit';
-import { createWorkbench, type Workbench } from '@keel/workbench';
-import type { Browser, Page } from 'playwright-core';
+import { eventually, type TempGitRepo } from '@keel/testkit';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import {
-  call,
-  dist,
-  ensureBuilt,
-  git,
-  hasChromium,
-  launchBrowser,
-  openPage,
-  shots,
-  workbenchEnv,
-} from './harness.ts';
+import { type BrowserWorld, call, git, hasChromium, shots, startBrowserWorld } from './harness.ts';
 
 // The MCP reference server "everything", as the workbench's own MCP tests start it.
 const everythingEntry = join(
@@ -49,40 +29,21 @@ interface Task {
 }
 
 describe.skipIf(!hasChromium)('the workbench SPA: what the service answers, shown', () => {
-  let browser: Browser;
+  let world: BrowserWorld;
   let page: Page;
-  let workbench: Workbench;
-  let model: MockModel;
   let base = '';
-  let home: TempDir;
-  let runtimeHome: TempDir;
-  let remotes: TempDir;
   let repo: TempGitRepo;
   let bare = '';
   let projectId = '';
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    await ensureBuilt();
-    mkdirSync(shots, { recursive: true });
-    home = await createTempDir({ prefix: 'keel-wb-honesty-' });
-    runtimeHome = await createTempDir({ prefix: 'keel-wb-honesty-runtime-' });
-    remotes = await createTempDir({ prefix: 'keel-wb-honesty-remotes-' });
-    repo = await createTempGitRepo({
-      files: { 'package.json': '{"name":"web"}\n', 'src/app.js': 'export {};\n' },
-    });
-    // Its origin is a bare repository on this machine: no forge, so no merge request.
-    bare = join(remotes.path, `${basename(repo.path)}.git`);
-    git(remotes.path, 'init', '-q', '--bare', '-b', 'main', bare);
-    await repo.git('remote', 'add', 'origin', bare);
-    await repo.git('push', '-q', 'origin', 'main');
-    const name = basename(repo.path);
-    model = await startMockModel({
+    world = await startBrowserWorld({
+      prefix: 'honesty',
+      // Its origin is a bare repository on this machine: no forge, so no merge request.
+      bareRemote: true,
+      // A PRD link to this machine is fetched (and fails on the closed port), not refused by the host rule.
+      settings: { prd_links: { allow_private_network: true } },
       script: [
-        { when: { lastMessageIncludes: 'Describe the STRUCTURE' }, text: '# Structure', repeat: true },
-        { when: { lastMessageIncludes: 'Describe the BUSINESS FLOW' }, text: '# Flow', repeat: true },
-        { when: { lastMessageIncludes: 'Describe the MODULES' }, text: '# Modules', repeat: true },
-        { when: { lastMessageIncludes: 'Write a short INDEX' }, text: '# Index', repeat: true },
         {
           when: { lastMessageIncludes: 'Write the technical plan' },
           text: '# Plan\n\nAdd a greeting.',
@@ -94,64 +55,39 @@ describe.skipIf(!hasChromium)('the workbench SPA: what the service answers, show
           repeat: true,
         },
         {
-          when: { lastMessageIncludes: 'Do todo 1 of 1' },
-          toolCalls: [
-            {
-              name: 'write_file',
-              arguments: { path: `${name}/src/hello.js`, content: 'export const hello = "hi";\n' },
-            },
-          ],
-          repeat: true,
-        },
-        { when: { lastRole: 'tool' }, text: 'Wrote the greeting.', repeat: true },
-        {
           when: { lastMessageIncludes: 'Write the commit message' },
           text: 'feat: greet\n\nAdds a greeting module.',
           repeat: true,
         },
       ],
     });
-    workbench = await createWorkbench({
-      home: home.path,
-      env: workbenchEnv(home, runtimeHome),
-      spaDir: dist,
-    });
-    base = await workbench.listen(0);
-    await call(base, 'PUT', '/api/settings', {
-      model: 'mock-model',
-      base_url: model.url,
-      api_key: 'sk-test',
-      default_runner: 'keel',
-      // A PRD link to this machine is fetched (and fails on the closed port), not refused by the host rule.
-      prd_links: { allow_private_network: true },
-    });
-    const project = await call<{ id: string }>(base, 'POST', '/api/projects', {
-      name: 'Greeter',
-      description: 'A greeting app.',
-      repositories: [{ path: repo.path, type: 'frontend' }],
-    });
-    projectId = project.id;
-    await eventually(
-      async () =>
-        (await call<{ status: string }>(base, 'GET', `/api/projects/${projectId}/knowledge`)).status ===
-        'READY',
-      { timeoutMs: 60_000, what: 'the project knowledge to be ready' },
+    ({ page, base, repo, bare, projectId } = world);
+    // The todo writes into the repository's folder of the task's workdir, named after it.
+    world.model.push(
+      {
+        when: { lastMessageIncludes: 'Do todo 1 of 1' },
+        toolCalls: [
+          {
+            name: 'write_file',
+            arguments: {
+              path: `${basename(repo.path)}/src/hello.js`,
+              content: 'export const hello = "hi";\n',
+            },
+          },
+        ],
+        repeat: true,
+      },
+      { when: { lastRole: 'tool' }, text: 'Wrote the greeting.', repeat: true },
     );
-    browser = await launchBrowser();
-    page = await openPage(browser, pageErrors);
   }, 120_000);
 
   afterEach(() => {
-    if (pageErrors.length > 0) console.error(`errors in the page:\n${pageErrors.join('\n')}`);
-    expect(pageErrors).toEqual([]);
+    if (world.pageErrors.length > 0) console.error(`errors in the page:\n${world.pageErrors.join('\n')}`);
+    expect(world.pageErrors).toEqual([]);
   });
 
   afterAll(async () => {
-    await page?.close();
-    await browser?.close();
-    await workbench?.close();
-    await model?.close();
-    for (const dir of [home, runtimeHome, remotes, repo]) await dir?.remove();
+    await world?.close();
   });
 
   const getTask = (id: string) => call<Task>(base, 'GET', `/api/tasks/${id}`);

@@ -6,28 +6,10 @@
 // DOM nodes. Then a small diff: its files start open, except a lock file. Screenshots: large-diff-*.png.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  createTempDir,
-  createTempGitRepo,
-  eventually,
-  type MockModel,
-  startMockModel,
-  type TempDir,
-  type TempGitRepo,
-} from '@keel/testkit';
-import { createWorkbench, type Workbench } from '@keel/workbench';
-import type { Browser, Page } from 'playwright-core';
+import { eventually } from '@keel/testkit';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import {
-  call,
-  dist,
-  ensureBuilt,
-  hasChromium,
-  launchBrowser,
-  openPage,
-  shots,
-  workbenchEnv,
-} from './harness.ts';
+import { type BrowserWorld, call, hasChromium, shots, startBrowserWorld } from './harness.ts';
 
 interface Task {
   id: string;
@@ -51,32 +33,17 @@ const manyContent = (index: number) =>
   `${Array.from({ length: 10 }, (_, line) => `file ${index} line ${line} `.padEnd(49, '.')).join('\n')}\n`;
 
 describe.skipIf(!hasChromium)('the workbench SPA: large diffs in review', () => {
-  let browser: Browser;
+  let world: BrowserWorld;
   let page: Page;
-  let workbench: Workbench;
-  let model: MockModel;
   let base = '';
-  let home: TempDir;
-  let runtimeHome: TempDir;
-  let repo: TempGitRepo;
   let taskId = '';
   let workspace = '';
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    await ensureBuilt();
-    mkdirSync(shots, { recursive: true });
-    home = await createTempDir({ prefix: 'keel-wb-large-diff-' });
-    runtimeHome = await createTempDir({ prefix: 'keel-wb-large-diff-runtime-' });
-    repo = await createTempGitRepo({
-      files: { 'package.json': '{"name":"web"}\n', 'src/app.js': 'export {};\n' },
-    });
-    model = await startMockModel({
+    world = await startBrowserWorld({
+      prefix: 'large-diff',
+      project: { name: 'Generator', description: '' },
       script: [
-        { when: { lastMessageIncludes: 'Describe the STRUCTURE' }, text: '# Structure', repeat: true },
-        { when: { lastMessageIncludes: 'Describe the BUSINESS FLOW' }, text: '# Flow', repeat: true },
-        { when: { lastMessageIncludes: 'Describe the MODULES' }, text: '# Modules', repeat: true },
-        { when: { lastMessageIncludes: 'Write a short INDEX' }, text: '# Index', repeat: true },
         { when: { lastMessageIncludes: 'Write the technical plan' }, text: '# Plan\n\nGenerate the files.' },
         {
           when: { lastMessageIncludes: 'Break it into an ordered list of todos' },
@@ -86,28 +53,8 @@ describe.skipIf(!hasChromium)('the workbench SPA: large diffs in review', () => 
         { when: { lastMessageIncludes: 'Write the commit message' }, text: 'feat: generate files' },
       ],
     });
-    workbench = await createWorkbench({
-      home: home.path,
-      env: workbenchEnv(home, runtimeHome),
-      spaDir: dist,
-    });
-    base = await workbench.listen(0);
-    await call(base, 'PUT', '/api/settings', {
-      model: 'mock-model',
-      base_url: model.url,
-      api_key: 'sk-test',
-      default_runner: 'keel',
-    });
-    const project = await call<{ id: string }>(base, 'POST', '/api/projects', {
-      name: 'Generator',
-      repositories: [{ path: repo.path, type: 'frontend' }],
-    });
-    await eventually(
-      async () =>
-        (await call<{ status: string }>(base, 'GET', `/api/projects/${project.id}/knowledge`)).status ===
-        'READY',
-      { timeoutMs: 60_000, what: 'the project knowledge to be ready' },
-    );
+    ({ page, base } = world);
+    const project = { id: world.projectId };
     // The task through the API to review: its pages have their own tests.
     taskId = (
       await call<Task>(base, 'POST', '/api/tasks', { project_id: project.id, description: 'Generate' })
@@ -136,21 +83,15 @@ describe.skipIf(!hasChromium)('the workbench SPA: large diffs in review', () => 
     );
     workspace = (await getTask()).workspaces[0]?.dir ?? '';
     expect(workspace).not.toBe('');
-    browser = await launchBrowser();
-    page = await openPage(browser, pageErrors);
   }, 180_000);
 
   afterEach(() => {
-    if (pageErrors.length > 0) console.error(`errors in the page:\n${pageErrors.join('\n')}`);
-    expect(pageErrors).toEqual([]);
+    if (world.pageErrors.length > 0) console.error(`errors in the page:\n${world.pageErrors.join('\n')}`);
+    expect(world.pageErrors).toEqual([]);
   });
 
   afterAll(async () => {
-    await page?.close();
-    await browser?.close();
-    await workbench?.close();
-    await model?.close();
-    for (const dir of [home, runtimeHome, repo]) await dir?.remove();
+    await world?.close();
   });
 
   function getTask(): Promise<Task> {

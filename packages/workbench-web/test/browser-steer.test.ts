@@ -3,31 +3,11 @@
 // reads an earlier one (with a way back), Stop on a running todo and on a running plan turn, Skip on any
 // pending todo with Run all leaving it out, the not-found page of an unknown task, and every page at 390 px
 // without a horizontal scroll (screenshots in test/screenshots/, named `narrow-*`).
-import { mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import {
-  createTempDir,
-  createTempGitRepo,
-  eventually,
-  type MockModel,
-  type ScriptedReply,
-  startMockModel,
-  type TempDir,
-  type TempGitRepo,
-} from '@keel/testkit';
-import { createWorkbench, type Workbench } from '@keel/workbench';
-import type { Browser, Page } from 'playwright-core';
+import { eventually, type MockModel, type ScriptedReply, type TempGitRepo } from '@keel/testkit';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import {
-  call,
-  dist,
-  ensureBuilt,
-  hasChromium,
-  launchBrowser,
-  openPage,
-  shots,
-  workbenchEnv,
-} from './harness.ts';
+import { type BrowserWorld, call, hasChromium, shots, startBrowserWorld } from './harness.ts';
 
 interface Todo {
   id: string;
@@ -59,76 +39,27 @@ function lastMessages(model: MockModel): string[] {
 }
 
 describe.skipIf(!hasChromium)('the workbench SPA: steering a task', () => {
-  let browser: Browser;
+  let world: BrowserWorld;
   let page: Page;
-  let workbench: Workbench;
   let model: MockModel;
   let base = '';
-  let home: TempDir;
-  let runtimeHome: TempDir;
   let repo: TempGitRepo;
   let projectId = '';
-  const pageErrors: string[] = [];
   // Tasks the tests leave in each stage, for the narrow-layout test.
   const left: Record<string, string> = {};
 
   beforeAll(async () => {
-    await ensureBuilt();
-    mkdirSync(shots, { recursive: true });
-    home = await createTempDir({ prefix: 'keel-wb-steer-' });
-    runtimeHome = await createTempDir({ prefix: 'keel-wb-steer-runtime-' });
-    repo = await createTempGitRepo({
-      files: { 'package.json': '{"name":"web"}\n', 'src/app.js': 'export {};\n' },
-    });
-    model = await startMockModel({
-      script: [
-        { when: { lastMessageIncludes: 'Describe the STRUCTURE' }, text: '# Structure', repeat: true },
-        { when: { lastMessageIncludes: 'Describe the BUSINESS FLOW' }, text: '# Flow', repeat: true },
-        { when: { lastMessageIncludes: 'Describe the MODULES' }, text: '# Modules', repeat: true },
-        { when: { lastMessageIncludes: 'Write a short INDEX' }, text: '# Index', repeat: true },
-      ],
-    });
-    workbench = await createWorkbench({
-      home: home.path,
-      env: workbenchEnv(home, runtimeHome),
-      spaDir: dist,
-    });
-    base = await workbench.listen(0);
-    await call(base, 'PUT', '/api/settings', {
-      model: 'mock-model',
-      base_url: model.url,
-      api_key: 'sk-test',
-      default_runner: 'keel',
-    });
-    const project = await call<{ id: string }>(base, 'POST', '/api/projects', {
-      name: 'Greeter',
-      description: 'A greeting app.',
-      repositories: [{ path: repo.path, type: 'frontend' }],
-    });
-    projectId = project.id;
-    // Creating the project may start its knowledge already (409 then): either way it ends READY.
-    await call(base, 'POST', `/api/projects/${projectId}/init`).catch(() => undefined);
-    await eventually(
-      async () =>
-        (await call<{ status: string }>(base, 'GET', `/api/projects/${projectId}/knowledge`)).status ===
-        'READY',
-      { timeoutMs: 60_000, what: 'the project knowledge to be ready' },
-    );
-    browser = await launchBrowser();
-    page = await openPage(browser, pageErrors);
+    world = await startBrowserWorld({ prefix: 'steer' });
+    ({ page, model, base, repo, projectId } = world);
   }, 120_000);
 
   afterEach(() => {
-    if (pageErrors.length > 0) console.error(`errors in the page:\n${pageErrors.join('\n')}`);
-    expect(pageErrors).toEqual([]);
+    if (world.pageErrors.length > 0) console.error(`errors in the page:\n${world.pageErrors.join('\n')}`);
+    expect(world.pageErrors).toEqual([]);
   });
 
   afterAll(async () => {
-    await page?.close();
-    await browser?.close();
-    await workbench?.close();
-    await model?.close();
-    for (const dir of [home, runtimeHome, repo]) await dir?.remove();
+    await world?.close();
   });
 
   const getTask = (id: string) => call<Task>(base, 'GET', `/api/tasks/${id}`);
@@ -447,8 +378,8 @@ describe.skipIf(!hasChromium)('the workbench SPA: steering a task', () => {
       description: 'A skill to show on a narrow screen.',
       content: '# Narrow\n\nUse two-space indentation.',
     });
-    const narrow = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    narrow.on('pageerror', (error) => pageErrors.push(error.message));
+    const narrow = await world.browser.newPage({ viewport: { width: 390, height: 844 } });
+    narrow.on('pageerror', (error) => world.pageErrors.push(error.message));
     const stage = (number: string) => async () => {
       const name = { '01': 'Initialization', '02': 'Plan', '03': 'Todos', '04': 'Coding', '05': 'Review' }[
         number

@@ -5,7 +5,15 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { TempDir } from '@keel/testkit';
+import {
+  createTempDir,
+  createTempGitRepo,
+  eventually,
+  type ScriptedReply,
+  startMockModel,
+  type TempDir,
+} from '@keel/testkit';
+import { createWorkbench } from '@keel/workbench';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const executablePath = '/usr/bin/chromium';
@@ -141,3 +149,91 @@ export async function call<T>(base: string, method: string, path: string, body?:
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
   return (response.status === 204 ? undefined : await response.json()) as T;
 }
+
+/** The knowledge layers' answers: every project of a browser test becomes READY with them. */
+export const knowledgeReplies: ScriptedReply[] = [
+  { when: { lastMessageIncludes: 'Describe the STRUCTURE' }, text: '# Structure', repeat: true },
+  { when: { lastMessageIncludes: 'Describe the BUSINESS FLOW' }, text: '# Flow', repeat: true },
+  { when: { lastMessageIncludes: 'Describe the MODULES' }, text: '# Modules', repeat: true },
+  { when: { lastMessageIncludes: 'Write a short INDEX' }, text: '# Index', repeat: true },
+];
+
+/**
+ * What most browser tests start from: the real workbench in process (built SPA, temp WORKBENCH_HOME and
+ * RUNTIME_HOME), a scripted model set in the settings (`settings` adds to them), one git repository
+ * (`files`; with `bareRemote`, pushed to a bare origin on this machine) in a READY project, and a page of
+ * Debian's Chromium whose script errors land in `pageErrors`. `close` undoes all of it.
+ */
+export async function startBrowserWorld(options: {
+  prefix: string;
+  files?: Record<string, string>;
+  script?: ScriptedReply[];
+  settings?: Record<string, unknown>;
+  project?: { name: string; description?: string };
+  bareRemote?: boolean;
+}) {
+  await ensureBuilt();
+  mkdirSync(shots, { recursive: true });
+  const home = await createTempDir({ prefix: `keel-wb-${options.prefix}-` });
+  const runtimeHome = await createTempDir({ prefix: `keel-wb-${options.prefix}-runtime-` });
+  const remotes = await createTempDir({ prefix: `keel-wb-${options.prefix}-remotes-` });
+  const repo = await createTempGitRepo({
+    files: options.files ?? { 'package.json': '{"name":"web"}\n', 'src/app.js': 'export {};\n' },
+  });
+  let bare = '';
+  if (options.bareRemote) {
+    bare = join(remotes.path, `${repo.path.split('/').at(-1)}.git`);
+    git(remotes.path, 'init', '-q', '--bare', '-b', 'main', bare);
+    await repo.git('remote', 'add', 'origin', bare);
+    await repo.git('push', '-q', 'origin', 'main');
+  }
+  const model = await startMockModel({ script: [...knowledgeReplies, ...(options.script ?? [])] });
+  const workbench = await createWorkbench({
+    home: home.path,
+    env: workbenchEnv(home, runtimeHome),
+    spaDir: dist,
+  });
+  const base = await workbench.listen(0);
+  await call(base, 'PUT', '/api/settings', {
+    model: 'mock-model',
+    base_url: model.url,
+    api_key: 'sk-test',
+    default_runner: 'keel',
+    ...options.settings,
+  });
+  const project = await call<{ id: string }>(base, 'POST', '/api/projects', {
+    name: options.project?.name ?? 'Greeter',
+    description: options.project?.description ?? 'A greeting app.',
+    repositories: [{ path: repo.path, type: 'frontend' }],
+  });
+  await eventually(
+    async () =>
+      (await call<{ status: string }>(base, 'GET', `/api/projects/${project.id}/knowledge`)).status ===
+      'READY',
+    { timeoutMs: 60_000, what: 'the project knowledge to be ready' },
+  );
+  const browser = await launchBrowser();
+  const pageErrors: string[] = [];
+  const page = await openPage(browser, pageErrors);
+  return {
+    base,
+    model,
+    workbench,
+    repo,
+    bare,
+    projectId: project.id,
+    browser,
+    page,
+    pageErrors,
+    async close() {
+      await page.close().catch(() => undefined);
+      await browser.close().catch(() => undefined);
+      await workbench.close();
+      await model.close();
+      for (const dir of [home, runtimeHome, remotes, repo]) await dir.remove();
+    },
+  };
+}
+
+export type BrowserWorld = Awaited<ReturnType<typeof startBrowserWorld>>;
+

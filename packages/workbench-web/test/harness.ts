@@ -236,4 +236,3 @@ export async function startBrowserWorld(options: {
 }
 
 export type BrowserWorld = Awaited<ReturnType<typeof startBrowserWorld>>;
-

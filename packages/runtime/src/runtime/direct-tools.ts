@@ -18,6 +18,7 @@ export class DirectTools {
   readonly #env: RuntimeEnv | undefined;
   readonly #lsp: LspServers | undefined;
   readonly #histories = new Map<string, FileHistory>();
+  readonly #confinement: { unconfinedCommands?: 'refuse'; hiddenPaths?: readonly string[] };
 
   /**
    * `tools` replaces the built-in coding tools, as RuntimeOptions.tools does for runs; `env` is the
@@ -30,7 +31,9 @@ export class DirectTools {
     env?: RuntimeEnv,
     lsp?: LspServers,
     trust?: ProjectTrust,
+    confinement: { unconfinedCommands?: 'refuse'; hiddenPaths?: readonly string[] } = {},
   ) {
+    this.#confinement = confinement;
     this.#trust = trust;
     this.#runtimeDir = runtimeDir;
     this.#tools = tools;
@@ -57,6 +60,9 @@ export class DirectTools {
       runtimeDir: this.#runtimeDir,
       env: this.#env,
       lsp: this.#lsp,
+      // A direct call is the caller's own: its commands run, unless the embedder asked that commands a
+      // missing sandbox cannot confine be refused (the workbench, running a repository's checks).
+      ...this.#confinement,
     });
     try {
       return await tools.execute(name, params ?? {}, contextFor(new AbortController().signal));

@@ -43,6 +43,7 @@ export interface RuntimeOptions {
    * What a run does with a command that is not known to only read when no sandbox backend confines
    * commands (no bubblewrap) and the config does not turn the sandbox off on purpose: `ask` (default) waits
    * for the user's approval, `refuse` refuses it with how to allow it (an embedder where nobody answers).
+   * `refuse` applies to direct tool calls (`callTool`) too; without it they are the caller's own and run.
    */
   unconfinedCommands?: UnconfinedCommands;
   /**

@@ -102,6 +102,10 @@ export class Runtime {
       this.#env,
       this.#lsp,
       options.trustProjectConfig,
+      {
+        ...(options.unconfinedCommands === 'refuse' ? { unconfinedCommands: 'refuse' as const } : {}),
+        ...(options.hiddenPaths?.length ? { hiddenPaths: options.hiddenPaths } : {}),
+      },
     );
     const now = options.now;
     // One clock for the run controls, the executor and the stores: a test's fake one, or the wall clock.

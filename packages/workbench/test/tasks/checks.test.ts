@@ -1,6 +1,9 @@
 // Issue #26, checks per repository: found by a scan when the project is created, editable, run in the
 // sandbox after each todo that changed the repository, their results on the todo; a failing check sends
 // its output back to the todo's own session for at most `repair_turns` turns, then the todo is failed.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathWithout } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import {
   type Body,
@@ -126,5 +129,37 @@ describe('checks after each todo', () => {
     const unknown = await api('PUT', `/api/projects/${task.project_id}`, { checks: { nope: [] } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.message).toContain("no repository 'nope'");
+  });
+  test('with no sandbox backend, a check that does more than read is refused, not run unconfined', {
+    timeout: 90_000,
+  }, async () => {
+    const repo = repoWithRemote(tempDir('checks-nosandbox'), 'app', {
+      'mark.js': "require('node:fs').writeFileSync('marker.txt', 'ran');\n",
+    });
+    await using wb = await startWorkbench([
+      ...planningScript(1, ['greet']),
+      { when: { lastMessageIncludes: 'Do todo 1 of 1' }, ...write('hello\n') },
+      { when: { lastRole: 'tool' }, text: 'Done.' },
+    ]);
+    const { api } = wb;
+    const task = await taskInCoding(api, [{ path: repo.dir, type: 'custom' }]);
+    await api('PUT', `/api/projects/${task.project_id}`, {
+      checks: { app: [{ name: 'test', command: 'node mark.js' }] },
+      repair_turns: 0,
+    });
+    // This process's PATH without bwrap: the runtime finds no sandbox backend.
+    const path = process.env.PATH;
+    process.env.PATH = await pathWithout(['bwrap'], tempDir('no-bwrap'));
+    try {
+      const todo = (task.todos as Body[])[0];
+      await api('POST', `/api/todos/${todo.id}/execute`);
+      const ended = await todoEnded(api, todo.id);
+      expect(ended.status).toBe('failed');
+      expect(ended.checks[0]).toMatchObject({ passed: false, exit_code: null });
+      expect(ended.checks[0].output).toMatch(/no sandbox/i);
+      expect(existsSync(join(task.work_dir, 'app', 'marker.txt'))).toBe(false);
+    } finally {
+      process.env.PATH = path;
+    }
   });
 });

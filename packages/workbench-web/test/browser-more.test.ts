@@ -1,29 +1,10 @@
 // Skills, conversations, runner configs and the project's own settings in Debian's Chromium, against the
 // REAL workbench service in process (the real Keel runner, a scripted model, a temp git repository).
 // Screenshots go to test/screenshots/.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  createTempDir,
-  createTempGitRepo,
-  type MockModel,
-  startMockModel,
-  type TempDir,
-  type TempGitRepo,
-} from '@keel/testkit';
-import { createWorkbench, type Workbench } from '@keel/workbench';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import {
-  call,
-  dist,
-  ensureBuilt,
-  hasChromium,
-  launchBrowser,
-  openPage,
-  shots,
-  workbenchEnv,
-} from './harness.ts';
+import { type BrowserWorld, call, hasChromium, shots, startBrowserWorld } from './harness.ts';
 
 interface Skill {
   id: string;
@@ -36,24 +17,15 @@ interface Skill {
 describe.skipIf(!hasChromium)(
   'the workbench SPA: skills, conversations, runner configs, project settings',
   () => {
-    let browser: Browser;
+    let world: BrowserWorld;
     let page: Page;
-    let workbench: Workbench;
-    let model: MockModel;
     let base = '';
-    let home: TempDir;
-    let runtimeHome: TempDir;
-    let repo: TempGitRepo;
     let projectId = '';
-    const pageErrors: string[] = [];
 
     beforeAll(async () => {
-      await ensureBuilt();
-      mkdirSync(shots, { recursive: true });
-      home = await createTempDir({ prefix: 'keel-wb-more-' });
-      runtimeHome = await createTempDir({ prefix: 'keel-wb-more-runtime-' });
-      repo = await createTempGitRepo({ files: { 'README.md': '# Greeter\n', 'src/app.js': 'export {};\n' } });
-      model = await startMockModel({
+      world = await startBrowserWorld({
+        prefix: 'more',
+        files: { 'README.md': '# Greeter\n', 'src/app.js': 'export {};\n' },
         script: [
           {
             when: { lastMessageIncludes: 'What does this project do' },
@@ -63,38 +35,16 @@ describe.skipIf(!hasChromium)(
           },
         ],
       });
-      workbench = await createWorkbench({
-        home: home.path,
-        env: workbenchEnv(home, runtimeHome),
-        spaDir: dist,
-      });
-      base = await workbench.listen(0);
-      await call(base, 'PUT', '/api/settings', {
-        model: 'mock-model',
-        base_url: model.url,
-        api_key: 'sk-test',
-      });
-      const project = await call<{ id: string }>(base, 'POST', '/api/projects', {
-        name: 'Greeter',
-        description: 'A greeting app.',
-        repositories: [{ path: repo.path, type: 'backend' }],
-      });
-      projectId = project.id;
-      browser = await launchBrowser();
-      page = await openPage(browser, pageErrors);
+      ({ page, base, projectId } = world);
     }, 120_000);
 
     afterEach(() => {
-      if (pageErrors.length > 0) console.error(`errors in the page:\n${pageErrors.join('\n')}`);
-      expect(pageErrors).toEqual([]);
+      if (world.pageErrors.length > 0) console.error(`errors in the page:\n${world.pageErrors.join('\n')}`);
+      expect(world.pageErrors).toEqual([]);
     });
 
     afterAll(async () => {
-      await page?.close();
-      await browser?.close();
-      await workbench?.close();
-      await model?.close();
-      for (const dir of [home, runtimeHome, repo]) await dir?.remove();
+      await world?.close();
     });
 
     const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
@@ -288,8 +238,8 @@ describe.skipIf(!hasChromium)(
           .default_runner,
       ).toBe(null);
 
-      // The new provider sent the repositories again, so the knowledge is generated again (it fails here:
-      // the script has no knowledge replies); the project can be deleted once that ended.
+      // The new provider sent the repositories again, so the knowledge is generated again (from the world's
+      // knowledge replies); the project can be deleted once that ended.
       const remove = form.getByRole('button', { name: 'Delete project' });
       await expect.poll(() => remove.isEnabled(), { timeout: 30_000 }).toBe(true);
       await remove.click();

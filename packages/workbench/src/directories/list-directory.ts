@@ -55,11 +55,18 @@ export async function listDirectory(
   const shown = dirents.filter((dirent) => options.hidden || !dirent.name.startsWith('.'));
   // Only links need a look to be placed (a link to a directory is listed as one, so a linked checkout can
   // be picked); then the first `maxEntries` in order, and only they are checked for `.git`.
-  const placed = await mapAtMost(shown, checksAtOnce, async (dirent) => ({
+  const placed = shown.map((dirent) => ({
     name: dirent.name,
-    isDir:
-      dirent.isDirectory() || (dirent.isSymbolicLink() && (await isDirectory(join(absolute, dirent.name)))),
+    isDir: dirent.isDirectory(),
+    link: dirent.isSymbolicLink(),
   }));
+  await mapAtMost(
+    placed.filter((entry) => entry.link),
+    checksAtOnce,
+    async (entry) => {
+      entry.isDir = await isDirectory(join(absolute, entry.name));
+    },
+  );
   placed.sort((a, b) => Number(b.isDir) - Number(a.isDir) || byName(a.name, b.name));
   const listed = placed.slice(0, maxEntries);
   const entries = await mapAtMost(listed, checksAtOnce, async ({ name, isDir }): Promise<DirectoryEntry> => {

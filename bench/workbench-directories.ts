@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createWorkbench } from '@keel/workbench';
+import { healthWhile } from './health-probe.ts';
 import { report } from './report.ts';
 
 const folders = Number(process.env.KEEL_BENCH_FOLDERS ?? 20_000);
@@ -31,7 +32,10 @@ try {
   const peakBefore = peakMb();
   delay.enable();
   const started = performance.now();
-  const listing = (await (await fetch(url)).json()) as { entries: unknown[]; total: number };
+  const { result: listing, slowestMs } = await healthWhile(
+    base,
+    async () => (await (await fetch(url)).json()) as { entries: unknown[]; total: number },
+  );
   const ms = performance.now() - started;
   delay.disable();
   const growth = peakMb() - peakBefore;
@@ -53,6 +57,14 @@ try {
     bench: 'workbench-directories',
     figure: 'longest hold of the event loop during that request',
     value: delay.max / 1e6,
+    unit: 'ms',
+    target: '≤ 50 ms',
+    details,
+  });
+  report({
+    bench: 'workbench-directories',
+    figure: 'slowest GET /health answered meanwhile',
+    value: slowestMs,
     unit: 'ms',
     target: '≤ 50 ms',
     details,

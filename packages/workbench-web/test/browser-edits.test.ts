@@ -3,32 +3,12 @@
 // before), the todo list (add, edit in place, move, remove), the commit message with the merge request's
 // title, and Settings' "Test connection" with the form's unsaved values (a working endpoint, then one
 // nobody listens on). Each edit is checked through the API too. Screenshots: test/screenshots/edits-*.png.
-import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { basename, join } from 'node:path';
-import {
-  createTempDir,
-  createTempGitRepo,
-  eventually,
-  type MockModel,
-  type ScriptedReply,
-  startMockModel,
-  type TempDir,
-  type TempGitRepo,
-} from '@keel/testkit';
-import { createWorkbench, type Workbench } from '@keel/workbench';
-import type { Browser, Page } from 'playwright-core';
+import { eventually, type MockModel, type ScriptedReply, type TempGitRepo } from '@keel/testkit';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import {
-  call,
-  dist,
-  ensureBuilt,
-  hasChromium,
-  launchBrowser,
-  openPage,
-  shots,
-  workbenchEnv,
-} from './harness.ts';
+import { type BrowserWorld, call, hasChromium, shots, startBrowserWorld } from './harness.ts';
 
 /** Knowledge, the first plan draft, the todo list, two coding turns and the commit message. */
 function script(repository: string): ScriptedReply[] {
@@ -103,53 +83,21 @@ async function closedPort(): Promise<number> {
 }
 
 describe.skipIf(!hasChromium)('the workbench SPA: hand edits and the connection test', () => {
-  let browser: Browser;
+  let world: BrowserWorld;
   let page: Page;
-  let workbench: Workbench;
   let model: MockModel;
   let base = '';
-  let home: TempDir;
-  let runtimeHome: TempDir;
   let repo: TempGitRepo;
   let taskId = '';
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    await ensureBuilt();
-    mkdirSync(shots, { recursive: true });
-    home = await createTempDir({ prefix: 'keel-wb-edits-' });
-    runtimeHome = await createTempDir({ prefix: 'keel-wb-edits-runtime-' });
-    repo = await createTempGitRepo({
-      files: { 'package.json': '{"name":"web"}\n', 'src/app.js': 'export {};\n' },
-    });
-    model = await startMockModel({
-      script: script(basename(repo.path)),
-      models: ['mock-model', 'mock-large'],
-    });
-    workbench = await createWorkbench({
-      home: home.path,
-      env: workbenchEnv(home, runtimeHome),
-      spaDir: dist,
-    });
-    base = await workbench.listen(0);
-    // Settings, project, task, its initialization and first plan draft through the API (and by themselves):
-    // their pages have their own tests.
-    await call(base, 'PUT', '/api/settings', {
-      model: 'mock-model',
-      base_url: model.url,
-      api_key: 'sk-test',
-      default_runner: 'keel',
-    });
-    const project = await call<{ id: string }>(base, 'POST', '/api/projects', {
-      name: 'Greeter',
-      repositories: [{ path: repo.path, type: 'frontend' }],
-    });
-    await eventually(
-      async () =>
-        (await call<{ status: string }>(base, 'GET', `/api/projects/${project.id}/knowledge`)).status ===
-        'READY',
-      { timeoutMs: 60_000, what: 'the project knowledge to be ready' },
-    );
+    world = await startBrowserWorld({ prefix: 'edits', models: ['mock-model', 'mock-large'] });
+    ({ page, model, base, repo } = world);
+    // The replies that name the repository's folder, now that it exists.
+    model.push(...script(basename(repo.path)));
+    const project = { id: world.projectId };
+    // The task, its initialization and first plan draft through the API (and by themselves): their pages
+    // have their own tests.
     const task = await call<Task>(base, 'POST', '/api/tasks', {
       project_id: project.id,
       description: 'Greet the user',
@@ -172,21 +120,15 @@ describe.skipIf(!hasChromium)('the workbench SPA: hand edits and the connection 
       },
       { timeoutMs: 60_000, what: 'the first plan draft' },
     );
-    browser = await launchBrowser();
-    page = await openPage(browser, pageErrors);
   }, 180_000);
 
   afterEach(() => {
-    if (pageErrors.length > 0) console.error(`errors in the page:\n${pageErrors.join('\n')}`);
-    expect(pageErrors).toEqual([]);
+    if (world.pageErrors.length > 0) console.error(`errors in the page:\n${world.pageErrors.join('\n')}`);
+    expect(world.pageErrors).toEqual([]);
   });
 
   afterAll(async () => {
-    await page?.close();
-    await browser?.close();
-    await workbench?.close();
-    await model?.close();
-    for (const dir of [home, runtimeHome, repo]) await dir?.remove();
+    await world?.close();
   });
 
   const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });

@@ -171,6 +171,8 @@ export async function startBrowserWorld(options: {
   settings?: Record<string, unknown>;
   project?: { name: string; description?: string };
   bareRemote?: boolean;
+  /** The models the scripted endpoint lists at `GET /models` (default: just `mock-model`). */
+  models?: string[];
 }) {
   await ensureBuilt();
   mkdirSync(shots, { recursive: true });
@@ -187,7 +189,10 @@ export async function startBrowserWorld(options: {
     await repo.git('remote', 'add', 'origin', bare);
     await repo.git('push', '-q', 'origin', 'main');
   }
-  const model = await startMockModel({ script: [...knowledgeReplies, ...(options.script ?? [])] });
+  const model = await startMockModel({
+    script: [...knowledgeReplies, ...(options.script ?? [])],
+    ...(options.models ? { models: options.models } : {}),
+  });
   const workbench = await createWorkbench({
     home: home.path,
     env: workbenchEnv(home, runtimeHome),

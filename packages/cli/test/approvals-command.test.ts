@@ -194,9 +194,13 @@ describe('keel approvals, across processes', () => {
   }, 60_000);
 
   test('the deciding terminal follows the run its first terminal continues, and stops at the next approval', async () => {
-    // The second reply comes late, so the first terminal holds the run mid-turn while the deciding one looks.
+    // The second reply is held until the deciding terminal follows: the first holds the run mid-turn.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const secondCall = {
-      delayMs: 2000,
+      until: held,
       toolCalls: [{ name: 'write_file', arguments: { path: 'two.txt', content: '2\n' } }],
     };
     await using s = await scenario([writeCall, { when: { lastRole: 'tool' }, ...secondCall }], {
@@ -216,8 +220,10 @@ describe('keel approvals, across processes', () => {
     let err = '';
     io.err.on('data', (chunk) => (err += chunk));
     io.out.resume();
-    expect(await continueInForeground(deciding, run, { keelArgs: '' }, io)).toBe(3);
-    expect(err).toContain(`Run ${run.id} is being executed by another worker; following it.`);
+    const following = continueInForeground(deciding, run, { keelArgs: '' }, io);
+    await waitFor(() => err.includes(`Run ${run.id} is being executed by another worker; following it.`));
+    release();
+    expect(await following).toBe(3);
     const second = [...err.matchAll(/keel approvals approve (apr_\w+)/g)].at(-1)?.[1];
     expect(second).toMatch(/^apr_/);
     expect(second).not.toBe(first);

@@ -240,3 +240,10 @@ export async function detectChecks(dir: string): Promise<CheckCommand[]> {
     return check ? [check] : [];
   });
 }
+
+/** The checks found in the repository at `dir`, as a project stores them (default timeout 10 minutes). */
+export async function checkSettingsOf(
+  dir: string,
+): Promise<{ name: string; command: string; timeout_ms: number }[]> {
+  return (await detectChecks(dir)).map(({ name, command }) => ({ name, command, timeout_ms: 600_000 }));
+}

@@ -1,4 +1,4 @@
-export { type CheckCommand, detectChecks } from './detect-checks.ts';
+export { type CheckCommand, checkSettingsOf, detectChecks } from './detect-checks.ts';
 export {
   type CheckResult,
   type CheckSpec,

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Background } from '../background.ts';
+import { checkSettingsOf } from '../checks/index.ts';
 import { WorkbenchError } from '../errors.ts';
 import { resolveRunner } from '../runners/index.ts';
 import { type RepositoryScan, scanRepository, scanToMarkdown } from '../scan/index.ts';
@@ -55,6 +56,20 @@ export class KnowledgeService {
         error: `Knowledge generation did not start automatically: ${reason} Then start it with POST /api/projects/${projectId}/init.`,
       });
     }
+  }
+
+  /** Finds the checks of the project's repositories that have none recorded (not even an empty list). */
+  async #findMissingChecks(projectId: string): Promise<void> {
+    const project = this.#deps.store.get(projectId);
+    if (project.repositories.every((repository) => repository.checks !== undefined)) return;
+    const repositories = await Promise.all(
+      project.repositories.map(async (repository) =>
+        repository.checks !== undefined
+          ? repository
+          : { ...repository, checks: await checkSettingsOf(repository.path) },
+      ),
+    );
+    this.#deps.store.update(projectId, { repositories });
   }
 
   /** Starts generation (every layer, or the one named) and answers at once with the records. */
@@ -120,6 +135,8 @@ export class KnowledgeService {
         }
         return scan;
       };
+      // A project from before checks existed gets its repositories' checks found now (edited ones stay).
+      if (!only) await this.#findMissingChecks(projectId);
       await Promise.all(jobs.map((job) => this.#generate(project, job, scanOf)));
       await this.#finish(projectId, scanOf);
     });

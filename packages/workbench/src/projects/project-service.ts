@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { detectChecks } from '../checks/index.ts';
+import { checkSettingsOf } from '../checks/index.ts';
 import { WorkbenchError } from '../errors.ts';
 import { isGitRepository } from '../git/index.ts';
 import type { SettingsService } from '../settings/index.ts';
@@ -175,11 +175,7 @@ export class ProjectService {
         name,
         ...(input.provider ? { provider: input.provider } : {}),
         // Found by a scan of the repository's own files (package.json, Makefile, …); edited later.
-        checks: (await detectChecks(path)).map(({ name, command }) => ({
-          name,
-          command,
-          timeout_ms: 600_000,
-        })),
+        checks: await checkSettingsOf(path),
       });
     }
     return repositories;

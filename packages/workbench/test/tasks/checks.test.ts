@@ -8,6 +8,7 @@ import { describe, expect, test } from 'vitest';
 import {
   type Body,
   eventually,
+  knowledgeScript,
   planningScript,
   repoWithRemote,
   startWorkbench,
@@ -161,5 +162,39 @@ describe('checks after each todo', () => {
     } finally {
       process.env.PATH = path;
     }
+  });
+  test('a project from before checks existed gets them found when its knowledge is generated again', {
+    timeout: 60_000,
+  }, async () => {
+    const repo = repoWithRemote(tempDir('checks-older'), 'app', {
+      'go.mod': 'module example.com/app\n\ngo 1.22\n',
+    });
+    // Knowledge twice: on creation, and generated again.
+    await using wb = await startWorkbench([...knowledgeScript(1), ...knowledgeScript(1)]);
+    const { api } = wb;
+    const project = (
+      await api('POST', '/api/projects', { name: 'p', repositories: [{ path: repo.dir, type: 'backend' }] })
+    ).body;
+    await eventually(
+      async () => (await api('GET', `/api/projects/${project.id}`)).body.status === 'READY',
+      'READY',
+    );
+    // As an older version stored it: no checks at all.
+    const projects = wb.workbench.services.tasks.projects;
+    const stored = projects.get(project.id);
+    projects.update(project.id, {
+      repositories: stored.repositories.map(({ checks: _checks, ...repository }) => repository),
+    });
+    expect((await api('GET', `/api/projects/${project.id}`)).body.repositories[0].checks).toBeUndefined();
+    expect((await api('POST', `/api/projects/${project.id}/init`)).status).toBe(202);
+    await eventually(async () => {
+      const now = (await api('GET', `/api/projects/${project.id}`)).body;
+      return now.status === 'READY' && now.repositories[0].checks !== undefined;
+    }, 'the checks found');
+    expect((await api('GET', `/api/projects/${project.id}`)).body.repositories[0].checks).toEqual([
+      { name: 'test', command: 'go test ./...', timeout_ms: 600_000 },
+      { name: 'lint', command: 'go vet ./...', timeout_ms: 600_000 },
+      { name: 'build', command: 'go build ./...', timeout_ms: 600_000 },
+    ]);
   });
 });

@@ -74,11 +74,19 @@ export function runRequestOf(request: RunnerRequest): RunRequest {
  * (knowledge, project conversations, over the user's own repositories) gets these and nothing that writes,
  * runs or reaches the network, where a repository's text could have the model send its code. Not
  * `question`: nobody answers one in the workbench, so the run would wait forever (the runtime keeps it from
- * sub-agents for the same reason; traits do not say a tool needs a human).
+ * sub-agents for the same reason; traits do not say a tool needs a human). Not the `lsp_*` tools either:
+ * they start language servers outside the sandbox, and a server may load what the repository names (a
+ * TypeScript plugin in tsconfig.json), which read-only stages over the user's own repositories must not.
  */
 export const readOnlyTools: readonly string[] = createCodingTools()
   .list()
-  .filter((tool) => tool.traits?.readOnly === true && !tool.traits.network && tool.name !== 'question')
+  .filter(
+    (tool) =>
+      tool.traits?.readOnly === true &&
+      !tool.traits.network &&
+      tool.name !== 'question' &&
+      !tool.name.startsWith('lsp_'),
+  )
   .map((tool) => tool.name);
 
 /**

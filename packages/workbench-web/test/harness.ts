@@ -16,6 +16,9 @@ import {
 import { createWorkbench } from '@keel/workbench';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
+/** The words that start the workbench reviewer's prompt (stage 05). */
+export const reviewerPrompt = 'Review this change before it becomes a merge request';
+
 export const executablePath = '/usr/bin/chromium';
 export const hasChromium = existsSync(executablePath);
 export const packageDir = join(import.meta.dirname, '..');
@@ -190,7 +193,14 @@ export async function startBrowserWorld(options: {
     await repo.git('push', '-q', 'origin', 'main');
   }
   const model = await startMockModel({
-    script: [...knowledgeReplies, ...(options.script ?? [])],
+    // Stage 05 opens with the reviewer: it finds nothing unless a test's script says otherwise.
+    script: [
+      ...(options.script?.some((reply) => reply.when?.lastMessageIncludes?.includes(reviewerPrompt))
+        ? []
+        : [{ when: { lastMessageIncludes: reviewerPrompt }, text: '```json\n[]\n```' }]),
+      ...knowledgeReplies,
+      ...(options.script ?? []),
+    ],
     ...(options.models ? { models: options.models } : {}),
   });
   const workbench = await createWorkbench({

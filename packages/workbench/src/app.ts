@@ -30,10 +30,12 @@ export interface WorkbenchOptions {
   /** The environment the workbench reads (default `process.env`); also passed to the Keel runner. */
   env?: Record<string, string | undefined>;
   /**
-   * The fetch used for the GitHub API (default the global one). PRD links do not use it: they go through
-   * the runtime's host policy and bounded GET, within settings `prd_links`.
+   * The fetch used for the GitHub and GitLab APIs (default the global one). PRD links do not use it: they go
+   * through the runtime's host policy and bounded GET, within settings `prd_links`.
    */
   fetch?: typeof fetch;
+  /** First wait between two reads of a submitted merge request, in ms (default 30 s, doubling to 10 min). */
+  mergeRequestPollMs?: number;
   /** Replaces the runner registry (tests, embedding); default: the built-in runners. */
   runners?: RunnerRegistry;
   /** Port `listen()` uses when given none (default 8000; 0 = any free port). */

@@ -7,7 +7,7 @@ import type { Services } from './services.ts';
 import { registerWebSocket, sessionRoutes } from './sessions/index.ts';
 import { settingsRoutes } from './settings/index.ts';
 import { skillRoutes } from './skills/index.ts';
-import { editRoutes, flowRoutes, taskRoutes } from './tasks/index.ts';
+import { editRoutes, flowRoutes, reviewRoutes, taskRoutes } from './tasks/index.ts';
 
 /** Every route of the API, in the order of the spec's endpoint table. */
 export async function registerRoutes(
@@ -19,6 +19,7 @@ export async function registerRoutes(
   await app.register(projectRoutes(services.projects, services.knowledge));
   await app.register(taskRoutes(services.tasks));
   await app.register(flowRoutes(services.tasks));
+  await app.register(reviewRoutes(services.tasks));
   await app.register(editRoutes(services.tasks));
   await app.register(sessionRoutes(services.sessions, services.log, services.runner));
   await app.register(async (scope) =>

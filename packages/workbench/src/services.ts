@@ -22,6 +22,7 @@ import { type Database, openDatabase, storeFailure } from './store/index.ts';
 import {
   deleteProjectTasks,
   initWaitingTasks,
+  MergeRequestFollower,
   planTurnEnded,
   reviewTurnEnded,
   type TaskDeps,
@@ -99,6 +100,12 @@ export function createServices(options: WorkbenchOptions): Services {
   });
   const skills = new SkillService(db, paths.skillsDir, projectStore);
   const taskStore = new TaskStore(db);
+  const mergeRequests = new MergeRequestFollower({
+    store: taskStore,
+    settings,
+    fetch: options.fetch ?? globalThis.fetch,
+    ...(options.mergeRequestPollMs ? { intervalMs: options.mergeRequestPollMs } : {}),
+  });
   const tasks: TaskDeps = {
     store: taskStore,
     projects: projectStore,
@@ -113,6 +120,7 @@ export function createServices(options: WorkbenchOptions): Services {
     busy: new TaskLocks(),
     // Each repository's checks run as the agent's commands do: sandboxed, under the command policy.
     commands: runtimeCommandRunner({ env, runtimeDir, hiddenPaths: [config.home], trustProjectConfig }),
+    mergeRequests,
   };
   // A project's delete stops and deletes its tasks first (their work ended, their directories gone).
   projects.beforeRemove = (projectId) => deleteProjectTasks(tasks, projectId);
@@ -155,6 +163,7 @@ export function createServices(options: WorkbenchOptions): Services {
         projectStore.failInterrupted();
         taskStore.failInterrupted();
         cleanUpLogs(sessions, log, config.logRetentionDays);
+        mergeRequests.resume(taskStore.list());
       });
       timer = setInterval(
         () => unlessStoreFault('log clean-up', () => cleanUpLogs(sessions, log, config.logRetentionDays)),
@@ -164,6 +173,7 @@ export function createServices(options: WorkbenchOptions): Services {
     },
     async close() {
       if (timer) clearInterval(timer);
+      mergeRequests.close();
       await runner.close();
       await background.idle();
       db.close();

@@ -149,6 +149,23 @@ export function apiAt(base: string): Api {
   };
 }
 
+/** The words that start the reviewer's prompt at the start of stage 05. */
+export const reviewerPrompt = 'Review this change before it becomes a merge request';
+
+/** The reviewer's answer, once: these findings (none by default), as a JSON array in a fence. */
+export function reviewerReply(findings: unknown[] = []): ScriptedReply {
+  return {
+    when: { lastMessageIncludes: reviewerPrompt },
+    text: `Reviewed.\n\n\`\`\`json\n${JSON.stringify(findings)}\n\`\`\``,
+  };
+}
+
+/** A script with a reviewer that finds nothing, first (so no catch-all reply answers it), unless it has its own. */
+export function withReviewer(script: ScriptedReply[]): ScriptedReply[] {
+  const own = script.some((reply) => reply.when?.lastMessageIncludes?.includes(reviewerPrompt));
+  return own ? script : [reviewerReply(), ...script];
+}
+
 /**
  * The real workbench on a free port over temp WORKBENCH_HOME and RUNTIME_HOME, the real Keel runner, and
  * the scripted model. `api` calls it as any HTTP client would.
@@ -157,7 +174,7 @@ export async function startWorkbench(
   script: ScriptedReply[] = [],
   options: { env?: Record<string, string>; configure?: boolean; workbench?: Partial<WorkbenchOptions> } = {},
 ) {
-  const model = await startMockModel({ script });
+  const model = await startMockModel({ script: withReviewer(script) });
   const home = tempDir('home');
   const runtimeHome = tempDir('runtime');
   const env: Record<string, string | undefined> = {

@@ -75,10 +75,12 @@ export class ProjectService {
       trust_repository_config?: boolean | undefined;
       checks?: Record<string, CheckSetting[]> | undefined;
       repair_turns?: number | undefined;
+      review_runner?: string | null | undefined;
     },
   ): Promise<Project> {
     const project = this.#store.get(id);
     this.#settings.assertRunner(patch.default_runner, 'default_runner');
+    this.#settings.assertRunner(patch.review_runner, 'review_runner');
     const changes: Partial<Project> = {};
     if (patch.name !== undefined) changes.name = patch.name;
     if (patch.description !== undefined) changes.description = patch.description;
@@ -86,6 +88,7 @@ export class ProjectService {
     if (patch.trust_repository_config !== undefined)
       changes.trust_repository_config = patch.trust_repository_config;
     if (patch.repair_turns !== undefined) changes.repair_turns = patch.repair_turns;
+    if (patch.review_runner !== undefined) changes.review_runner = patch.review_runner;
     if (patch.repositories !== undefined) {
       this.#notGenerating(project);
       changes.repositories = await this.#repositories(patch.repositories);

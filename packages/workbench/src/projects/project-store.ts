@@ -20,6 +20,7 @@ function toProject(row: Row): Project {
     default_runner: (row.default_runner as string | null) ?? null,
     trust_repository_config: Number(row.trust_repository_config ?? 0) === 1,
     repair_turns: Number(row.repair_turns ?? defaultRepairTurns),
+    review_runner: (row.review_runner as string | null) ?? null,
     status: row.status as Project['status'],
     error: (row.error as string | null) ?? null,
     created_at: row.created_at as string,

@@ -58,6 +58,8 @@ export interface Project {
   trust_repository_config: boolean;
   /** Turns a todo gets to fix its failing checks before it is `failed` (0: none). */
   repair_turns: number;
+  /** The runner config of the reviewer at the start of stage 05 (null: the task's own runner). */
+  review_runner: string | null;
   status: ProjectStatus;
   error: string | null;
   created_at: string;
@@ -90,6 +92,7 @@ export const projectUpdateSchema = z.strictObject({
   /** Each named repository's checks, replaced as a whole (`[]`: none). */
   checks: z.record(z.string(), z.array(checkSchema).max(10)).optional(),
   repair_turns: z.number().int().min(0).max(5).optional(),
+  review_runner: z.string().min(1).nullable().optional(),
 });
 
 /** One key of a repository's `.runtime/config.json` that applies only when the project trusts it. */

@@ -84,6 +84,7 @@ const busyWith: Record<SessionKind, string> = {
   task_init: 'initializing the task',
   plan: 'a turn of the plan conversation',
   coding: 'a turn of the todo conversation',
+  reviewer: 'a turn of the reviewer',
   review: 'a turn of the review conversation',
   conversation: 'answering a message',
 };

@@ -5,7 +5,15 @@ export type SessionStatus = (typeof sessionStatuses)[number];
 export const finishedSessionStatuses: readonly SessionStatus[] = ['succeeded', 'failed', 'cancelled'];
 
 /** What a session is for; with `owner_id` it says which record it belongs to. */
-export const sessionKinds = ['knowledge', 'task_init', 'plan', 'coding', 'review', 'conversation'] as const;
+export const sessionKinds = [
+  'knowledge',
+  'task_init',
+  'plan',
+  'coding',
+  'reviewer',
+  'review',
+  'conversation',
+] as const;
 export type SessionKind = (typeof sessionKinds)[number];
 
 /** A step of the workbench's own work (task initialization), logged beside the runner's events. */

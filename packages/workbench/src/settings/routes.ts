@@ -8,8 +8,8 @@ import { settingsUpdateSchema } from './schema.ts';
 import type { SettingsService } from './settings-service.ts';
 
 /**
- * `GET /api/settings`, `PUT /api/settings` (partial; api_key and github_token are write-only: answered as
- * api_key_set / github_token_set; each is bound to the URL it was saved with, and `cleared_secrets` names
+ * `GET /api/settings`, `PUT /api/settings` (partial; api_key, github_token and gitlab_token are write-only:
+ * answered as api_key_set / github_token_set / gitlab_token_set; each is bound to the URL it was saved with, and `cleared_secrets` names
  * those a URL change removed) and `GET /api/settings/check` ({ready, missing, reasons, runners}).
  */
 export function settingsRoutes(settings: SettingsService, runners: RunnerRegistry): FastifyPluginAsyncZod {
@@ -25,8 +25,9 @@ export function settingsRoutes(settings: SettingsService, runners: RunnerRegistr
         schema: {
           tags: ['settings'],
           description:
-            'Changes the fields given. A null model, base_url, api_key or github_token clears it. A secret is ' +
-            'bound to its URL: changing base_url (github_api_url) without api_key (github_token) in the same ' +
+            'Changes the fields given. A null model, base_url, api_key, github_token or gitlab_token clears it. ' +
+            'A secret is bound to its URL: changing base_url (github_api_url, gitlab_api_url) without api_key ' +
+            '(github_token, gitlab_token) in the same ' +
             'request removes the stored secret, named in `cleared_secrets` with a `message`.',
           body: settingsUpdateSchema,
           response: responses('The settings as they now are.', 400, 422),

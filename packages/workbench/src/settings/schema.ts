@@ -140,6 +140,9 @@ export const settingsUpdateSchema = z.strictObject({
   mcp_servers: z.array(mcpServerSchema).optional(),
   github_token: secret.nullable().optional(),
   github_api_url: z.url().optional(),
+  /** Read access to GitLab's API (scope read_api): the workbench follows merge requests with it. */
+  gitlab_token: secret.nullable().optional(),
+  gitlab_api_url: z.url().optional(),
   /** Replaced as a whole: a field left out takes its default. */
   prd_links: prdLinksSchema.optional(),
   /** Replaced as a whole: a field left out is null. */
@@ -155,6 +158,7 @@ export interface StoredSettings {
   runner_configs: z.infer<typeof runnerConfigSchema>[];
   mcp_servers: z.infer<typeof mcpServerSchema>[];
   github_api_url: string;
+  gitlab_api_url: string;
   prd_links: PrdLinksSettings;
   git_identity: GitIdentitySettings;
 }
@@ -166,6 +170,7 @@ export const defaultSettings: StoredSettings = {
   runner_configs: [],
   mcp_servers: [],
   github_api_url: 'https://api.github.com',
+  gitlab_api_url: 'https://gitlab.com/api/v4',
   prd_links: { allow_private_network: false, allowed_hosts: [] },
   git_identity: { name: null, email: null },
 };
@@ -175,6 +180,7 @@ export interface SettingsView extends Omit<StoredSettings, 'mcp_servers'> {
   mcp_servers: McpServerView[];
   api_key_set: boolean;
   github_token_set: boolean;
+  gitlab_token_set: boolean;
   /** The runner configs every installation has (one per kind, id = kind); a user config may override one. */
   builtin_runner_configs: z.infer<typeof runnerConfigSchema>[];
 }

@@ -1,5 +1,5 @@
 // A stored secret is bound to the address it was saved with: the model key to `base_url`, the GitHub token to
-// `github_api_url`. Changing the address alone must not send the secret somewhere new (security issue #21),
+// `github_api_url`, the GitLab token to `gitlab_api_url`. Changing the address alone must not send the secret somewhere new (security issue #21),
 // so a PUT that changes it without the secret clears the secret and says so.
 import { sameEndpoint } from '@keel/runtime/internal';
 import type { RunnerConfig } from '../runners/index.ts';
@@ -12,10 +12,23 @@ export const clearedReasons: Record<SecretName, string> = {
     'api_key was removed because base_url changed without it: a key is only sent to the base_url it was saved with. Send api_key again (with base_url in the same PUT).',
   github_token:
     'github_token was removed because github_api_url changed without it: a token is only sent to the github_api_url it was saved with. Send github_token again (with github_api_url in the same PUT).',
+  gitlab_token:
+    'gitlab_token was removed because gitlab_api_url changed without it: a token is only sent to the gitlab_api_url it was saved with. Send gitlab_token again (with gitlab_api_url in the same PUT).',
 };
 
 /** Runner-config environment variables that point an agent at another model endpoint. */
 const endpointVariable = /(?:BASE_URL|API_BASE)$/i;
+
+type BoundSecret = 'github_token' | 'gitlab_token';
+/** The tokens of a code host, each bound to its API address setting. */
+const hostTokens: {
+  name: BoundSecret;
+  url: 'github_api_url' | 'gitlab_api_url';
+  boundTo: `${BoundSecret}_api_url`;
+}[] = [
+  { name: 'github_token', url: 'github_api_url', boundTo: 'github_token_api_url' },
+  { name: 'gitlab_token', url: 'gitlab_api_url', boundTo: 'gitlab_token_api_url' },
+];
 
 /** A secrets.json from before binding: each secret is bound to the URL in force when first read. */
 export function withLegacyBindings(
@@ -28,9 +41,11 @@ export function withLegacyBindings(
     next.api_key_base_url = settings.base_url;
     changed = true;
   }
-  if (next.github_token !== undefined && next.github_token_api_url === undefined) {
-    next.github_token_api_url = settings.github_api_url;
-    changed = true;
+  for (const token of hostTokens) {
+    if (next[token.name] !== undefined && next[token.boundTo] === undefined) {
+      next[token.boundTo] = settings[token.url];
+      changed = true;
+    }
   }
   return { secrets: next, changed };
 }
@@ -61,17 +76,17 @@ export function patchSecrets(
     delete secrets.api_key_base_url;
   }
 
-  if (patch.github_token !== undefined) pending.delete('github_token');
-  if (patch.github_token) {
-    secrets.github_token = patch.github_token;
-    secrets.github_token_api_url = next.github_api_url;
-  } else if (
-    patch.github_token === null ||
-    (secrets.github_token !== undefined && !sameEndpoint(secrets.github_token_api_url, next.github_api_url))
-  ) {
-    if (patch.github_token === undefined) cleared.push('github_token');
-    delete secrets.github_token;
-    delete secrets.github_token_api_url;
+  for (const { name, url, boundTo } of hostTokens) {
+    const sent = patch[name];
+    if (sent !== undefined) pending.delete(name);
+    if (sent) {
+      secrets[name] = sent;
+      secrets[boundTo] = next[url];
+    } else if (sent === null || (secrets[name] !== undefined && !sameEndpoint(secrets[boundTo], next[url]))) {
+      if (sent === undefined) cleared.push(name);
+      delete secrets[name];
+      delete secrets[boundTo];
+    }
   }
 
   for (const name of cleared) pending.add(name);
@@ -84,15 +99,16 @@ export function patchSecrets(
 export function usableSecrets(
   secrets: Secrets,
   settings: StoredSettings,
-): { api_key?: string; github_token?: string } {
-  return {
-    ...(secrets.api_key && sameEndpoint(secrets.api_key_base_url, settings.base_url)
-      ? { api_key: secrets.api_key }
-      : {}),
-    ...(secrets.github_token && sameEndpoint(secrets.github_token_api_url, settings.github_api_url)
-      ? { github_token: secrets.github_token }
-      : {}),
-  };
+): { api_key?: string; github_token?: string; gitlab_token?: string } {
+  const usable: { api_key?: string; github_token?: string; gitlab_token?: string } = {};
+  if (secrets.api_key && sameEndpoint(secrets.api_key_base_url, settings.base_url)) {
+    usable.api_key = secrets.api_key;
+  }
+  for (const { name, url, boundTo } of hostTokens) {
+    const value = secrets[name];
+    if (value && sameEndpoint(secrets[boundTo], settings[url])) usable[name] = value;
+  }
+  return usable;
 }
 
 /**

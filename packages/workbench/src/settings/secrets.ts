@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, wri
 import { dirname } from 'node:path';
 
 /** The secrets a URL change can clear. */
-export const secretNames = ['api_key', 'github_token'] as const;
+export const secretNames = ['api_key', 'github_token', 'gitlab_token'] as const;
 export type SecretName = (typeof secretNames)[number];
 
 export interface Secrets {
@@ -15,6 +15,9 @@ export interface Secrets {
   github_token?: string;
   /** The github_api_url the token was saved with, as api_key_base_url. */
   github_token_api_url?: string;
+  /** A GitLab token (read_api) to follow merge requests, bound to gitlab_api_url as the others. */
+  gitlab_token?: string;
+  gitlab_token_api_url?: string;
   /** Secrets removed because their URL changed without them, until they are sent again (or null). */
   cleared?: SecretName[];
 }
@@ -38,9 +41,15 @@ export class SecretsFile {
       if (typeof parsed.api_key === 'string') secrets.api_key = parsed.api_key;
       if (typeof parsed.api_key_base_url === 'string' || parsed.api_key_base_url === null)
         secrets.api_key_base_url = parsed.api_key_base_url;
-      if (typeof parsed.github_token === 'string') secrets.github_token = parsed.github_token;
-      if (typeof parsed.github_token_api_url === 'string')
-        secrets.github_token_api_url = parsed.github_token_api_url;
+      for (const name of [
+        'github_token',
+        'github_token_api_url',
+        'gitlab_token',
+        'gitlab_token_api_url',
+      ] as const) {
+        const value = parsed[name];
+        if (typeof value === 'string') secrets[name] = value;
+      }
       if (Array.isArray(parsed.cleared)) {
         secrets.cleared = secretNames.filter((name) => (parsed.cleared as unknown[]).includes(name));
       }

@@ -57,7 +57,7 @@ export class SettingsService {
   }
 
   /** The secrets usable now: each only while its URL is the one it was saved with. */
-  secrets(): { api_key?: string; github_token?: string } {
+  secrets(): { api_key?: string; github_token?: string; gitlab_token?: string } {
     const stored = this.stored();
     return usableSecrets(this.#read(stored), stored);
   }
@@ -70,6 +70,7 @@ export class SettingsService {
       mcp_servers: stored.mcp_servers.map(maskServer),
       api_key_set: Boolean(secrets.api_key),
       github_token_set: Boolean(secrets.github_token),
+      gitlab_token_set: Boolean(secrets.gitlab_token),
       builtin_runner_configs: this.#builtins,
     };
   }
@@ -82,6 +83,7 @@ export class SettingsService {
     if (patch.runner_configs !== undefined) next.runner_configs = patch.runner_configs as RunnerConfig[];
     if (patch.mcp_servers !== undefined) next.mcp_servers = unmask(patch.mcp_servers, current.mcp_servers);
     if (patch.github_api_url !== undefined) next.github_api_url = patch.github_api_url;
+    if (patch.gitlab_api_url !== undefined) next.gitlab_api_url = patch.gitlab_api_url;
     if (patch.prd_links !== undefined) next.prd_links = patch.prd_links;
     if (patch.git_identity !== undefined) next.git_identity = patch.git_identity;
     if (patch.default_runner !== undefined) next.default_runner = patch.default_runner;

@@ -131,4 +131,10 @@ export const migrations: string[] = [
   // Checks: the repair turns a project's todos get, and each todo's check results.
   `ALTER TABLE projects ADD COLUMN repair_turns INTEGER NOT NULL DEFAULT 2;
    ALTER TABLE todos ADD COLUMN checks TEXT;`,
+  // Review and follow-up: the reviewer's findings, the followed merge requests, where a todo came from, and
+  // the runner a project's reviewer uses (null: the task's).
+  `ALTER TABLE tasks ADD COLUMN review TEXT;
+   ALTER TABLE tasks ADD COLUMN merge_requests TEXT;
+   ALTER TABLE todos ADD COLUMN origin TEXT;
+   ALTER TABLE projects ADD COLUMN review_runner TEXT;`,
 ];

@@ -7,7 +7,7 @@ import type { Reservation } from '../sessions/index.ts';
 import { claim, reserveSession, type TaskDeps, taskRunner } from './deps.ts';
 import { readIfExists } from './plan-stage.ts';
 import { codingPrompt, taskInstructions } from './prompts.ts';
-import { commitMessageAutomatically } from './review-stage.ts';
+import { reviewAutomatically } from './reviewer.ts';
 import type { Task, Todo } from './types.ts';
 
 /** TODO_READY → CODING, with at least one todo. */
@@ -301,8 +301,8 @@ function finishIfLast(deps: TaskDeps, taskId: string): void {
     deps.store.get(taskId).state === 'CODING'
   ) {
     deps.store.move(taskId, 'finish_coding');
-    // Review starts with the commit message, written by itself.
-    commitMessageAutomatically(deps, taskId);
+    // Review starts with the reviewer, then the commit message from the final diff, both by themselves.
+    reviewAutomatically(deps, taskId);
   }
 }
 

@@ -7,6 +7,7 @@ import { type RunnerConfig, resolveRunner } from '../runners/index.ts';
 import type { Reservation, SessionRunner, SessionStore } from '../sessions/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import type { SkillService } from '../skills/index.ts';
+import type { MergeRequestFollower } from './merge-request-follower.ts';
 import type { TaskStore } from './task-store.ts';
 import type { Task } from './types.ts';
 
@@ -26,6 +27,8 @@ export interface TaskDeps {
   busy: TaskLocks;
   /** Runs the repositories' checks after a todo. */
   commands: CommandRunner;
+  /** Follows submitted merge requests to their end. */
+  mergeRequests: MergeRequestFollower;
 }
 
 /**

@@ -3,8 +3,10 @@ export { type TaskDeps, TaskLocks } from './deps.ts';
 export { editRoutes } from './edit-routes.ts';
 export { flowRoutes } from './flow-routes.ts';
 export { initWaitingTasks } from './init-stage.ts';
+export { MergeRequestFollower } from './merge-request-follower.ts';
 export { planTurnEnded } from './plan-stage.ts';
 export { htmlToText } from './prd-links.ts';
+export { reviewRoutes } from './review-routes.ts';
 export { reviewTurnEnded } from './review-stage.ts';
 export { taskRoutes } from './routes.ts';
 export {
@@ -19,4 +21,12 @@ export {
 export { deleteProjectTasks } from './task-service.ts';
 export { TaskStore } from './task-store.ts';
 export { parseTodoList } from './todo-list.ts';
-export type { Task, Todo, TodoStatus } from './types.ts';
+export type {
+  FollowedMergeRequest,
+  ReviewFinding,
+  Task,
+  TaskReview,
+  Todo,
+  TodoOrigin,
+  TodoStatus,
+} from './types.ts';

@@ -16,6 +16,7 @@ import type { RunnerOutcome } from '../runners/index.ts';
 import type { SessionRecord } from '../sessions/index.ts';
 import { changeSummary } from './change-summary.ts';
 import { claim, reserveSession, type TaskDeps, taskRunner } from './deps.ts';
+import { followable } from './merge-request-follower.ts';
 import { held, readIfExists } from './plan-stage.ts';
 import {
   cleanCommitMessage,
@@ -24,7 +25,7 @@ import {
   taskInstructions,
 } from './prompts.ts';
 import { reportedTurn, startAutomatically } from './stage-errors.ts';
-import type { SubmitResult, Task } from './types.ts';
+import type { FollowedMergeRequest, SubmitResult, Task } from './types.ts';
 
 const maxPatchChars = 60_000;
 
@@ -201,6 +202,13 @@ export async function submitMergeRequest(
             };
       } else if (provider === 'github') {
         await pushBranch(workspace.dir, { branch: task.branch, remote: 'origin', url });
+        // A follow-up pushes to the pull request opened before: GitHub refuses a second one for the branch.
+        const opened = openedBefore(task, workspace.repository);
+        if (opened) {
+          result.mr_url = opened;
+          result.merge_request = { url: opened };
+          continue;
+        }
         const slug = workspace.origin_url ? parseRepoSlug(workspace.origin_url) : null;
         if (!slug) {
           throw new WorkbenchError(
@@ -244,8 +252,34 @@ export async function submitMergeRequest(
   } finally {
     release();
   }
-  task = deps.store.update(taskId, { results, error: null });
-  return deps.store.move(task.id, 'submitted');
+  task = deps.store.update(taskId, {
+    results,
+    error: null,
+    merge_requests: followedAfterSubmit(task.merge_requests, results),
+  });
+  const done = deps.store.move(task.id, 'submitted');
+  if (done.merge_requests?.length) deps.mergeRequests.follow(taskId);
+  return done;
+}
+
+/** The pull request this task opened before for `repository`, if any (a follow-up round reuses it). */
+function openedBefore(task: Task, repository: string): string | null {
+  return (
+    task.merge_requests?.find((each) => each.repository === repository)?.url ??
+    task.results?.find((each) => each.repository === repository)?.merge_request?.url ??
+    null
+  );
+}
+
+/** After a push every merge request is followed again (its checks run anew); what was read is kept. */
+function followedAfterSubmit(
+  before: FollowedMergeRequest[] | null,
+  results: SubmitResult[],
+): FollowedMergeRequest[] {
+  return followable(results).map((each) => {
+    const known = before?.find((old) => old.url === each.url);
+    return known ? { ...known, following: true } : each;
+  });
 }
 
 /** The task's review session, created when missing; `forEdit` (logging a hand edit) needs no model. */

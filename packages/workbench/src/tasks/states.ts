@@ -19,8 +19,8 @@ export interface Move {
   action: string;
   by: 'user' | 'system';
   from: readonly TaskState[];
-  /** The state after the move; 'previous' is the state the task was cancelled from. */
-  to: TaskState | 'previous';
+  /** The state after the move; 'previous' is the state the task was cancelled from, 'same' no change. */
+  to: TaskState | 'previous' | 'same';
   /** What triggers it. */
   trigger: string;
 }
@@ -38,8 +38,11 @@ const active: TaskState[] = [
 /**
  * THE table of task moves: every change of a task's state is one of these rows (TaskStore.move is the only
  * writer of the state column). Moves within a state (retry, refine, run a todo) are rows too, so that an
- * action in the wrong state is refused by the same check. Nothing moves a task back a stage: a stage is
- * redone only through cancel and re-open, which return to the same state.
+ * action in the wrong state is refused by the same check. Nothing moves a task back a stage but `follow_up`,
+ * which the user asks for explicitly: it appends todos (earlier ones stay done) and the task goes through
+ * coding and review again on the same branch, updating the same merge request (decision record
+ * 2026-11-27-review-and-merge-request-follow-up). Otherwise a stage is redone only through cancel and
+ * re-open, which return to the same state.
  */
 export const moves: readonly Move[] = [
   {
@@ -108,6 +111,20 @@ export const moves: readonly Move[] = [
     trigger: 'the last todo is done or skipped',
   },
   {
+    action: 'review',
+    by: 'user',
+    from: ['REVIEWING'],
+    to: 'REVIEWING',
+    trigger: 'POST /api/tasks/{id}/review (the reviewer again; by itself on entering review)',
+  },
+  {
+    action: 'dismiss_finding',
+    by: 'user',
+    from: ['REVIEWING'],
+    to: 'REVIEWING',
+    trigger: 'POST /api/tasks/{id}/findings/{finding_id}/dismiss',
+  },
+  {
     action: 'commit_message',
     by: 'user',
     from: ['REVIEWING'],
@@ -127,6 +144,21 @@ export const moves: readonly Move[] = [
     from: ['REVIEWING'],
     to: 'DONE',
     trigger: 'every changed repository committed and pushed',
+  },
+  {
+    action: 'refresh_merge_requests',
+    by: 'user',
+    from: ['CODING', 'REVIEWING', 'DONE'],
+    to: 'same',
+    trigger: 'POST /api/tasks/{id}/merge-requests/refresh (read now; followed by itself while open)',
+  },
+  {
+    action: 'follow_up',
+    by: 'user',
+    from: ['REVIEWING', 'DONE'],
+    to: 'CODING',
+    trigger:
+      'POST /api/tasks/{id}/follow-up: review findings, failed checks or MR comments become new todos on the same branch',
   },
   {
     action: 'cancel',
@@ -162,6 +194,7 @@ export function nextState(state: TaskState, action: string, cancelledFrom: TaskS
       { state, action, allowed: allowedActions(state) },
     );
   }
+  if (move.to === 'same') return state;
   if (move.to !== 'previous') return move.to;
   return cancelledFrom ?? 'CREATED';
 }

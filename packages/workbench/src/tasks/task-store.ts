@@ -3,7 +3,7 @@ import { WorkbenchError } from '../errors.ts';
 import { redactCredentials } from '../git/index.ts';
 import { type Database, fromJson, nowIso } from '../store/index.ts';
 import { nextState, type TaskState } from './states.ts';
-import type { PlanVersion, Task, TaskImage, TaskImageInfo, Todo, Workspace } from './types.ts';
+import type { PlanVersion, Task, TaskImage, TaskImageInfo, Todo, TodoOrigin, Workspace } from './types.ts';
 
 /** A task as `list` reads it: its images' sizes, not their data (megabytes each). */
 export type ListedTask = Omit<Task, 'images'> & { images: TaskImageInfo[] };
@@ -20,6 +20,9 @@ const jsonColumns = new Set([
   'before',
   'after',
   'checks',
+  'review',
+  'merge_requests',
+  'origin',
 ]);
 
 function toTask(row: Row): Task {
@@ -50,6 +53,8 @@ function toListedTask(row: Row): Omit<Task, 'images'> {
     mr_description: (row.mr_description as string | null) ?? null,
     results: fromJson(row.results, null),
     prd_link_errors: fromJson(row.prd_link_errors, []),
+    review: fromJson(row.review, null),
+    merge_requests: fromJson(row.merge_requests, null),
     error: (row.error as string | null) ?? null,
     created_at: row.created_at as string,
     updated_at: row.updated_at as string,
@@ -69,6 +74,7 @@ function toTodo(row: Row): Todo {
     before: fromJson(row.before, null),
     after: fromJson(row.after, null),
     checks: fromJson(row.checks, null),
+    origin: fromJson(row.origin, { kind: 'plan' }),
     error: (row.error as string | null) ?? null,
     created_at: row.created_at as string,
     updated_at: row.updated_at as string,
@@ -258,7 +264,7 @@ export class TaskStore {
   /** Inserts a pending todo at `position` (1-based, default the end), moving the later ones down. */
   insertTodo(
     taskId: string,
-    item: { title: string; description: string; expected_output: string },
+    item: { title: string; description: string; expected_output: string; origin?: TodoOrigin },
     position?: number,
   ): Todo {
     const count = this.todos(taskId).length;
@@ -271,10 +277,20 @@ export class TaskStore {
         .run(taskId, at);
       this.#db
         .prepare(
-          `INSERT INTO todos (id, task_id, position, title, description, expected_output, status, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+          `INSERT INTO todos (id, task_id, position, title, description, expected_output, status, origin, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
         )
-        .run(id, taskId, at, item.title, item.description, item.expected_output, now, now);
+        .run(
+          id,
+          taskId,
+          at,
+          item.title,
+          item.description,
+          item.expected_output,
+          JSON.stringify(item.origin ?? { kind: 'plan' }),
+          now,
+          now,
+        );
     });
     return this.todo(id);
   }

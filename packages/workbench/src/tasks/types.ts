@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CheckResult } from '../checks/index.ts';
+import type { MergeRequestStatus } from '../merge-requests/index.ts';
 import type { RunnerErrorObject } from '../runners/index.ts';
 import { branchNameProblem } from './branch-name.ts';
 import type { TaskState } from './states.ts';
@@ -103,6 +104,53 @@ export interface SubmitResult {
   error?: RunnerErrorObject;
 }
 
+export const findingSeverities = ['error', 'warning', 'info'] as const;
+export type FindingSeverity = (typeof findingSeverities)[number];
+
+/** One thing the reviewer found in the task's change. */
+export interface ReviewFinding {
+  id: string;
+  severity: FindingSeverity;
+  repository: string | null;
+  file: string | null;
+  line: number | null;
+  message: string;
+  /** `open`, `dismissed` by the user, or turned into the follow-up todo `todo_id`. */
+  status: 'open' | 'dismissed' | 'follow_up';
+  todo_id: string | null;
+}
+
+/** The reviewer's work at the start of stage 05: one round per pass through review. */
+export interface TaskReview {
+  status: 'running' | 'done' | 'failed';
+  round: number;
+  session_id: string | null;
+  findings: ReviewFinding[];
+  /** Why the review failed (the runner's error, or an answer that was not a findings list). */
+  error: string | null;
+  updated_at: string;
+}
+
+/** A submitted merge request as the workbench follows it (its provider's answer, or why it could not read it). */
+export interface FollowedMergeRequest {
+  repository: string;
+  provider: 'github' | 'gitlab';
+  url: string;
+  status: MergeRequestStatus | null;
+  /** Why the last read failed; the follower tries again later. */
+  error: string | null;
+  /** Whether the follower still looks at it (false once merged or closed). */
+  following: boolean;
+  checked_at: string | null;
+}
+
+/** Where a todo came from: the plan (or a hand edit), a follow-up written out, a review finding, or the MR. */
+export type TodoOrigin =
+  | { kind: 'plan' }
+  | { kind: 'user' }
+  | { kind: 'review'; finding_id: string }
+  | { kind: 'merge_request'; repository: string; check?: string; comment_id?: string };
+
 /** A PRD link the plan's first draft could not read, and why in words. */
 export interface PrdLinkError {
   url: string;
@@ -131,6 +179,10 @@ export interface Task {
   results: SubmitResult[] | null;
   /** The PRD links the latest first plan draft could not read (it was written without them); [] when all were read. */
   prd_link_errors: PrdLinkError[];
+  /** The reviewer's findings on the change (null until the task first reaches review). */
+  review: TaskReview | null;
+  /** The submitted merge requests, followed until merged or closed (null before submit). */
+  merge_requests: FollowedMergeRequest[] | null;
   error: string | null;
   created_at: string;
   updated_at: string;
@@ -153,6 +205,7 @@ export interface Todo {
   after: Record<string, string> | null;
   /** The checks run after its last turn, of the repositories it changed (null: none ran). */
   checks: CheckResult[] | null;
+  origin: TodoOrigin;
   error: string | null;
   created_at: string;
   updated_at: string;
@@ -204,6 +257,43 @@ export const todoUpdateBody = z
     message: 'give at least one of title, description, expected_output',
   });
 export const todoOrderBody = z.strictObject({ todo_ids: z.array(z.string().min(1)).min(1).max(1000) });
+const mergeRequestItem = z.strictObject({
+  repository: z.string().min(1).max(200),
+  check: z.string().min(1).max(500).optional(),
+  comment_id: z.string().min(1).max(200).optional(),
+});
+
+/** Follow-up todos: from review findings, from the MR (a failed check or a comment), or written out. */
+export const followUpBody = z
+  .strictObject({
+    findings: z.array(z.string().min(1).max(200)).max(100).default([]),
+    merge_request: z
+      .array(
+        mergeRequestItem.refine((item) => (item.check === undefined) !== (item.comment_id === undefined), {
+          message: 'give either check or comment_id',
+        }),
+      )
+      .max(100)
+      .default([]),
+    todos: z
+      .array(
+        z.strictObject({
+          title: todoText.title,
+          description: todoText.description.default(''),
+          expected_output: todoText.expected_output.default(''),
+        }),
+      )
+      .max(100)
+      .default([]),
+  })
+  .refine((body) => body.findings.length + body.merge_request.length + body.todos.length > 0, {
+    message: 'give at least one of findings, merge_request, todos',
+  });
+export const findingParams = z.object({
+  id: z.string().min(1).max(200),
+  finding_id: z.string().min(1).max(200),
+});
+
 export const commitMessageBody = z.strictObject({
   commit_message: z.string().trim().min(1).max(16_000).optional(),
   mr_title: z.string().trim().min(1).max(255).nullable().optional(),

@@ -84,6 +84,11 @@ describe('coding: order, a failed todo retried from its before-snapshot, skip an
       'three.txt',
       'uno.txt',
     ]);
+    // Review opens with the reviewer, which finds nothing here.
+    await eventually(
+      async () => (await api('GET', `/api/tasks/${task.id}`)).body.review?.status === 'done',
+      'the review',
+    );
     expect(wb.model.remaining).toBe(0);
   });
 });

@@ -2,8 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { allowedActions, moves, nextState, taskStates } from '../../src/tasks/index.ts';
 import { type Body, repoWithRemote, startWorkbench, tempDir } from '../harness.ts';
 
-/** Every user action and the request that asks for it (`:todo` is a todo of the task). */
-const endpoints: Record<string, [string, string]> = {
+/** Every user action and the request that asks for it (`:todo` is a todo of the task), with a valid body. */
+const endpoints: Record<string, [string, string, unknown?]> = {
   init: ['POST', '/api/tasks/:id/init'],
   confirm_init: ['POST', '/api/tasks/:id/confirm-init'],
   plan: ['POST', '/api/tasks/:id/plan'],
@@ -13,7 +13,11 @@ const endpoints: Record<string, [string, string]> = {
   execute_todo: ['POST', '/api/todos/:todo/execute'],
   skip_todo: ['POST', '/api/todos/:todo/skip'],
   run_all: ['POST', '/api/tasks/:id/run-all'],
+  review: ['POST', '/api/tasks/:id/review'],
+  dismiss_finding: ['POST', '/api/tasks/:id/findings/finding_1/dismiss'],
   commit_message: ['POST', '/api/tasks/:id/commit-message'],
+  refresh_merge_requests: ['POST', '/api/tasks/:id/merge-requests/refresh'],
+  follow_up: ['POST', '/api/tasks/:id/follow-up', { todos: [{ title: 'Fix it' }] }],
   submit_mr: ['POST', '/api/tasks/:id/submit-mr'],
   cancel: ['POST', '/api/tasks/:id/cancel'],
   reopen: ['POST', '/api/tasks/:id/reopen'],
@@ -24,7 +28,7 @@ describe('the task state machine', () => {
     const userActions = [...new Set(moves.filter((move) => move.by === 'user').map((move) => move.action))];
     expect(userActions.sort()).toEqual(Object.keys(endpoints).sort());
     for (const state of taskStates) {
-      if (state === 'DONE') expect(allowedActions(state)).toEqual([]);
+      if (state === 'DONE') expect(allowedActions(state)).toEqual(['refresh_merge_requests', 'follow_up']);
       else expect(allowedActions(state).length, state).toBeGreaterThan(0);
     }
     expect(nextState('CODING', 'finish_coding', null)).toBe('REVIEWING');
@@ -49,11 +53,15 @@ describe('the task state machine', () => {
     let refusals = 0;
     for (const state of taskStates) {
       const allowed = allowedActions(state);
-      for (const [action, [method, path]] of Object.entries(endpoints)) {
+      for (const [action, [method, path, body]] of Object.entries(endpoints)) {
         if (allowed.includes(action)) continue;
         // A test's back door: put the task in the state (the service itself never writes it directly).
         db.prepare('UPDATE tasks SET state = ? WHERE id = ?').run(state, task.id);
-        const response = await wb.api(method, path.replace(':id', task.id).replace(':todo', todo?.id ?? ''));
+        const response = await wb.api(
+          method,
+          path.replace(':id', task.id).replace(':todo', todo?.id ?? ''),
+          body,
+        );
         expect(response.status, `${action} from ${state}`).toBe(409);
         expect(response.body.error, `${action} from ${state}`).toMatchObject({
           code: 'INVALID_STATE',

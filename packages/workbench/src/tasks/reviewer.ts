@@ -1,0 +1,203 @@
+import { join } from 'node:path';
+import { newId } from '@keel/runtime';
+import { WorkbenchError } from '../errors.ts';
+import type { RunnerOutcome } from '../runners/index.ts';
+import type { SessionRecord } from '../sessions/index.ts';
+import { nowIso } from '../store/index.ts';
+import { changeSummary } from './change-summary.ts';
+import { reserveSession, type TaskDeps, taskRunner } from './deps.ts';
+import { held, readIfExists } from './plan-stage.ts';
+import { reviewPrompt, taskInstructions } from './prompts.ts';
+import { commitMessageAutomatically, taskDiff } from './review-stage.ts';
+import { reportedTurn, startAutomatically } from './stage-errors.ts';
+import {
+  type FindingSeverity,
+  findingSeverities,
+  type ReviewFinding,
+  type Task,
+  type TaskReview,
+} from './types.ts';
+
+const maxPatchChars = 60_000;
+
+/**
+ * Stage 05 opens with a review: a reviewer agent (the project's `review_runner`, else the task's runner),
+ * read-only, over the plan, the todos with their check results and the whole cross-repository diff. Its
+ * findings go on the task; when it ends, the commit message is written from the same final diff.
+ */
+export async function startReview(deps: TaskDeps, taskId: string, afterwards?: () => void) {
+  const task = deps.store.check(taskId, 'review');
+  const session = reviewerSession(deps, task);
+  const reservation = reserveSession(deps, taskId, session.id, 'reviewing the change');
+  let prompt: string;
+  try {
+    const changes = await taskDiff(deps, taskId);
+    const patch = changes.repositories.map((repo) => `# ${repo.repository}\n${repo.patch}`).join('\n');
+    prompt = reviewPrompt({
+      task,
+      plan: readIfExists(join(deps.paths.taskDir(taskId), 'plan.md')),
+      todos: deps.store.todos(taskId),
+      summary: changeSummary(changes.repositories),
+      patch: patch.length > maxPatchChars ? `${patch.slice(0, maxPatchChars)}\n[… cut]` : patch,
+    });
+  } catch (error) {
+    reservation.release();
+    throw error;
+  }
+  const round = (task.review?.round ?? 0) + 1;
+  setReview(deps, taskId, { status: 'running', round, session_id: session.id, findings: [], error: null });
+  const step = { what: 'The review', retry: `POST /api/tasks/${taskId}/review` };
+  const finish = (outcome: RunnerOutcome) => reviewEnded(deps, taskId, round, outcome);
+  deps.background.run(async () => {
+    try {
+      await held(deps, reservation, () =>
+        reportedTurn(deps, taskId, step, () =>
+          deps.runner.turn(
+            session.id,
+            { prompt, shownAs: `Review the change (round ${round}).`, finish },
+            reservation,
+          ),
+        ),
+      );
+    } catch (error) {
+      if (deps.store.get(taskId).review?.status === 'running') {
+        finish({ status: 'failed', output: '', error: { code: 'REVIEW_FAILED', message: String(error) } });
+      }
+      throw error;
+    } finally {
+      afterwards?.();
+    }
+  });
+  return { task: deps.store.get(taskId), session: deps.sessions.get(session.id) };
+}
+
+/** On entering review: the review by itself, then the commit message (each says on the task if it failed). */
+export function reviewAutomatically(deps: TaskDeps, taskId: string): void {
+  const writeMessage = () => {
+    try {
+      if (deps.store.get(taskId).state === 'REVIEWING') commitMessageAutomatically(deps, taskId);
+    } catch {}
+  };
+  startAutomatically(deps, taskId, { what: 'The review', retry: `POST /api/tasks/${taskId}/review` }, () =>
+    startReview(deps, taskId, writeMessage).catch((error: unknown) => {
+      // No review (no model for the reviewer, say): the commit message is still written.
+      writeMessage();
+      throw error;
+    }),
+  );
+}
+
+/** The review turn's answer as findings, written before the session's end is broadcast. */
+function reviewEnded(deps: TaskDeps, taskId: string, round: number, outcome: RunnerOutcome): void {
+  const current = deps.store.get(taskId).review;
+  if (!current || current.round !== round) return;
+  if (outcome.status !== 'succeeded') {
+    const error =
+      outcome.status === 'cancelled'
+        ? 'The review was stopped.'
+        : (outcome.error?.message ?? `The reviewer ${outcome.status}.`);
+    setReview(deps, taskId, { ...current, status: 'failed', error });
+    return;
+  }
+  const parsed = parseFindings(outcome.output);
+  if (typeof parsed === 'string') {
+    setReview(deps, taskId, { ...current, status: 'failed', error: parsed });
+    return;
+  }
+  setReview(deps, taskId, { ...current, status: 'done', findings: parsed, error: null });
+}
+
+/** Marks one open finding dismissed (it stays listed, greyed, and is not offered as a follow-up). */
+export function dismissFinding(deps: TaskDeps, taskId: string, findingId: string): ReviewFinding {
+  const task = deps.store.check(taskId, 'dismiss_finding');
+  const finding = findFinding(task, findingId);
+  const review = task.review as TaskReview;
+  const dismissed: ReviewFinding = { ...finding, status: 'dismissed' };
+  setReview(deps, taskId, {
+    ...review,
+    findings: review.findings.map((each) => (each.id === findingId ? dismissed : each)),
+  });
+  return dismissed;
+}
+
+/** The task's finding `findingId`, or 404 FINDING_NOT_FOUND. */
+export function findFinding(task: Task, findingId: string): ReviewFinding {
+  const finding = task.review?.findings.find((each) => each.id === findingId);
+  if (!finding) {
+    throw new WorkbenchError('FINDING_NOT_FOUND', 404, `The task's review has no finding '${findingId}'.`, {
+      task_id: task.id,
+      finding_id: findingId,
+    });
+  }
+  return finding;
+}
+
+export function setReview(deps: TaskDeps, taskId: string, review: Omit<TaskReview, 'updated_at'>): void {
+  deps.store.update(taskId, { review: { ...review, updated_at: nowIso() } });
+}
+
+/**
+ * The reviewer's answer as findings: a JSON array (in a ```json fence or bare) of
+ * `{severity, repository, file, line, message}`; or, when it is not one, why in words.
+ */
+export function parseFindings(output: string): ReviewFinding[] | string {
+  const fenced = /```(?:json)?\s*\n([\s\S]*?)\n```/i.exec(output);
+  const text = (fenced?.[1] ?? output).trim();
+  const start = text.indexOf('[');
+  const end = text.lastIndexOf(']');
+  if (start < 0 || end < start) {
+    return 'The reviewer did not answer with a findings list (a JSON array): run the review again.';
+  }
+  let items: unknown;
+  try {
+    items = JSON.parse(text.slice(start, end + 1));
+  } catch (error) {
+    return `The reviewer's findings list is not valid JSON (${(error as Error).message}): run the review again.`;
+  }
+  if (!Array.isArray(items)) return 'The reviewer did not answer with a findings list: run the review again.';
+  const findings: ReviewFinding[] = [];
+  for (const item of items.slice(0, 200)) {
+    if (!item || typeof item !== 'object') continue;
+    const fields = item as Record<string, unknown>;
+    const message = typeof fields.message === 'string' ? fields.message.trim().slice(0, 4000) : '';
+    if (!message) continue;
+    const severity = String(fields.severity ?? '').toLowerCase();
+    const line = Number(fields.line);
+    findings.push({
+      id: newId('finding'),
+      severity: findingSeverities.includes(severity as FindingSeverity)
+        ? (severity as FindingSeverity)
+        : 'warning',
+      repository: text255(fields.repository),
+      file: text255(fields.file),
+      line: Number.isInteger(line) && line > 0 ? line : null,
+      message,
+      status: 'open',
+      todo_id: null,
+    });
+  }
+  return findings;
+}
+
+function text255(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() ? value.trim().slice(0, 255) : null;
+}
+
+/** The task's reviewer session (one per task, kept across rounds so it remembers its earlier findings). */
+function reviewerSession(deps: TaskDeps, task: Task): SessionRecord {
+  const existing = task.review?.session_id ? deps.sessions.find(task.review.session_id) : undefined;
+  if (existing) return existing;
+  const project = deps.projects.get(task.project_id);
+  const config = project.review_runner
+    ? deps.settings.runnerConfig(project.review_runner, 'review_runner')
+    : taskRunner(deps, task, project);
+  deps.settings.model(config);
+  const taskDir = deps.paths.taskDir(task.id);
+  return deps.runner.create('reviewer', task.id, config.id, {
+    workdir: taskDir,
+    instructions: taskInstructions(task, readIfExists(join(taskDir, 'constitution.md'))),
+    skillDirs: [join(taskDir, '.skills')],
+    // The reviewer looks; the todos change the code.
+    readOnly: true,
+  });
+}

@@ -34,6 +34,17 @@ export const flowScript: ScriptedReply[] = [
     ],
   },
   { when: { lastRole: 'tool' }, text: 'Wrote the greeting.' },
+  // The frontend's own test (a real check, run after the todo) fails on "hi": one repair turn fixes it.
+  {
+    when: { lastMessageIncludes: 'These checks fail after your changes' },
+    toolCalls: [
+      {
+        name: 'write_file',
+        arguments: { path: 'frontend/src/greeting.js', content: 'export const greeting = "hello";\n' },
+      },
+    ],
+  },
+  { when: { lastRole: 'tool' }, text: 'Fixed the greeting.' },
   {
     when: { lastMessageIncludes: 'Do todo 2 of 2' },
     toolCalls: [

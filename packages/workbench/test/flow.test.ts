@@ -16,6 +16,13 @@ import {
 const pixel =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
+const greetingTest = `const assert = require('node:assert');
+const fs = require('node:fs');
+require('node:test')('the greeting says hello', () => {
+  if (fs.existsSync('src/greeting.js')) assert.match(fs.readFileSync('src/greeting.js', 'utf8'), /hello/);
+});
+`;
+
 describe('the five-stage flow over HTTP and WebSocket', () => {
   const root = tempDir('repos');
   const saved = { ...process.env };
@@ -37,7 +44,12 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
     const frontend = repoWithRemote(
       root,
       'frontend',
-      { 'src/app.js': 'console.log(1);\n', 'package.json': '{"name":"fe","scripts":{"test":"node --test"}}' },
+      {
+        'src/app.js': 'console.log(1);\n',
+        'package.json': '{"name":"fe","scripts":{"test":"node --test"}}',
+        // The repository's own test: the greeting, once there is one, says hello.
+        'test/greeting.test.js': greetingTest,
+      },
       { pushOptions: true },
     );
     const backend = repoWithRemote(
@@ -217,6 +229,15 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
       async () => (await api('GET', `/api/todos/${first.id}`)).body.status === 'done',
       'todo 1 done',
     );
+    // Its repository's real test failed on its first answer and passed after one repair turn.
+    const firstDone = (await api('GET', `/api/todos/${first.id}`)).body;
+    expect(firstDone.checks).toEqual([
+      expect.objectContaining({ repository: 'frontend', name: 'test', command: 'npm test', passed: true }),
+    ]);
+    const repairAsked = wb.model.chatRequests.some((request) =>
+      JSON.stringify(request.messages).includes('the greeting says hello'),
+    );
+    expect(repairAsked).toBe(true);
     const firstDiff = (await api('GET', `/api/todos/${first.id}/diff`)).body;
     expect(firstDiff.repositories.find((repo: Body) => repo.repository === 'frontend').files).toEqual([
       expect.objectContaining({ path: 'src/greeting.js', status: 'added' }),
@@ -237,7 +258,12 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
       ['backend', ['server.js']],
     ]);
     expect(diff.repositories[1].patch).toContain("+export const word = 'hello world';");
-    // The commit message was written by itself on entering review.
+    // The reviewer ran first (read-only, its own session) and found nothing; then the commit message.
+    await eventually(
+      async () => (await api('GET', `/api/tasks/${task.id}`)).body.review?.status === 'done',
+      'the review',
+    );
+    // The commit message was written by itself once the review ended.
     await eventually(
       async () =>
         (await api('GET', `/api/tasks/${task.id}`)).body.commit_message?.startsWith('feat: greet in'),
@@ -277,7 +303,7 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
       }),
     ]);
     // The branches reached the bare remotes with commits holding the changes.
-    expect(frontend.git('show', `${branch}:src/greeting.js`)).toContain('greeting = "hi"');
+    expect(frontend.git('show', `${branch}:src/greeting.js`)).toContain('greeting = "hello"');
     expect(frontend.git('log', '-1', '--format=%s', branch)).toBe('feat: greet everyone');
     expect(backend.git('show', `${branch}:server.js`)).toContain('hello world');
     // GitLab got its merge-request push options; "GitHub" got its pull request.

@@ -244,8 +244,11 @@ describe.each<{ sandbox: SandboxMode }>([{ sandbox: 'bubblewrap' }, { sandbox: '
         async () => (await api('GET', `/api/tasks/${task.id}`)).body.state === 'REVIEWING',
         'REVIEWING',
       );
-      // The commit message written on entering review; asked again below, over the planted config.
-      const reviewId = (await api('GET', `/api/tasks/${task.id}`)).body.review_session_id;
+      // The commit message written once the review ended; asked again below, over the planted config.
+      const reviewId = await eventually(
+        async () => (await api('GET', `/api/tasks/${task.id}`)).body.review_session_id,
+        'the commit message session',
+      );
       await eventually(
         async () => (await api('GET', `/api/sessions/${reviewId}/status`)).body.status === 'succeeded',
         'the automatic commit message',

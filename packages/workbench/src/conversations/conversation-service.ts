@@ -48,7 +48,7 @@ export class ConversationService {
       | Conversation
       | undefined;
     if (!row)
-      throw new WorkbenchError('CONVERSATION_NOT_FOUND', 404, `No conversation '${id}'.`, {
+      throw new WorkbenchError('CONVERSATION_NOT_FOUND', `No conversation '${id}'.`, {
         conversation_id: id,
       });
     return row;
@@ -95,7 +95,6 @@ export class ConversationService {
     if (conversation.session_id && runner.isRunning(conversation.session_id)) {
       throw new WorkbenchError(
         'SESSION_BUSY',
-        409,
         'The conversation is answering: wait for it, then init again.',
       );
     }

@@ -45,7 +45,7 @@ export async function listDirectory(
     throw failure(error, absolute);
   });
   if (!info.isDirectory()) {
-    throw new WorkbenchError('NOT_A_DIRECTORY', 400, `${absolute} is a file, not a directory.`, {
+    throw new WorkbenchError('NOT_A_DIRECTORY', `${absolute} is a file, not a directory.`, {
       path: absolute,
     });
   }
@@ -108,12 +108,12 @@ async function mapAtMost<T, R>(
 
 function failure(error: NodeJS.ErrnoException, path: string): WorkbenchError {
   if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
-    return new WorkbenchError('DIRECTORY_NOT_FOUND', 404, `No directory at ${path}.`, { path });
+    return new WorkbenchError('DIRECTORY_NOT_FOUND', `No directory at ${path}.`, { path });
   }
   if (error.code === 'EACCES' || error.code === 'EPERM') {
-    return new WorkbenchError('PERMISSION_DENIED', 403, `The workbench may not read ${path}.`, { path });
+    return new WorkbenchError('PERMISSION_DENIED', `The workbench may not read ${path}.`, { path });
   }
-  return new WorkbenchError('DIRECTORY_ERROR', 500, `Could not read ${path}: ${error.message}`, { path });
+  return new WorkbenchError('DIRECTORY_ERROR', `Could not read ${path}: ${error.message}`, { path });
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -16,7 +16,7 @@ export async function commitAll(
   options: { identityFrom?: string; identity?: CommitIdentity } = {},
 ): Promise<string | null> {
   await assertOwnGitDir(dir);
-  if (message.trim() === '') throw new WorkbenchError('GIT_ERROR', 422, 'the commit message is empty');
+  if (message.trim() === '') throw new WorkbenchError('REPOSITORY_UNUSABLE', 'the commit message is empty');
   await runGit(dir, ['add', '--all', '--', ':/'], { what: 'staging the changes', timeoutMs: 10 * 60_000 });
   const staged = await runGit(dir, ['diff', '--cached', '--quiet', '--no-ext-diff'], { okExitCodes: [0, 1] });
   if (staged.exitCode === 0) return null;

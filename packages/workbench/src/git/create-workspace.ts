@@ -52,10 +52,10 @@ export async function createWorkspace(options: {
 
   const sourceHead = await headCommit(source);
   if (!sourceHead)
-    throw new WorkbenchError('GIT_ERROR', 422, `${source} has no commits yet: commit something first`);
+    throw new WorkbenchError('REPOSITORY_UNUSABLE', `${source} has no commits yet: commit something first`);
   const baseBranch = await currentBranch(source);
   await mkdir(dirname(dest), { recursive: true }).catch((error: Error) => {
-    throw new WorkbenchError('GIT_ERROR', 500, `cannot create the folder of ${dest}: ${error.message}`);
+    throw new WorkbenchError('GIT_ERROR', `cannot create the folder of ${dest}: ${error.message}`);
   });
   const staging = join(dirname(dest), `.${basename(dest)}.workbench-${randomUUID().slice(0, 8)}`);
   try {
@@ -104,7 +104,6 @@ async function existingWorkspace(
   if (head !== branch) {
     throw new WorkbenchError(
       'WORKSPACE_EXISTS',
-      409,
       `${dest} is already a workspace, on branch ${head} (not ${branch})`,
     );
   }
@@ -114,7 +113,7 @@ async function existingWorkspace(
 async function settledWorkspace(dest: string, source: string, branch: string): Promise<WorkspaceInfo> {
   const state = await inspectDest(dest, source);
   if (state.kind === 'workspace') return existingWorkspace(dest, branch, state.origin);
-  throw new WorkbenchError('GIT_ERROR', 500, `could not move the new workspace into ${dest}`);
+  throw new WorkbenchError('GIT_ERROR', `could not move the new workspace into ${dest}`);
 }
 
 /** The workspace's origin URL as it may be stored and returned: with no credentials in it. */
@@ -132,6 +131,6 @@ async function assertBranchName(branch: string): Promise<void> {
     okExitCodes: [0, 1, 128],
   });
   if (exitCode !== 0 || branch.startsWith('-')) {
-    throw new WorkbenchError('GIT_ERROR', 422, `"${branch}" is not a valid git branch name`);
+    throw new WorkbenchError('REPOSITORY_UNUSABLE', `"${branch}" is not a valid git branch name`);
   }
 }

@@ -17,8 +17,7 @@ export async function currentBranch(dir: string): Promise<string> {
     if (await refExists(dir, ref)) return ref.split('/').at(-1) ?? 'main';
   }
   throw new WorkbenchError(
-    'GIT_ERROR',
-    422,
+    'REPOSITORY_UNUSABLE',
     `${dir} has a detached HEAD and no default branch could be found`,
   );
 }

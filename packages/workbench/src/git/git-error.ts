@@ -1,4 +1,4 @@
-import { WorkbenchError } from '../errors.ts';
+import { WorkbenchError, type WorkbenchErrorCode } from '../errors.ts';
 
 const stderrTailLines = 20;
 
@@ -27,27 +27,26 @@ export interface GitFailure {
 
 /**
  * Turns a failed git command into a WorkbenchError. A repository problem on the user's side (not a repository,
- * unsafe ownership) is a 422; anything else uses the caller's code and status (GIT_ERROR 500 by default).
+ * unsafe ownership) is a 422; anything else uses the caller's code (GIT_ERROR by default).
  */
 export function gitError(
   failure: GitFailure,
   what: string,
-  code = 'GIT_ERROR',
-  status = 500,
+  code: WorkbenchErrorCode = 'GIT_ERROR',
 ): WorkbenchError {
   const stderr = stderrTail(failure.stderr);
   const details = { command: `git ${failure.args[0] ?? ''}`, exit_code: failure.exitCode, stderr };
   if (/not a git repository/i.test(failure.stderr)) {
-    return new WorkbenchError('NOT_A_GIT_REPOSITORY', 422, `${failure.cwd} is not a git repository`, details);
+    return new WorkbenchError('NOT_A_GIT_REPOSITORY', `${failure.cwd} is not a git repository`, details);
   }
   if (/dubious ownership/i.test(failure.stderr)) {
     const message = `git refuses to use ${failure.cwd}: it is owned by another user (see git's safe.directory)`;
-    return new WorkbenchError('GIT_ERROR', 422, message, details);
+    return new WorkbenchError('REPOSITORY_UNUSABLE', message, details);
   }
   // The last fatal/error line says why; hints and progress lines around it do not.
   const lines = stderr.split('\n').map((line) => line.trim());
   const reason =
     lines.findLast((line) => /^(fatal|error):/.test(line)) ?? lines.findLast((line) => line !== '');
   const message = redactCredentials(reason ? `${what}: ${reason}` : what);
-  return new WorkbenchError(code, status, message, details);
+  return new WorkbenchError(code, message, details);
 }

@@ -45,7 +45,6 @@ export async function openGitHubPullRequest(
     const reason = error instanceof Error ? error.message : String(error);
     throw new WorkbenchError(
       'MERGE_REQUEST_FAILED',
-      502,
       `could not reach the GitHub API at ${endpoint}: ${reason}`,
     );
   }
@@ -53,11 +52,7 @@ export async function openGitHubPullRequest(
   if (!response.ok) throw refusal(response.status, payload, options);
   const { html_url: url, number } = (payload ?? {}) as { html_url?: unknown; number?: unknown };
   if (typeof url !== 'string' || typeof number !== 'number') {
-    throw new WorkbenchError(
-      'MERGE_REQUEST_FAILED',
-      502,
-      'GitHub answered without a pull request URL and number',
-    );
+    throw new WorkbenchError('MERGE_REQUEST_FAILED', 'GitHub answered without a pull request URL and number');
   }
   return { url, number };
 }
@@ -74,7 +69,7 @@ function refusal(status: number, payload: unknown, options: GitHubPullRequestOpt
   const message = `GitHub refused the pull request ${options.head} → ${options.base} on ${options.owner}/${options.repo} (${status}): ${github}`;
   // GitHub does not echo tokens, but a proxy in front of it might.
   const redact = (text: string): string => (options.token ? text.replaceAll(options.token, '***') : text);
-  return new WorkbenchError('MERGE_REQUEST_FAILED', 502, redact(message), {
+  return new WorkbenchError('MERGE_REQUEST_FAILED', redact(message), {
     status,
     github_message: redact(github),
   });

@@ -43,8 +43,7 @@ async function findLink(folder: string, top: boolean): Promise<string | null> {
 
 function tampered(path: string, why: string): WorkbenchError {
   return new WorkbenchError(
-    'GIT_ERROR',
-    422,
+    'REPOSITORY_UNUSABLE',
     `${path} ${why}: the workbench runs git only on the workspace's own repository and never writes through links`,
     { reason: 'workspace_git_tampered', path },
   );

@@ -38,13 +38,12 @@ export async function pushBranch(
   const ref = `refs/heads/${options.branch}`;
   if (!(await refExists(dir, ref))) {
     throw new WorkbenchError(
-      'GIT_ERROR',
-      422,
+      'REPOSITORY_UNUSABLE',
       `cannot push ${options.branch}: there is no such branch in ${dir}`,
     );
   }
   const url = options.url ?? (await remoteUrl(dir, remote));
-  if (!url) throw new WorkbenchError('PUSH_FAILED', 422, `${what}: ${dir} has no remote ${remote}`);
+  if (!url) throw new WorkbenchError('NO_REMOTE', `${what}: ${dir} has no remote ${remote}`);
   const sha = (
     await runGit(dir, ['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`])
   ).stdout.trim();
@@ -60,7 +59,6 @@ export async function pushBranch(
       allowProtocols: pushProtocols,
       what,
       errorCode: 'PUSH_FAILED',
-      errorStatus: 502,
       timeoutMs: 10 * 60_000,
     }));
   } finally {

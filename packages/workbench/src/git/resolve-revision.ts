@@ -10,6 +10,6 @@ export async function resolveRevision(
   const args = ['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{${kind}}`];
   const { stdout, exitCode } = await runGit(dir, args, { okExitCodes: [0, 1] });
   if (exitCode !== 0)
-    throw new WorkbenchError('GIT_ERROR', 422, `${revision} is not a snapshot or commit of ${dir}`);
+    throw new WorkbenchError('REPOSITORY_UNUSABLE', `${revision} is not a snapshot or commit of ${dir}`);
   return stdout.trim();
 }

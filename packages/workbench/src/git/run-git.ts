@@ -1,6 +1,6 @@
 import { lstat, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { WorkbenchError } from '../errors.ts';
+import { WorkbenchError, type WorkbenchErrorCode } from '../errors.ts';
 import { gitEnv } from './git-env.ts';
 import { gitError } from './git-error.ts';
 import { hardenedConfig, namedCommandOverrides } from './hardened-config.ts';
@@ -21,9 +21,8 @@ export interface RunGitOptions {
   truncate?: boolean;
   /** What failed, for the error message ("pushing main failed"). */
   what?: string;
-  /** Error code and status for an unexpected failure. Default GIT_ERROR, 500. */
-  errorCode?: string;
-  errorStatus?: number;
+  /** Error code of an unexpected failure (its status comes with it). Default GIT_ERROR; a timeout GIT_TIMEOUT. */
+  errorCode?: WorkbenchErrorCode;
   /**
    * Transports git may use (GIT_ALLOW_PROTOCOL). Default `file` only: the workbench's git reaches the network
    * only to push, so nothing a workspace's config names (a promisor remote, a submodule URL) is fetched.
@@ -61,22 +60,17 @@ export async function runGit(
   if (run.spawnError) throw await spawnFailure(cwd, run.spawnError);
   const command = `git ${args[0] ?? ''}`;
   if (run.timedOut) {
-    throw new WorkbenchError(
-      options.errorCode ?? 'GIT_ERROR',
-      options.errorStatus ?? 504,
-      `${what}: timed out`,
-      { command },
-    );
+    throw new WorkbenchError(options.errorCode ?? 'GIT_TIMEOUT', `${what}: timed out`, { command });
   }
   if (run.truncated && !options.truncate) {
-    throw new WorkbenchError('GIT_ERROR', 500, `${what}: output larger than ${maxStdoutBytes} bytes`, {
+    throw new WorkbenchError('GIT_ERROR', `${what}: output larger than ${maxStdoutBytes} bytes`, {
       command,
     });
   }
   const ok = options.okExitCodes ?? [0];
   if (!run.truncated && (run.code === null || !ok.includes(run.code))) {
     const failure = { args, cwd, stderr: run.stderr, exitCode: run.code };
-    throw gitError(failure, what, options.errorCode, options.errorStatus);
+    throw gitError(failure, what, options.errorCode);
   }
   return {
     stdout: run.stdout.toString('utf8'),
@@ -108,10 +102,9 @@ async function spawnFailure(cwd: string, error: NodeJS.ErrnoException): Promise<
     () => false,
   );
   if (!isDir)
-    return new WorkbenchError('NOT_A_GIT_REPOSITORY', 422, `${cwd} does not exist or is not a directory`);
+    return new WorkbenchError('NOT_A_GIT_REPOSITORY', `${cwd} does not exist or is not a directory`);
   return new WorkbenchError(
     'GIT_ERROR',
-    500,
     `could not run git (${error.code ?? error.message}): is git installed?`,
   );
 }

@@ -25,7 +25,6 @@ export async function inspectDest(dest: string, source: string): Promise<DestSta
   }
   throw new WorkbenchError(
     'WORKSPACE_EXISTS',
-    409,
     `${dest} already exists and is not a workspace cloned from ${source}`,
   );
 }

@@ -33,9 +33,11 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     if (WorkbenchError.is(error)) return reply.status(error.status).send(errorBody(error.toJSON()));
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      // An over-limit body is not a bad parameter: it says so, and how big a body may be.
+      const code = error.statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_PARAMS';
       return reply
         .status(error.statusCode)
-        .send(errorBody({ code: 'INVALID_PARAMS', message: error.message, details: { reason: error.code } }));
+        .send(errorBody({ code, message: error.message, details: { reason: error.code } }));
     }
     // The request id ties the client's report to the log line with the cause.
     request.log.error({ err: error, request_id: request.id }, 'request failed');

@@ -112,7 +112,6 @@ export function parsePullUrl(url: string): { owner: string; repo: string; number
   if (at < 2 || !owner || !repo || !Number.isInteger(number) || number <= 0) {
     throw new WorkbenchError(
       'MERGE_REQUEST_FOLLOW_FAILED',
-      400,
       `not a GitHub pull request URL (expected …/OWNER/REPO/pull/N): ${url}`,
       { provider: 'github' },
     );

@@ -139,7 +139,6 @@ export function parseMergeRequestUrl(url: string, apiUrl: string): { project: st
   if (!project || !Number.isInteger(iid) || iid <= 0) {
     throw new WorkbenchError(
       'MERGE_REQUEST_FOLLOW_FAILED',
-      400,
       `not a GitLab merge request URL (expected …/GROUP/PROJECT/-/merge_requests/N): ${url}`,
       { provider: 'gitlab' },
     );

@@ -26,7 +26,7 @@ export async function requestJson<Schema extends z.ZodType>(
   // Providers do not echo tokens, but a proxy in front of one might, and so might a fetch error.
   const redact = (text: string): string => (request.token ? text.replaceAll(request.token, '***') : text);
   const fail = (status: number, message: string) =>
-    new WorkbenchError('MERGE_REQUEST_FOLLOW_FAILED', 502, redact(message), {
+    new WorkbenchError('MERGE_REQUEST_FOLLOW_FAILED', redact(message), {
       status,
       provider: request.provider,
     });

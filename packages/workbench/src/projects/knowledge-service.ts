@@ -79,7 +79,6 @@ export class KnowledgeService {
     if (project.status === 'INITIALIZING') {
       throw new WorkbenchError(
         'INVALID_STATE',
-        409,
         `Project '${projectId}' is generating its knowledge already: wait for it to end.`,
         { state: project.status, allowed: [] },
       );
@@ -93,15 +92,10 @@ export class KnowledgeService {
     if (only) {
       const repository = project.repositories.find((each) => each.name === only.repository);
       if (!repository) {
-        throw new WorkbenchError(
-          'REPOSITORY_NOT_FOUND',
-          404,
-          `Project has no repository '${only.repository}'.`,
-          {
-            repository: only.repository,
-            available: project.repositories.map((each) => each.name),
-          },
-        );
+        throw new WorkbenchError('REPOSITORY_NOT_FOUND', `Project has no repository '${only.repository}'.`, {
+          repository: only.repository,
+          available: project.repositories.map((each) => each.name),
+        });
       }
       targets = [[repository, only.layer]];
     } else {

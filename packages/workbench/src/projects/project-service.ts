@@ -141,7 +141,6 @@ export class ProjectService {
         .flatMap((record) => (record.session_id ? [record.session_id] : []));
       throw new WorkbenchError(
         'INVALID_STATE',
-        409,
         `Project '${project.id}' is generating its knowledge: wait for it to end, or stop its sessions (POST /api/sessions/{id}/stop for each of details.session_ids), then delete it.`,
         { state: project.status, allowed: [], session_ids: [...new Set(running)] },
       );
@@ -155,7 +154,6 @@ export class ProjectService {
       if (!(await isGitRepository(path))) {
         throw new WorkbenchError(
           'NOT_A_GIT_REPOSITORY',
-          422,
           `repositories.${index}.path: '${path}' is not a git repository.`,
           {
             field: `repositories.${index}.path`,
@@ -167,7 +165,6 @@ export class ProjectService {
       if (repositories.some((each) => each.name === name)) {
         throw new WorkbenchError(
           'INVALID_PARAMS',
-          400,
           `repositories.${index}.name: two repositories are named '${name}'; give one a distinct name.`,
           { field: `repositories.${index}.name` },
         );
@@ -189,15 +186,10 @@ export class ProjectService {
 function withChecks(repositories: Repository[], checks: Record<string, CheckSetting[]>): Repository[] {
   for (const name of Object.keys(checks)) {
     if (!repositories.some((repository) => repository.name === name)) {
-      throw new WorkbenchError(
-        'INVALID_PARAMS',
-        400,
-        `checks.${name}: the project has no repository '${name}'.`,
-        {
-          field: `checks.${name}`,
-          available: repositories.map((repository) => repository.name),
-        },
-      );
+      throw new WorkbenchError('INVALID_PARAMS', `checks.${name}: the project has no repository '${name}'.`, {
+        field: `checks.${name}`,
+        available: repositories.map((repository) => repository.name),
+      });
     }
   }
   return repositories.map((repository) => {

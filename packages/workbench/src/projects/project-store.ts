@@ -62,7 +62,7 @@ export class ProjectStore {
 
   get(id: string): Project {
     const row = this.#db.prepare('SELECT * FROM projects WHERE id = ?').get(id) as Row | undefined;
-    if (!row) throw new WorkbenchError('PROJECT_NOT_FOUND', 404, `No project '${id}'.`, { project_id: id });
+    if (!row) throw new WorkbenchError('PROJECT_NOT_FOUND', `No project '${id}'.`, { project_id: id });
     return toProject(row);
   }
 

@@ -15,7 +15,7 @@ export function assertRunnerRequest(request: RunnerRequest, kind: RunnerKind): v
       : `config.kind must be '${kind}', not '${request.config?.kind}'`,
   ].filter((problem): problem is string => problem !== undefined);
   if (problems.length > 0) {
-    throw new WorkbenchError('INVALID_PARAMS', 400, `Invalid runner request: ${problems.join('; ')}.`, {
+    throw new WorkbenchError('INVALID_PARAMS', `Invalid runner request: ${problems.join('; ')}.`, {
       problems,
     });
   }

@@ -50,7 +50,7 @@ export function createRunnerRegistry(options: RunnerRegistryOptions = {}): Runne
     get(kind) {
       const runner = runners.get(kind);
       if (!runner) {
-        throw new WorkbenchError('RUNNER_NOT_SUPPORTED', 422, `The '${kind}' runner is ${notImplemented}.`, {
+        throw new WorkbenchError('RUNNER_NOT_SUPPORTED', `The '${kind}' runner is ${notImplemented}.`, {
           kind,
         });
       }

@@ -70,7 +70,6 @@ export function resolveRunner(
     if (!config) {
       throw new WorkbenchError(
         'RUNNER_NOT_FOUND',
-        404,
         `Runner config '${id}' (the ${level}'s runner) does not exist.`,
         {
           id,

@@ -22,7 +22,7 @@ export async function scanRepository(
   const root = resolve(dir);
   const info = await stat(root).catch(() => null);
   if (!info?.isDirectory())
-    throw new WorkbenchError('SCAN_FAILED', 422, `cannot scan ${root}: it is not a folder`);
+    throw new WorkbenchError('SCAN_FAILED', `cannot scan ${root}: it is not a folder`);
   const files = (await isGitRepository(root)) ? await listFiles(root) : await walkFiles(root);
   const manifests = await readManifests(root, files);
   const testFiles = files.filter(isTestFile);

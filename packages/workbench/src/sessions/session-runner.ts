@@ -173,7 +173,6 @@ export class SessionRunner {
       const what = hold.reservation.what;
       throw new WorkbenchError(
         'SESSION_BUSY',
-        409,
         `This session is still busy with ${what}. Wait for it to finish, or stop it (POST /api/sessions/${sessionId}/stop), then try again.`,
         { session_id: sessionId, running: what },
       );
@@ -196,7 +195,6 @@ export class SessionRunner {
     if (this.#retired.has(sessionId)) {
       throw new WorkbenchError(
         'SESSION_CLOSED',
-        409,
         'This session belongs to work that is being deleted: nothing more can run in it.',
         { session_id: sessionId },
       );
@@ -243,7 +241,6 @@ export class SessionRunner {
     if (session.kind === 'task_init') {
       throw new WorkbenchError(
         'INVALID_PARAMS',
-        400,
         'A task init session runs no AI: chat in a plan, coding, review or conversation session.',
         { session_id: sessionId },
       );
@@ -278,7 +275,6 @@ export class SessionRunner {
     if (index < 0) {
       throw new WorkbenchError(
         'QUEUED_MESSAGE_NOT_FOUND',
-        404,
         `No message '${messageId}' waits in this session's queue (it was delivered already, cancelled, or never queued).`,
         { session_id: sessionId, message_id: messageId },
       );
@@ -388,7 +384,6 @@ export class SessionRunner {
       if (!held || held.reservation !== (reservation ?? own)) {
         throw new WorkbenchError(
           'SERVER_ERROR',
-          500,
           `The reservation of session '${sessionId}' was released before its turn.`,
         );
       }
@@ -434,7 +429,6 @@ export class SessionRunner {
           : `it is ${session.status}`;
       throw new WorkbenchError(
         'SESSION_NOT_RUNNING',
-        409,
         `Nothing is running in this session to stop (${why}).`,
         { session_id: sessionId, status: session.status },
       );

@@ -64,7 +64,7 @@ export class SessionStore {
 
   get(id: string): SessionRecord {
     const found = this.find(id);
-    if (!found) throw new WorkbenchError('SESSION_NOT_FOUND', 404, `No session '${id}'.`, { session_id: id });
+    if (!found) throw new WorkbenchError('SESSION_NOT_FOUND', `No session '${id}'.`, { session_id: id });
     return found;
   }
 

@@ -90,14 +90,14 @@ export class SettingsService {
     const ids = next.runner_configs.map((config) => config.id);
     const twice = ids.find((id, index) => ids.indexOf(id) !== index);
     if (twice) {
-      throw new WorkbenchError('INVALID_PARAMS', 400, `runner_configs: id '${twice}' is used twice.`, {
+      throw new WorkbenchError('INVALID_PARAMS', `runner_configs: id '${twice}' is used twice.`, {
         field: 'runner_configs',
       });
     }
     const names = next.mcp_servers.map((server) => server.name);
     const nameTwice = names.find((name, index) => names.indexOf(name) !== index);
     if (nameTwice) {
-      throw new WorkbenchError('INVALID_PARAMS', 400, `mcp_servers: name '${nameTwice}' is used twice.`, {
+      throw new WorkbenchError('INVALID_PARAMS', `mcp_servers: name '${nameTwice}' is used twice.`, {
         field: 'mcp_servers',
       });
     }
@@ -140,14 +140,9 @@ export class SettingsService {
   mcpServer(name: string): McpServerSetting {
     const server = this.stored().mcp_servers.find((entry) => entry.name === name);
     if (!server) {
-      throw new WorkbenchError(
-        'MCP_SERVER_NOT_FOUND',
-        404,
-        `No MCP server named '${name}' in the settings.`,
-        {
-          name,
-        },
-      );
+      throw new WorkbenchError('MCP_SERVER_NOT_FOUND', `No MCP server named '${name}' in the settings.`, {
+        name,
+      });
     }
     return server;
   }
@@ -177,7 +172,6 @@ export class SettingsService {
     if (!model) {
       throw new WorkbenchError(
         'MODEL_NOT_CONFIGURED',
-        409,
         'No AI model is configured: set one with PUT /api/settings {"model": "<model name>"} (and base_url, api_key).',
         { missing: ['model'], fix: 'PUT /api/settings' },
       );
@@ -227,7 +221,7 @@ export class SettingsService {
   #configById(id: string, configs: RunnerConfig[], field: string): RunnerConfig {
     const found = configs.find((config) => config.id === id);
     if (!found) {
-      throw new WorkbenchError('UNKNOWN_RUNNER', 422, `${field}: no runner config has id '${id}'.`, {
+      throw new WorkbenchError('UNKNOWN_RUNNER', `${field}: no runner config has id '${id}'.`, {
         field,
         runner: id,
         available: configs.map((config) => config.id),
@@ -266,7 +260,6 @@ function unmask(servers: McpServerSetting[], stored: McpServerSetting[]): McpSer
       if (kept === undefined) {
         throw new WorkbenchError(
           'INVALID_PARAMS',
-          400,
           `mcp_servers.${index}.env.${name}: "${maskedValue}" is the mask of a stored value, but the server '${server.name}' has no stored ${name}: send the value itself.`,
           { field: `mcp_servers.${index}.env.${name}` },
         );

@@ -56,9 +56,9 @@ export class SkillService {
 
   create(input: { name: string; description: string; content: string }): SkillWithContent {
     const problem = skillNameProblem(input.name);
-    if (problem) throw new WorkbenchError('INVALID_PARAMS', 400, `name: ${problem}`, { field: 'name' });
+    if (problem) throw new WorkbenchError('INVALID_PARAMS', `name: ${problem}`, { field: 'name' });
     if (this.#db.prepare('SELECT id FROM skills WHERE name = ?').get(input.name)) {
-      throw new WorkbenchError('SKILL_EXISTS', 409, `A skill named '${input.name}' exists already.`, {
+      throw new WorkbenchError('SKILL_EXISTS', `A skill named '${input.name}' exists already.`, {
         name: input.name,
       });
     }
@@ -110,7 +110,7 @@ export class SkillService {
 
   #row(id: string): Row {
     const row = this.#db.prepare('SELECT * FROM skills WHERE id = ?').get(id) as Row | undefined;
-    if (!row) throw new WorkbenchError('SKILL_NOT_FOUND', 404, `No skill '${id}'.`, { skill_id: id });
+    if (!row) throw new WorkbenchError('SKILL_NOT_FOUND', `No skill '${id}'.`, { skill_id: id });
     return row;
   }
 

@@ -18,5 +18,5 @@ export function storeFailure(error: unknown, what?: string): WorkbenchError | un
     error,
     what ?? (sqlite ? 'The workbench database failed' : 'The workbench could not write its files'),
   );
-  return new WorkbenchError('STORE_ERROR', 500, failure.message, failure.details);
+  return new WorkbenchError('STORE_ERROR', failure.message, failure.details);
 }

@@ -16,7 +16,6 @@ export function startCoding(deps: TaskDeps, taskId: string): Task {
   if (deps.store.todos(taskId).length === 0) {
     throw new WorkbenchError(
       'NO_TODOS',
-      409,
       'The todo list is empty: generate it with POST /api/tasks/{id}/todo.',
     );
   }
@@ -32,7 +31,6 @@ function assertRunnable(deps: TaskDeps, todo: Todo): Task {
   if (todo.status !== 'pending' && todo.status !== 'failed') {
     throw new WorkbenchError(
       'INVALID_TODO_STATE',
-      409,
       `Todo ${todo.position} is ${todo.status}: only a pending or failed todo can run.`,
       {
         todo_id: todo.id,
@@ -46,7 +44,6 @@ function assertRunnable(deps: TaskDeps, todo: Todo): Task {
   if (blocking) {
     throw new WorkbenchError(
       'TODO_OUT_OF_ORDER',
-      409,
       `Todo ${blocking.position} ('${blocking.title}') is ${blocking.status}: todos run strictly in order.`,
       { todo_id: todo.id, blocking_todo_id: blocking.id, blocking_status: blocking.status },
     );
@@ -98,7 +95,7 @@ export function runAll(deps: TaskDeps, taskId: string) {
   const remaining = () =>
     deps.store.todos(taskId).find((todo) => todo.status !== 'done' && todo.status !== 'skipped');
   const first = remaining();
-  if (!first) throw new WorkbenchError('NO_TODOS', 409, 'No todo is left to run.');
+  if (!first) throw new WorkbenchError('NO_TODOS', 'No todo is left to run.');
   assertRunnable(deps, first);
   const release = claim(deps, taskId, 'running all remaining todos');
   deps.background.run(async () => {
@@ -138,7 +135,6 @@ export async function skipTodo(deps: TaskDeps, todoId: string): Promise<Todo> {
   if (todo.status !== 'pending' && todo.status !== 'failed') {
     throw new WorkbenchError(
       'INVALID_TODO_STATE',
-      409,
       `Todo ${todo.position} is ${todo.status}: only a pending or failed todo can be skipped.`,
       { todo_id: todo.id, status: todo.status },
     );

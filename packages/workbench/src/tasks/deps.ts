@@ -56,12 +56,9 @@ export class TaskLocks {
   /** Refuses new work on a task being deleted (409 TASK_DELETING). */
   assertOpen(taskId: string): void {
     if (this.#closing.has(taskId)) {
-      throw new WorkbenchError(
-        'TASK_DELETING',
-        409,
-        'This task is being deleted: nothing new can start in it.',
-        { task_id: taskId },
-      );
+      throw new WorkbenchError('TASK_DELETING', 'This task is being deleted: nothing new can start in it.', {
+        task_id: taskId,
+      });
     }
   }
 
@@ -72,7 +69,6 @@ export class TaskLocks {
     if (running) {
       throw new WorkbenchError(
         'TASK_BUSY',
-        409,
         `The task is busy with ${running.what}: wait for it to end, then try again.`,
         { task_id: taskId, running: running.what },
       );

@@ -16,12 +16,12 @@ import type { Task, Todo } from './types.ts';
 /** 409 INVALID_STATE saying which state the edit needs. */
 function assertEditable(task: Task, needed: TaskState, what: string): void {
   if (task.state === needed) return;
-  throw new WorkbenchError(
-    'INVALID_STATE',
-    409,
-    `${what} needs the task in ${needed}; it is ${task.state}.`,
-    { state: task.state, action: what, needed, allowed: allowedActions(task.state) },
-  );
+  throw new WorkbenchError('INVALID_STATE', `${what} needs the task in ${needed}; it is ${task.state}.`, {
+    state: task.state,
+    action: what,
+    needed,
+    allowed: allowedActions(task.state),
+  });
 }
 
 function logAction(deps: TaskDeps, sessionId: string, event: Omit<UserActionEvent, 'type'>): void {
@@ -66,7 +66,7 @@ export function planDiff(deps: TaskDeps, taskId: string, from?: number, to?: num
   const { versions } = planVersions(deps, taskId);
   const latest = versions.at(-1)?.version;
   if (latest === undefined) {
-    throw new WorkbenchError('PLAN_MISSING', 409, 'There is no plan yet: it has no versions to compare.', {
+    throw new WorkbenchError('PLAN_MISSING', 'There is no plan yet: it has no versions to compare.', {
       task_id: taskId,
     });
   }
@@ -94,7 +94,7 @@ function todoListEditable(deps: TaskDeps, taskId: string, what: string): Task {
 function todoOf(deps: TaskDeps, taskId: string, todoId: string): Todo {
   const todo = deps.store.todo(todoId);
   if (todo.task_id !== taskId) {
-    throw new WorkbenchError('TODO_NOT_FOUND', 404, `Task '${taskId}' has no todo '${todoId}'.`, {
+    throw new WorkbenchError('TODO_NOT_FOUND', `Task '${taskId}' has no todo '${todoId}'.`, {
       task_id: taskId,
       todo_id: todoId,
     });
@@ -166,7 +166,6 @@ export function reorderTodos(deps: TaskDeps, taskId: string, ids: string[]) {
   if (!same) {
     throw new WorkbenchError(
       'INVALID_PARAMS',
-      400,
       `todo_ids: must list every todo of the task exactly once (${current.length} todo(s): ${current.join(', ') || 'none'}).`,
       {
         field: 'todo_ids',
@@ -200,7 +199,6 @@ export function editCommitMessage(
   if (fields.length === 0) {
     throw new WorkbenchError(
       'INVALID_PARAMS',
-      400,
       'body: give at least one of commit_message, mr_title, mr_description.',
       { issues: [{ path: [], message: 'give at least one of commit_message, mr_title, mr_description' }] },
     );

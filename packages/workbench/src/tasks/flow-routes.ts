@@ -5,6 +5,7 @@ import type { TaskDeps } from './deps.ts';
 import { confirmInit, startInit } from './init-stage.ts';
 import { lockPlan, startPlan, startTodos } from './plan-stage.ts';
 import { startCommitMessage, submitMergeRequest, taskDiff } from './review-stage.ts';
+import { moves, stages, taskStates } from './states.ts';
 import { viewTask } from './task-service.ts';
 import { messageBody, submitBody } from './types.ts';
 
@@ -18,6 +19,18 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       session,
     });
 
+    app.get(
+      '/api/flow',
+      {
+        schema: {
+          tags,
+          description:
+            'The flow as data: the five stages with their states, every task state, and the table of moves (action, by, from, to, trigger). Clients draw their stepper from it.',
+          response: responses('{stages: [{number, key, title, states}], states, moves}'),
+        },
+      },
+      async () => ({ stages, states: taskStates, moves }),
+    );
     app.post(
       '/api/tasks/:id/init',
       {

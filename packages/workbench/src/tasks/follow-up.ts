@@ -51,7 +51,6 @@ function openFinding(task: Task, id: string): ReviewFinding {
   if (finding.status !== 'open') {
     throw new WorkbenchError(
       'FINDING_NOT_OPEN',
-      409,
       `Finding '${id}' is ${finding.status === 'dismissed' ? 'dismissed' : 'already a follow-up todo'}: only an open finding becomes a todo.`,
       { finding_id: id, status: finding.status },
     );
@@ -78,7 +77,6 @@ function fromMergeRequest(
   if (!followed?.status) {
     throw new WorkbenchError(
       'MERGE_REQUEST_NOT_FOUND',
-      404,
       `No merge request of ${item.repository} has been read yet: refresh it first (POST /api/tasks/${task.id}/merge-requests/refresh).`,
       { repository: item.repository },
     );
@@ -92,7 +90,6 @@ function fromCheck(followed: FollowedMergeRequest, name: string): NewTodo {
   if (!check) {
     throw new WorkbenchError(
       'MERGE_REQUEST_ITEM_NOT_FOUND',
-      404,
       `The merge request of ${followed.repository} has no check '${name}'.`,
       { repository: followed.repository, check: name },
     );
@@ -115,7 +112,6 @@ function fromComment(followed: FollowedMergeRequest, id: string): NewTodo {
   if (!comment) {
     throw new WorkbenchError(
       'MERGE_REQUEST_ITEM_NOT_FOUND',
-      404,
       `The merge request of ${followed.repository} has no comment '${id}'.`,
       { repository: followed.repository, comment_id: id },
     );

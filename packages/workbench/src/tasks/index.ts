@@ -15,6 +15,7 @@ export {
   type Move,
   moves,
   nextState,
+  stages,
   type TaskState,
   taskStates,
 } from './states.ts';

@@ -21,7 +21,6 @@ export function startInit(deps: TaskDeps, taskId: string): Task {
   if (task.init.status === 'done') {
     throw new WorkbenchError(
       'INVALID_STATE',
-      409,
       'The task is initialized: confirm it with POST /api/tasks/{id}/confirm-init.',
       {
         state: task.state,
@@ -33,7 +32,6 @@ export function startInit(deps: TaskDeps, taskId: string): Task {
   if (project.status !== 'READY') {
     throw new WorkbenchError(
       'PROJECT_NOT_READY',
-      409,
       `Project '${project.id}' is ${project.status}: generate its knowledge first (POST /api/projects/{id}/init).`,
       { project_id: project.id, status: project.status },
     );
@@ -169,7 +167,6 @@ export function confirmInit(deps: TaskDeps, taskId: string): Task {
   if (task.init.status !== 'done') {
     throw new WorkbenchError(
       'INIT_NOT_FINISHED',
-      409,
       `Initialization is ${task.init.status}: ${task.init.status === 'failed' ? 'retry it with POST /api/tasks/{id}/init' : 'wait for it to finish'}.`,
       { init: task.init },
     );

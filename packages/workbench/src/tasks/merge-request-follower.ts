@@ -113,7 +113,6 @@ export class MergeRequestFollower {
     if (!followed || followed.length === 0) {
       throw new WorkbenchError(
         'NO_MERGE_REQUEST',
-        409,
         'The task has no merge request on GitHub or GitLab to follow: submit it first (POST /api/tasks/{id}/submit-mr).',
         { task_id: taskId },
       );

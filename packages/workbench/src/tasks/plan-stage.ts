@@ -59,7 +59,6 @@ export function lockPlan(deps: TaskDeps, taskId: string) {
   if (readPlan(deps, taskId) === null) {
     throw new WorkbenchError(
       'PLAN_MISSING',
-      409,
       'There is no plan.md yet: generate it with POST /api/tasks/{id}/plan.',
       {
         task_id: taskId,
@@ -152,7 +151,7 @@ export function planTurnEnded(deps: TaskDeps, session: SessionRecord, outcome: R
   const task = deps.store.get(session.owner_id);
   if (task.state === 'PLANNING') {
     if (!outcome.output.trim())
-      throw new WorkbenchError('PLAN_EMPTY', 422, 'The plan answer was empty: ask again.');
+      throw new WorkbenchError('PLAN_EMPTY', 'The plan answer was empty: ask again.');
     savePlan(deps, task.id, `${outcome.output.trim()}\n`, 'ai', session.id);
     return;
   }

@@ -35,7 +35,6 @@ export async function taskDiff(deps: TaskDeps, taskId: string) {
   if (task.workspaces.length === 0) {
     throw new WorkbenchError(
       'NO_WORKSPACE',
-      409,
       'The task has no workspaces yet: initialize it first (POST /api/tasks/{id}/init).',
     );
   }
@@ -144,7 +143,6 @@ export async function submitMergeRequest(
   if (needsToken && !token) {
     throw new WorkbenchError(
       'GITHUB_TOKEN_NOT_CONFIGURED',
-      409,
       'A repository is on GitHub: set github_token with PUT /api/settings first.',
       {
         missing: ['github_token'],
@@ -180,8 +178,7 @@ export async function submitMergeRequest(
         null;
       if (!source) {
         throw new WorkbenchError(
-          'PUSH_FAILED',
-          409,
+          'REPOSITORY_REMOVED',
           `${workspace.repository} is no longer a repository of the project: cannot tell where to push it.`,
         );
       }
@@ -212,8 +209,7 @@ export async function submitMergeRequest(
         const slug = workspace.origin_url ? parseRepoSlug(workspace.origin_url) : null;
         if (!slug) {
           throw new WorkbenchError(
-            'MERGE_REQUEST_FAILED',
-            422,
+            'UNKNOWN_REMOTE',
             `Cannot read owner/repo from the origin of ${workspace.repository} (${workspace.origin_url}).`,
           );
         }

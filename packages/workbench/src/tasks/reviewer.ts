@@ -124,7 +124,7 @@ export function dismissFinding(deps: TaskDeps, taskId: string, findingId: string
 export function findFinding(task: Task, findingId: string): ReviewFinding {
   const finding = task.review?.findings.find((each) => each.id === findingId);
   if (!finding) {
-    throw new WorkbenchError('FINDING_NOT_FOUND', 404, `The task's review has no finding '${findingId}'.`, {
+    throw new WorkbenchError('FINDING_NOT_FOUND', `The task's review has no finding '${findingId}'.`, {
       task_id: task.id,
       finding_id: findingId,
     });

@@ -14,6 +14,15 @@ export const taskStates = [
 ] as const;
 export type TaskState = (typeof taskStates)[number];
 
+/** The five stages of spec section 1, each with the task states that belong to it (the stepper's source). */
+export const stages = [
+  { number: '01', key: 'init', title: 'Initialization', states: ['CREATED', 'INITIALIZING'] },
+  { number: '02', key: 'plan', title: 'Plan', states: ['PLANNING'] },
+  { number: '03', key: 'todos', title: 'Todos', states: ['PLAN_LOCKED', 'TODO_READY'] },
+  { number: '04', key: 'coding', title: 'Coding', states: ['CODING'] },
+  { number: '05', key: 'review', title: 'Review', states: ['REVIEWING', 'DONE'] },
+] as const satisfies readonly { number: string; key: string; title: string; states: readonly TaskState[] }[];
+
 export interface Move {
   /** The action's name; `user` actions have an endpoint, `system` ones follow from finished work. */
   action: string;
@@ -189,7 +198,6 @@ export function nextState(state: TaskState, action: string, cancelledFrom: TaskS
   if (!move) {
     throw new WorkbenchError(
       'INVALID_STATE',
-      409,
       `A task in state ${state} cannot ${action.replaceAll('_', ' ')}; allowed now: ${allowedActions(state).join(', ') || 'nothing'}.`,
       { state, action, allowed: allowedActions(state) },
     );

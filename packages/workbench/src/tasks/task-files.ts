@@ -113,7 +113,6 @@ function realFolders(root: string, path: string, create: boolean): string | null
 function refused(root: string, path: string, why: string): WorkbenchError {
   return new WorkbenchError(
     'PERMISSION_DENIED',
-    409,
     `Refused to use ${path}: it ${why}. The task directory ${root} is the agent's workspace; the workbench never follows links in it.`,
     { reason: 'unsafe_task_path', path },
   );

@@ -111,19 +111,18 @@ export function updateTask(
   if (patch.state !== undefined) {
     throw new WorkbenchError(
       'INVALID_STATE',
-      409,
       "A task's state is never written directly: it changes through the flow's actions (see allowed).",
       { state: task.state, allowed: allowedActions(task.state) },
     );
   }
   if (!editable.has(task.state)) {
-    throw new WorkbenchError('INVALID_STATE', 409, `A task in state ${task.state} can no longer be edited.`, {
+    throw new WorkbenchError('INVALID_STATE', `A task in state ${task.state} can no longer be edited.`, {
       state: task.state,
       allowed: allowedActions(task.state),
     });
   }
   if (patch.branch !== undefined && patch.branch !== task.branch && task.state !== 'CREATED') {
-    throw new WorkbenchError('INVALID_STATE', 409, 'The branch can change only before initialization.', {
+    throw new WorkbenchError('INVALID_STATE', 'The branch can change only before initialization.', {
       state: task.state,
       allowed: allowedActions(task.state),
     });
@@ -170,12 +169,10 @@ export function cancelTask(deps: TaskDeps, id: string): Task {
 export function reopenTask(deps: TaskDeps, id: string): Task {
   const running = deps.busy.get(id);
   if (running) {
-    throw new WorkbenchError(
-      'TASK_BUSY',
-      409,
-      `The task is still stopping (${running}): try again in a moment.`,
-      { task_id: id, running },
-    );
+    throw new WorkbenchError('TASK_BUSY', `The task is still stopping (${running}): try again in a moment.`, {
+      task_id: id,
+      running,
+    });
   }
   return deps.store.move(id, 'reopen');
 }

@@ -178,7 +178,7 @@ export class TaskStore {
 
   get(id: string): Task {
     const row = this.#db.prepare('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
-    if (!row) throw new WorkbenchError('TASK_NOT_FOUND', 404, `No task '${id}'.`, { task_id: id });
+    if (!row) throw new WorkbenchError('TASK_NOT_FOUND', `No task '${id}'.`, { task_id: id });
     return toTask(row);
   }
 
@@ -219,7 +219,7 @@ export class TaskStore {
 
   todo(id: string): Todo {
     const row = this.#db.prepare('SELECT * FROM todos WHERE id = ?').get(id) as Row | undefined;
-    if (!row) throw new WorkbenchError('TODO_NOT_FOUND', 404, `No todo '${id}'.`, { todo_id: id });
+    if (!row) throw new WorkbenchError('TODO_NOT_FOUND', `No todo '${id}'.`, { todo_id: id });
     return toTodo(row);
   }
 
@@ -331,7 +331,7 @@ export class TaskStore {
       .prepare('SELECT * FROM plan_versions WHERE task_id = ? AND version = ?')
       .get(taskId, version) as PlanVersion | undefined;
     if (!row) {
-      throw new WorkbenchError('PLAN_VERSION_NOT_FOUND', 404, `The plan has no version ${version}.`, {
+      throw new WorkbenchError('PLAN_VERSION_NOT_FOUND', `The plan has no version ${version}.`, {
         task_id: taskId,
         version,
       });

@@ -53,7 +53,6 @@ export function parseTodoList(text: string): TodoItem[] {
   }
   throw new WorkbenchError(
     'TODO_PARSE_FAILED',
-    422,
     'The answer holds no todo list: expected a JSON array of {title, description, expected_output} (in a ```json fence or bare). Retry with POST /api/tasks/{id}/todo.',
   );
 }

@@ -216,8 +216,19 @@ export async function reviewStage(run: FlowRun, task: Body): Promise<void> {
     ['backend', ['server.js']],
   ]);
   expect(diff.repositories[1].patch).toContain("+export const word = 'hello world';");
-  // The commit message started on entering review.
-  const reviewSession = (await api('GET', `/api/tasks/${task.id}`)).body.review_session_id;
+  // The reviewer ran first (read-only, the same runner); then the commit message started.
+  const reviewed = await eventually(
+    async () => {
+      const body = (await api('GET', `/api/tasks/${task.id}`)).body;
+      return body.review?.status !== 'running' && body.review_session_id && body;
+    },
+    'the review',
+    stageMs,
+  );
+  expect(reviewed.review).toMatchObject({ status: 'done', findings: [] });
+  const reviewer = (await api('GET', `/api/sessions/${reviewed.review.session_id}/status`)).body;
+  expect(reviewer).toMatchObject({ kind: 'reviewer', runner: run.kind, runner_config_id: run.configId });
+  const reviewSession = reviewed.review_session_id;
   expect(reviewSession).toEqual(expect.any(String));
   const review = await sessionEnded(api, reviewSession, 'commit message');
   expect(review).toMatchObject({ kind: 'review', runner: run.kind, runner_config_id: run.configId });

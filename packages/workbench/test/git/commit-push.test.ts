@@ -188,7 +188,7 @@ describe('pushBranch', () => {
 
   test('a missing branch is the caller’s mistake (422)', async () => {
     const error = await rejection(pushBranch(repo.path, { branch: 'nope' }));
-    expect(error).toMatchObject({ code: 'GIT_ERROR', status: 422 });
+    expect(error).toMatchObject({ code: 'REPOSITORY_UNUSABLE', status: 422 });
   });
 });
 

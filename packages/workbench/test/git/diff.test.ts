@@ -125,6 +125,6 @@ describe('diff', () => {
 
   test('refuses an unknown base with 422', async () => {
     const error = await rejection(diff(repo.path, 'no-such-ref'));
-    expect(error).toMatchObject({ code: 'GIT_ERROR', status: 422 });
+    expect(error).toMatchObject({ code: 'REPOSITORY_UNUSABLE', status: 422 });
   });
 });

@@ -165,7 +165,7 @@ describe('the workbench git in a hostile workspace', () => {
       () => commitAll(ws.dir, 'into the source'),
       () => diff(ws.dir, ws.baseCommit),
     ]) {
-      expect(await rejection(operation())).toMatchObject({ code: 'GIT_ERROR', status: 422 });
+      expect(await rejection(operation())).toMatchObject({ code: 'REPOSITORY_UNUSABLE', status: 422 });
     }
     expect(await git(source, 'rev-parse', 'HEAD')).toBe(sourceHead);
     expect(await git(source, 'for-each-ref', 'refs/workbench/')).toBe('');
@@ -182,7 +182,7 @@ describe('the workbench git in a hostile workspace', () => {
     const original = await readFile(outside);
 
     for (const operation of [() => restoreSnapshot(ws.dir, before), () => commitAll(ws.dir, 'work')]) {
-      expect(await rejection(operation())).toMatchObject({ code: 'GIT_ERROR', status: 422 });
+      expect(await rejection(operation())).toMatchObject({ code: 'REPOSITORY_UNUSABLE', status: 422 });
       expect((await readFile(outside)).equals(original)).toBe(true);
     }
   });

@@ -103,6 +103,6 @@ describe('restoreSnapshot', () => {
 
   test('refuses an unknown snapshot with 422', async () => {
     const error = await rejection(restoreSnapshot(repo.path, 'deadbeefdeadbeefdeadbeefdeadbeefdeadbeef'));
-    expect(error).toMatchObject({ code: 'GIT_ERROR', status: 422 });
+    expect(error).toMatchObject({ code: 'REPOSITORY_UNUSABLE', status: 422 });
   });
 });

@@ -189,7 +189,7 @@ describe('createWorkspace', () => {
     );
     expect(notRepo).toMatchObject({ code: 'NOT_A_GIT_REPOSITORY', status: 422 });
     const badBranch = await rejection(createWorkspace({ source: source.path, dest, branch: 'bad..name' }));
-    expect(badBranch).toMatchObject({ code: 'GIT_ERROR', status: 422 });
+    expect(badBranch).toMatchObject({ code: 'REPOSITORY_UNUSABLE', status: 422 });
     await expect(stat(dest)).rejects.toThrow();
   });
 });

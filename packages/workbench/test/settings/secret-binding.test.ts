@@ -217,12 +217,12 @@ describe('the GitHub token is bound to its github_api_url', () => {
         async () => (await api('GET', `/api/tasks/${task.id}`)).body.state === 'REVIEWING',
         'REVIEWING',
       );
-      // Entering review started the commit message (unscripted here: it fails); submit waits for its end.
-      const reviewId = (await api('GET', `/api/tasks/${task.id}`)).body.review_session_id;
-      await eventually(
-        async () => (await api('GET', `/api/sessions/${reviewId}/status`)).body.status === 'failed',
-        'the commit message turn',
-      );
+      // Entering review started the review, then the commit message (unscripted here: it fails); submit
+      // waits for its end.
+      await eventually(async () => {
+        const reviewId = (await api('GET', `/api/tasks/${task.id}`)).body.review_session_id;
+        return reviewId && (await api('GET', `/api/sessions/${reviewId}/status`)).body.status === 'failed';
+      }, 'the commit message turn');
 
       const moved = await api('PUT', '/api/settings', { github_api_url: githubB.url });
       expect(moved.body).toMatchObject({ github_token_set: false, cleared_secrets: ['github_token'] });

@@ -89,7 +89,7 @@ describe('task files the model may have replaced by links', () => {
 
     // Locking reads the plan: the link is refused, the state does not move.
     const locked = await api('POST', `/api/tasks/${task.id}/lock-plan`);
-    expect(locked.status).toBe(409);
+    expect(locked.status).toBe(403);
     expect(locked.body.error).toMatchObject({ code: 'PERMISSION_DENIED' });
     expect((await api('GET', `/api/tasks/${task.id}`)).body.state).toBe('PLANNING');
 

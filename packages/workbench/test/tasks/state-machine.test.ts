@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { allowedActions, moves, nextState, taskStates } from '../../src/tasks/index.ts';
+import { allowedActions, moves, nextState, stages, taskStates } from '../../src/tasks/index.ts';
 import { type Body, repoWithRemote, startWorkbench, tempDir } from '../harness.ts';
 
 /** Every user action and the request that asks for it (`:todo` is a todo of the task), with a valid body. */
@@ -35,6 +35,24 @@ describe('the task state machine', () => {
     expect(nextState('REVIEWING', 'submitted', null)).toBe('DONE');
     expect(nextState('CANCELLED', 'reopen', 'TODO_READY')).toBe('TODO_READY');
     expect(() => nextState('CREATED', 'submitted', null)).toThrow(/cannot submitted/);
+  });
+
+  test('GET /api/flow: the stages cover every state but CANCELLED once, with the table of moves', async () => {
+    await using wb = await startWorkbench();
+    const flow = await wb.api('GET', '/api/flow');
+    expect(flow.status).toBe(200);
+    expect(flow.body.stages.map((stage: Body) => [stage.number, stage.title])).toEqual([
+      ['01', 'Initialization'],
+      ['02', 'Plan'],
+      ['03', 'Todos'],
+      ['04', 'Coding'],
+      ['05', 'Review'],
+    ]);
+    const staged = flow.body.stages.flatMap((stage: Body) => stage.states);
+    expect([...staged, 'CANCELLED'].sort()).toEqual([...taskStates].sort());
+    expect(flow.body.states).toEqual([...taskStates]);
+    expect(flow.body.moves).toEqual(JSON.parse(JSON.stringify(moves)));
+    expect(stages).toHaveLength(5);
   });
 
   test('every illegal move is refused with 409 INVALID_STATE naming the state and the allowed actions', {

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import {
   createTempDir,
   createTempGitRepo,
@@ -170,7 +170,14 @@ export const knowledgeReplies: ScriptedReply[] = [
 export async function startBrowserWorld(options: {
   prefix: string;
   files?: Record<string, string>;
-  script?: ScriptedReply[];
+  /** The model's replies; a function gets the repository's name (its folder in a task's workdir). */
+  script?: ScriptedReply[] | ((repository: string) => ScriptedReply[]);
+  /**
+   * With `bareRemote`: the origin URL the repository names instead (e.g. https://github.com/acme/x.git),
+   * once main is pushed to the bare repository. Pushes reach the bare one only where a `pushInsteadOf`
+   * says so (the test sets it, with `bare`).
+   */
+  originUrl?: string;
   settings?: Record<string, unknown>;
   project?: { name: string; description?: string };
   bareRemote?: boolean;
@@ -191,15 +198,18 @@ export async function startBrowserWorld(options: {
     git(remotes.path, 'init', '-q', '--bare', '-b', 'main', bare);
     await repo.git('remote', 'add', 'origin', bare);
     await repo.git('push', '-q', 'origin', 'main');
+    if (options.originUrl) await repo.git('remote', 'set-url', 'origin', options.originUrl);
   }
+  const script =
+    typeof options.script === 'function' ? options.script(basename(repo.path)) : (options.script ?? []);
   const model = await startMockModel({
     // Stage 05 opens with the reviewer: it finds nothing unless a test's script says otherwise.
     script: [
-      ...(options.script?.some((reply) => reply.when?.lastMessageIncludes?.includes(reviewerPrompt))
+      ...(script.some((reply) => reply.when?.lastMessageIncludes?.includes(reviewerPrompt))
         ? []
         : [{ when: { lastMessageIncludes: reviewerPrompt }, text: '```json\n[]\n```' }]),
       ...knowledgeReplies,
-      ...(options.script ?? []),
+      ...script,
     ],
     ...(options.models ? { models: options.models } : {}),
   });

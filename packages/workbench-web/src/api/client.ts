@@ -13,6 +13,8 @@ import type {
   ConnectionTest,
   ConnectionTestInput,
   DirectoryListing,
+  FollowedMergeRequest,
+  FollowUpInput,
   Knowledge,
   LogPage,
   McpHealth,
@@ -22,7 +24,9 @@ import type {
   ProjectChecksUpdate,
   ProjectCreate,
   ProjectRepositoryConfig,
+  ProjectTrustUpdate,
   QueuedMessage,
+  ReviewFinding,
   SentMessage,
   Session,
   Settings,
@@ -66,7 +70,7 @@ export const api = {
     list: () => list<Project>('/api/projects', 'projects'),
     get: (projectId: string) => request<Project>('GET', `/api/projects/${id(projectId)}`),
     create: (input: ProjectCreate) => request<Project>('POST', '/api/projects', input),
-    update: (projectId: string, patch: ProjectUpdate & ProjectChecksUpdate) =>
+    update: (projectId: string, patch: ProjectUpdate & ProjectChecksUpdate & ProjectTrustUpdate) =>
       request<Project>('PUT', `/api/projects/${id(projectId)}`, patch),
     remove: (projectId: string) => request<void>('DELETE', `/api/projects/${id(projectId)}`),
     init: (projectId: string, one?: { repository: string; layer: string }) =>
@@ -112,6 +116,26 @@ export const api = {
       ),
     submitMr: (taskId: string, input: { title?: string; description?: string } = {}) =>
       request<Task>('POST', `/api/tasks/${id(taskId)}/submit-mr`, input),
+    /** Stage 05's reviewer again over the whole change (it runs by itself on entering review). */
+    review: (taskId: string) =>
+      request<{ task: Task; session: Session }>('POST', `/api/tasks/${id(taskId)}/review`, {}),
+    dismissFinding: (taskId: string, findingId: string) =>
+      request<ReviewFinding>('POST', `/api/tasks/${id(taskId)}/findings/${id(findingId)}/dismiss`, {}),
+    /** Findings, failed MR checks, MR comments or written todos become todos: the task goes back to CODING. */
+    followUp: (taskId: string, input: FollowUpInput) =>
+      request<{ task: Task; todos: Todo[] }>('POST', `/api/tasks/${id(taskId)}/follow-up`, input),
+    mergeRequests: (taskId: string) =>
+      request<{ task_id: string; merge_requests: FollowedMergeRequest[] }>(
+        'GET',
+        `/api/tasks/${id(taskId)}/merge-requests`,
+      ),
+    /** Reads every followed merge request now from GitHub or GitLab. */
+    refreshMergeRequests: (taskId: string) =>
+      request<{ task_id: string; merge_requests: FollowedMergeRequest[] }>(
+        'POST',
+        `/api/tasks/${id(taskId)}/merge-requests/refresh`,
+        {},
+      ),
     /** Hand edits: plan.md (a new version), the todo list, the commit message and MR text. */
     savePlan: (taskId: string, content: string) =>
       request<{ task: Task; version: PlanVersion }>('PUT', `/api/tasks/${id(taskId)}/plan`, { content }),

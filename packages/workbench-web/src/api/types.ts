@@ -29,15 +29,18 @@ export interface Settings {
   runner_configs: RunnerConfig[];
   mcp_servers: McpServer[];
   github_api_url: string;
+  /** GitLab's API root (default https://gitlab.com/api/v4): merge requests are followed through it. */
+  gitlab_api_url?: string;
   api_key_set: boolean;
   github_token_set: boolean;
+  gitlab_token_set?: boolean;
   builtin_runner_configs: RunnerConfig[];
   /** Where PRD links may be fetched from besides public hosts. */
   prd_links?: { allow_private_network: boolean; allowed_hosts: string[] };
   /** Who authors commits where the source repository's git names nobody. */
   git_identity?: GitIdentity;
   /** In a PUT's answer: secrets removed because their address changed without them (they are bound to it). */
-  cleared_secrets?: ('api_key' | 'github_token')[];
+  cleared_secrets?: ('api_key' | 'github_token' | 'gitlab_token')[];
   /** In a PUT's answer, with `cleared_secrets`: what to send again. */
   message?: string;
 }
@@ -51,6 +54,8 @@ export interface SettingsUpdate {
   mcp_servers?: McpServer[];
   github_token?: string | null;
   github_api_url?: string;
+  gitlab_token?: string | null;
+  gitlab_api_url?: string;
   prd_links?: { allow_private_network?: boolean; allowed_hosts?: string[] };
   git_identity?: GitIdentity;
 }
@@ -123,6 +128,8 @@ export interface Project {
   trust_repository_config: boolean;
   /** Turns a todo gets to fix its failing checks before it is failed. */
   repair_turns?: number;
+  /** The runner config of stage 05's reviewer (null: the task's own runner). */
+  review_runner?: string | null;
   status: ProjectStatus;
   error: string | null;
   created_at: string;
@@ -132,6 +139,7 @@ export interface Project {
 /** `PUT /api/projects/{id}` beside the other project settings. */
 export interface ProjectTrustUpdate {
   trust_repository_config?: boolean;
+  review_runner?: string | null;
 }
 
 /** `PUT /api/projects/{id}`: each named repository's checks (replaced as a whole), the repair bound. */
@@ -239,9 +247,94 @@ export interface Todo {
   session_id: string | null;
   /** The repositories' checks run after its last turn (null: none ran). */
   checks?: CheckResult[] | null;
+  /** Where it came from: the plan, or a follow-up (a review finding, the merge request, written out). */
+  origin?: TodoOrigin;
   error: string | null;
   created_at: string;
   updated_at: string;
+}
+
+export type TodoOrigin =
+  | { kind: 'plan' }
+  | { kind: 'user' }
+  | { kind: 'review'; finding_id: string }
+  | { kind: 'merge_request'; repository: string; check?: string; comment_id?: string };
+
+export type FindingSeverity = 'error' | 'warning' | 'info';
+
+/** One thing the reviewer found in the task's change. */
+export interface ReviewFinding {
+  id: string;
+  severity: FindingSeverity;
+  repository: string | null;
+  file: string | null;
+  line: number | null;
+  message: string;
+  /** `open`, `dismissed` by the user, or turned into the follow-up todo `todo_id`. */
+  status: 'open' | 'dismissed' | 'follow_up';
+  todo_id: string | null;
+}
+
+/** The reviewer's work at the start of stage 05: one round per pass through review. */
+export interface TaskReview {
+  status: 'running' | 'done' | 'failed';
+  round: number;
+  session_id: string | null;
+  findings: ReviewFinding[];
+  /** Why the review failed (the runner's error, or an answer that was not a findings list). */
+  error: string | null;
+  updated_at: string;
+}
+
+export interface MergeRequestCheck {
+  name: string;
+  status: 'pending' | 'running' | 'passed' | 'failed' | 'skipped' | 'cancelled';
+  url: string | null;
+  summary: string | null;
+}
+
+export interface MergeRequestComment {
+  id: string;
+  author: string;
+  body: string;
+  /** The file a review comment is on; null for a conversation comment. */
+  path: string | null;
+  line: number | null;
+  url: string | null;
+  created_at: string;
+}
+
+/** What the provider answered about a merge request when it was last read. */
+export interface MergeRequestStatus {
+  provider: 'github' | 'gitlab';
+  url: string;
+  number: number;
+  state: 'open' | 'merged' | 'closed';
+  head_sha: string | null;
+  checks: MergeRequestCheck[];
+  checks_state: 'none' | 'pending' | 'passed' | 'failed';
+  comments: MergeRequestComment[];
+  read_at: string;
+}
+
+/** A submitted merge request as the workbench follows it (its provider's answer, or why it could not read it). */
+export interface FollowedMergeRequest {
+  repository: string;
+  provider: 'github' | 'gitlab';
+  url: string;
+  status: MergeRequestStatus | null;
+  /** Why the last read failed; the service tries again later. */
+  error: string | null;
+  /** Whether the service still reads it (false once merged or closed). */
+  following: boolean;
+  checked_at: string | null;
+}
+
+/** `POST /api/tasks/{id}/follow-up`: what becomes new todos at the end of the list. */
+export interface FollowUpInput {
+  findings?: string[];
+  merge_request?: ({ repository: string; check: string } | { repository: string; comment_id: string })[];
+  todos?: { title: string; description?: string; expected_output?: string }[];
 }
 
 /** One check run on a todo's changes. */
@@ -277,6 +370,10 @@ export interface Task {
   results: SubmitResult[] | null;
   /** The PRD links the latest first plan draft could not read (it was written without them). */
   prd_link_errors?: PrdLinkError[];
+  /** The reviewer's findings on the change (null until the task first reaches review). */
+  review?: TaskReview | null;
+  /** The submitted merge requests, followed until merged or closed (null before submit). */
+  merge_requests?: FollowedMergeRequest[] | null;
   error: string | null;
   created_at: string;
   updated_at: string;
@@ -350,7 +447,7 @@ export interface ErrorObject {
 
 export interface Session {
   id: string;
-  kind: 'knowledge' | 'task_init' | 'plan' | 'coding' | 'review' | 'conversation';
+  kind: 'knowledge' | 'task_init' | 'plan' | 'coding' | 'reviewer' | 'review' | 'conversation';
   owner_id: string | null;
   status: SessionStatus;
   runner: RunnerKind | null;

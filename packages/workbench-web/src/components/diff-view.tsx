@@ -1,18 +1,36 @@
 import { createTwoFilesPatch } from 'diff';
-import { memo, useCallback, useMemo, useState } from 'react';
-import { Diff, Hunk, parseDiff, type ViewType } from 'react-diff-view';
+import { memo, type ReactNode, useCallback, useMemo, useState } from 'react';
+import {
+  computeNewLineNumber,
+  Diff,
+  type FileData,
+  getChangeKey,
+  Hunk,
+  parseDiff,
+  type ViewType,
+} from 'react-diff-view';
 import 'react-diff-view/style/index.css';
 import type { FileChange, RepositoryDiff } from '../api/diff-types.ts';
 import type { ToolEdit } from '../api/tool-edit.ts';
+import { type DiffNote, notesOf } from './diff-notes.ts';
 import './diff-view.css';
 import { type FileEntry, fileEntries, isLarge } from './patch-files.ts';
+import { Badge } from './status.tsx';
 
 /**
  * Each repository's changes, file by file, unified or split. Loaded on first use. Every file of the
  * service's list is shown, also those past the patch's 1 MiB cut; a large diff starts with its files
  * collapsed (a light header row each), and a file's part of the patch is parsed when it is opened.
+ * `notes` (the reviewer's findings) show under the line they are about, or at the top of their file; a
+ * file with a note starts open.
  */
-export default function DiffView({ diffs }: { diffs: RepositoryDiff[] }) {
+export default function DiffView({
+  diffs,
+  notes = noNotes,
+}: {
+  diffs: RepositoryDiff[];
+  notes?: DiffNote[];
+}) {
   const [viewType, setViewType] = useState<ViewType>('unified');
   const changed = diffs.filter((diff) => diff.files.length > 0 || diff.patch.trim() !== '');
   return (
@@ -32,7 +50,7 @@ export default function DiffView({ diffs }: { diffs: RepositoryDiff[] }) {
       </div>
       {changed.length === 0 ? <div className="empty">No changes.</div> : null}
       {changed.map((diff) => (
-        <RepositoryPatch key={diff.repository} diff={diff} viewType={viewType} />
+        <RepositoryPatch key={diff.repository} diff={diff} viewType={viewType} notes={notes} />
       ))}
     </div>
   );
@@ -41,8 +59,28 @@ export default function DiffView({ diffs }: { diffs: RepositoryDiff[] }) {
 /** Header rows shown at a time: thousands of files stay a few thousand DOM nodes. */
 const pageSize = 500;
 
-function RepositoryPatch({ diff, viewType }: { diff: RepositoryDiff; viewType: ViewType }) {
+const noNotes: DiffNote[] = [];
+
+function RepositoryPatch({
+  diff,
+  viewType,
+  notes,
+}: {
+  diff: RepositoryDiff;
+  viewType: ViewType;
+  notes: DiffNote[];
+}) {
   const entries = useMemo(() => fileEntries(diff), [diff]);
+  // Each file's notes; the same empty list for a file without any, so its row stays memoised.
+  const notesByKey = useMemo(() => {
+    const byKey = new Map<string, DiffNote[]>();
+    if (notes.length === 0) return byKey;
+    for (const entry of entries) {
+      const mine = notesOf(notes, diff.repository, entry.change.path);
+      if (mine.length > 0) byKey.set(entry.key, mine);
+    }
+    return byKey;
+  }, [entries, notes, diff.repository]);
   const large = isLarge(diff);
   // What the user opened or closed, by file; the rest follow the defaults (which a live diff may change).
   const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(() => new Map());
@@ -79,7 +117,8 @@ function RepositoryPatch({ diff, viewType }: { diff: RepositoryDiff; viewType: V
         <FileRow
           key={entry.key}
           entry={entry}
-          open={toggled.get(entry.key) ?? (!large && !entry.generated)}
+          notes={notesByKey.get(entry.key) ?? noNotes}
+          open={toggled.get(entry.key) ?? ((!large && !entry.generated) || notesByKey.has(entry.key))}
           onToggle={onToggle}
           viewType={viewType}
           baseCommit={diff.base_commit}
@@ -96,6 +135,7 @@ function RepositoryPatch({ diff, viewType }: { diff: RepositoryDiff; viewType: V
 
 interface FileRowProps {
   entry: FileEntry;
+  notes: DiffNote[];
   open: boolean;
   onToggle: (key: string, open: boolean) => void;
   viewType: ViewType;
@@ -110,7 +150,7 @@ const statusClass: Record<FileChange['status'], string> = {
 };
 
 /** A file's header row (the toggle, its status, its counts: four elements) and, when open, its hunks. */
-const FileRow = memo(function FileRow({ entry, open, onToggle, viewType, baseCommit }: FileRowProps) {
+const FileRow = memo(function FileRow({ entry, notes, open, onToggle, viewType, baseCommit }: FileRowProps) {
   const { change } = entry;
   const counts = entry.counted ? `+${change.additions} −${change.deletions}` : '';
   return (
@@ -127,8 +167,9 @@ const FileRow = memo(function FileRow({ entry, open, onToggle, viewType, baseCom
       <span className="diff-counts">
         {change.binary ? 'binary' : counts}
         {entry.generated ? ' · generated or lock file' : ''}
+        {notes.length > 0 ? ` · ${notes.length} ${notes.length === 1 ? 'finding' : 'findings'}` : ''}
       </span>
-      {open ? <FileBody entry={entry} viewType={viewType} baseCommit={baseCommit} /> : null}
+      {open ? <FileBody entry={entry} notes={notes} viewType={viewType} baseCommit={baseCommit} /> : null}
     </div>
   );
 });
@@ -136,10 +177,12 @@ const FileRow = memo(function FileRow({ entry, open, onToggle, viewType, baseCom
 /** An opened file: its part of the patch, parsed now; or, past the service's cut, a way to see it. */
 function FileBody({
   entry,
+  notes,
   viewType,
   baseCommit,
 }: {
   entry: FileEntry;
+  notes: DiffNote[];
   viewType: ViewType;
   baseCommit: string | undefined;
 }) {
@@ -151,6 +194,7 @@ function FileBody({
       return null;
     }
   }, [entry.patch]);
+  const { widgets, loose } = useMemo(() => placeNotes(files ?? [], notes), [files, notes]);
   const command = `git diff${baseCommit ? ` ${baseCommit.slice(0, 12)}` : ''} -- ${entry.change.path}`;
   if (entry.cut === 'missing') {
     return (
@@ -163,6 +207,7 @@ function FileBody({
   const hunks = files?.some((file) => file.hunks.length > 0);
   return (
     <div className="diff-file-body">
+      {loose.length > 0 ? <div className="diff-notes-top">{loose.map(noteView)}</div> : null}
       {files === null ? <pre className="patch">{entry.patch}</pre> : null}
       {files !== null && !hunks ? (
         <div className="hint pad">{entry.change.binary ? 'Binary file.' : 'No content changes.'}</div>
@@ -174,6 +219,7 @@ function FileBody({
             viewType={viewType}
             diffType={file.type}
             hunks={file.hunks}
+            widgets={widgets}
           >
             {(each) => each.map((hunk) => <Hunk key={hunk.content} hunk={hunk} />)}
           </Diff>
@@ -187,6 +233,44 @@ function FileBody({
       ) : null}
     </div>
   );
+}
+
+const severityTones: Record<DiffNote['severity'], string> = { error: 'bad', warning: 'warn', info: 'info' };
+
+function noteView(note: DiffNote) {
+  return (
+    <div key={note.id} className={`diff-note diff-note-${note.severity}`} data-testid="diff-note">
+      <Badge value={note.severity} tone={severityTones[note.severity]} />
+      <span className="diff-note-message">{note.message}</span>
+    </div>
+  );
+}
+
+/**
+ * Each note under the change that shows its line of the new file (react-diff-view's widgets, keyed by
+ * change); a note with no line, or one whose line the diff does not show, goes to the top of the file.
+ */
+function placeNotes(files: FileData[], notes: DiffNote[]) {
+  const widgets: Record<string, ReactNode> = {};
+  const loose: DiffNote[] = [];
+  if (notes.length === 0) return { widgets, loose };
+  const placed = new Map<string, DiffNote[]>();
+  for (const note of notes) {
+    const change =
+      note.line === null
+        ? undefined
+        : files
+            .flatMap((file) => file.hunks.flatMap((hunk) => hunk.changes))
+            .find((each) => computeNewLineNumber(each) === note.line);
+    if (!change) {
+      loose.push(note);
+      continue;
+    }
+    const key = getChangeKey(change);
+    placed.set(key, [...(placed.get(key) ?? []), note]);
+  }
+  for (const [key, here] of placed) widgets[key] = <div className="diff-notes">{here.map(noteView)}</div>;
+  return { widgets, loose };
 }
 
 const editLabels: Record<ToolEdit['tool'], string> = {

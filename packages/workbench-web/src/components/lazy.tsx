@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import type { ToolEdit } from '../api/tool-edit.ts';
 import type { RepositoryDiff } from '../api/types.ts';
+import type { DiffNote } from './diff-notes.ts';
 import { Loading } from './status.tsx';
 
 // The Markdown renderer and the diff viewer are the heaviest parts; they load when first shown.
@@ -16,10 +17,11 @@ export function Markdown({ children }: { children: string }) {
   );
 }
 
-export function DiffViewer({ diffs }: { diffs: RepositoryDiff[] }) {
+/** Each repository's changes; `notes` (review findings) under the lines they are about. */
+export function DiffViewer({ diffs, notes }: { diffs: RepositoryDiff[]; notes?: DiffNote[] }) {
   return (
     <Suspense fallback={<Loading what="diff viewer" />}>
-      <DiffImpl diffs={diffs} />
+      <DiffImpl diffs={diffs} {...(notes ? { notes } : {})} />
     </Suspense>
   );
 }

@@ -19,13 +19,15 @@ import { McpServersFieldset } from './settings/mcp-servers.tsx';
 import { RunnerFieldset } from './settings/runner-configs.tsx';
 import { SecretField } from './settings/secret-field.tsx';
 
+const defaultGitlabApiUrl = 'https://gitlab.com/api/v4';
+
 export default function SettingsPage() {
   const settings = useQuery<Settings, ApiError>({ queryKey: ['settings'], queryFn: api.settings.get });
   return (
     <div className="page">
       <h1>Settings</h1>
       <p className="lede">
-        The AI model every stage uses, the runners that execute it, MCP servers and GitHub.
+        The AI model every stage uses, the runners that execute it, MCP servers, GitHub and GitLab.
       </p>
       <CheckBanner />
       {settings.isPending ? <Loading what="settings" /> : null}
@@ -46,6 +48,9 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const [githubToken, setGithubToken] = useState('');
   const [clearGithubToken, setClearGithubToken] = useState(false);
   const [githubApiUrl, setGithubApiUrl] = useState(settings.github_api_url);
+  const [gitlabToken, setGitlabToken] = useState('');
+  const [clearGitlabToken, setClearGitlabToken] = useState(false);
+  const [gitlabApiUrl, setGitlabApiUrl] = useState(settings.gitlab_api_url ?? defaultGitlabApiUrl);
   const [gitName, setGitName] = useState(settings.git_identity?.name ?? '');
   const [gitEmail, setGitEmail] = useState(settings.git_identity?.email ?? '');
   const [servers, setServers] = useState<McpDraft[]>(() => settings.mcp_servers.map(mcpToDraft));
@@ -62,6 +67,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
     setBaseUrl(settings.base_url ?? '');
     setDefaultRunner(settings.default_runner);
     setGithubApiUrl(settings.github_api_url);
+    setGitlabApiUrl(settings.gitlab_api_url ?? defaultGitlabApiUrl);
     setGitName(settings.git_identity?.name ?? '');
     setGitEmail(settings.git_identity?.email ?? '');
     setServers(settings.mcp_servers.map(mcpToDraft));
@@ -75,8 +81,10 @@ function SettingsForm({ settings }: { settings: Settings }) {
       void queryClient.invalidateQueries({ queryKey: ['settings', 'check'] });
       setApiKey('');
       setGithubToken('');
+      setGitlabToken('');
       setClearApiKey(false);
       setClearGithubToken(false);
+      setClearGitlabToken(false);
       setCleared(next.cleared_secrets?.length ? next.message : undefined);
       setSaved(true);
     },
@@ -92,12 +100,15 @@ function SettingsForm({ settings }: { settings: Settings }) {
       runner_configs: runnerDrafts.map(runnerFromDraft),
       mcp_servers: servers.map(mcpFromDraft),
       github_api_url: githubApiUrl.trim() || 'https://api.github.com',
+      gitlab_api_url: gitlabApiUrl.trim() || defaultGitlabApiUrl,
       git_identity: { name: gitName.trim() || null, email: gitEmail.trim() || null },
     };
     if (clearApiKey) patch.api_key = null;
     else if (apiKey) patch.api_key = apiKey;
     if (clearGithubToken) patch.github_token = null;
     else if (githubToken) patch.github_token = githubToken;
+    if (clearGitlabToken) patch.gitlab_token = null;
+    else if (gitlabToken) patch.gitlab_token = gitlabToken;
     save.mutate(patch);
   }
 
@@ -113,6 +124,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
     'mcp_servers',
     'github_api_url',
     'github_token',
+    'gitlab_api_url',
+    'gitlab_token',
     'git_identity',
   ];
   const general = error && !shownElsewhere.some((field) => error.isAbout(field)) ? error : null;
@@ -194,7 +207,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
             clear={clearGithubToken}
             onClear={setClearGithubToken}
             placeholderSet="Stored — type to replace"
-            placeholderUnset="For opening pull requests"
+            placeholderUnset="For opening and following pull requests"
             stateTestId="github-token-state"
             error={about('github_token')}
           />
@@ -208,6 +221,41 @@ function SettingsForm({ settings }: { settings: Settings }) {
               {...invalidBy(about('github_api_url'), `${ids}-gh-url-error`)}
             />
             <ErrorNote error={about('github_api_url')} id={`${ids}-gh-url-error`} />
+          </label>
+        </div>
+      </fieldset>
+
+      <fieldset>
+        <legend>GitLab</legend>
+        <p className="hint">
+          Merge requests on GitLab are opened by the push itself; a token with the <code>read_api</code> scope
+          lets the workbench follow their pipelines and comments.
+        </p>
+        <div className="grid-2">
+          <SecretField
+            id={`${ids}-gl-token`}
+            name="gitlab_token"
+            label="Token"
+            isSet={settings.gitlab_token_set ?? false}
+            value={gitlabToken}
+            onValue={setGitlabToken}
+            clear={clearGitlabToken}
+            onClear={setClearGitlabToken}
+            placeholderSet="Stored — type to replace"
+            placeholderUnset="For following merge requests"
+            stateTestId="gitlab-token-state"
+            error={about('gitlab_token')}
+          />
+          <label className="field">
+            <span>API URL</span>
+            <input
+              name="gitlab_api_url"
+              type="url"
+              value={gitlabApiUrl}
+              onChange={(event) => setGitlabApiUrl(event.target.value)}
+              {...invalidBy(about('gitlab_api_url'), `${ids}-gl-url-error`)}
+            />
+            <ErrorNote error={about('gitlab_api_url')} id={`${ids}-gl-url-error`} />
           </label>
         </div>
       </fieldset>

@@ -41,10 +41,14 @@ function stageOf(task: Task): number {
 /** How often to look at the task again: often while the service works on it, rarely otherwise. */
 function pollInterval(task: Task | undefined): number | false {
   if (!task) return false;
-  if (task.state === 'DONE' || task.state === 'CANCELLED') return false;
+  if (task.state === 'CANCELLED') return false;
+  // A submitted merge request is read by the service until merged or closed: its news shows by itself.
+  const following = task.merge_requests?.some((mr) => mr.following) ?? false;
+  if (task.state === 'DONE') return following ? 10_000 : false;
   const working =
     (task.state === 'INITIALIZING' && task.init.status === 'running') ||
     task.state === 'PLAN_LOCKED' ||
+    task.review?.status === 'running' ||
     task.todos.some((todo) => todo.status === 'running');
   return working ? 1_500 : 4_000;
 }

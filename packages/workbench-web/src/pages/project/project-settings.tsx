@@ -16,7 +16,7 @@ import { useFieldErrors } from '../../components/field-errors.ts';
 import { ErrorNote, invalidBy } from '../../components/status.tsx';
 
 /**
- * The project's own settings: its default runner, each repository's merge-request provider, whether its
+ * The project's own settings: its default and reviewer runners, each repository's merge-request provider, whether its
  * repositories' Keel config is trusted, and deleting it. A provider is part of the repository list, and the
  * service generates the knowledge again when that list is sent, so the repositories go only when a
  * provider changed, with a warning first. The trust box shows what each repository's
@@ -32,6 +32,7 @@ export function ProjectSettings({ project }: { project: Project }) {
     queryFn: () => api.projects.repositoryConfig(project.id),
   });
   const [runner, setRunner] = useState(project.default_runner ?? '');
+  const [reviewRunner, setReviewRunner] = useState(project.review_runner ?? '');
   const [trust, setTrust] = useState(project.trust_repository_config);
   const [chosen, setChosen] = useState<Record<string, Provider | ''>>(() =>
     Object.fromEntries(
@@ -44,6 +45,8 @@ export function ProjectSettings({ project }: { project: Project }) {
   // not throw away an unsaved choice.
   const storedRunner = project.default_runner ?? '';
   useEffect(() => setRunner(storedRunner), [storedRunner]);
+  const storedReviewRunner = project.review_runner ?? '';
+  useEffect(() => setReviewRunner(storedReviewRunner), [storedReviewRunner]);
   const storedTrust = project.trust_repository_config;
   useEffect(() => setTrust(storedTrust), [storedTrust]);
   const storedProviders = JSON.stringify(
@@ -56,7 +59,9 @@ export function ProjectSettings({ project }: { project: Project }) {
   // The service refuses to change the repositories or delete the project while its knowledge is generated.
   const generating = project.status === 'INITIALIZING';
   const trustChanged = trust !== project.trust_repository_config;
-  const dirty = providerChanged || trustChanged || runner !== (project.default_runner ?? '');
+  const reviewRunnerChanged = reviewRunner !== storedReviewRunner;
+  const dirty =
+    providerChanged || trustChanged || reviewRunnerChanged || runner !== (project.default_runner ?? '');
 
   const save = useMutation<Project, ApiError, ProjectUpdate & ProjectTrustUpdate>({
     mutationFn: (patch) => api.projects.update(project.id, patch),
@@ -83,6 +88,7 @@ export function ProjectSettings({ project }: { project: Project }) {
     setSaved(false);
     const patch: ProjectUpdate & ProjectTrustUpdate = { default_runner: runner || null };
     if (trustChanged) patch.trust_repository_config = trust;
+    if (reviewRunnerChanged) patch.review_runner = reviewRunner || null;
     if (providerChanged) {
       patch.repositories = project.repositories.map((repository) => {
         const provider = chosen[repository.name];
@@ -108,7 +114,9 @@ export function ProjectSettings({ project }: { project: Project }) {
   const { about, onChange: clearOnEdit } = useFieldErrors(error);
   const general =
     error &&
-    !['default_runner', 'repositories', 'trust_repository_config'].some((field) => error.isAbout(field))
+    !['default_runner', 'review_runner', 'repositories', 'trust_repository_config'].some((field) =>
+      error.isAbout(field),
+    )
       ? error
       : null;
   const asking = (repositoryConfig.data?.repositories ?? []).filter(
@@ -141,6 +149,30 @@ export function ProjectSettings({ project }: { project: Project }) {
             </select>
             <span className="hint">Tasks of this project use it unless they name their own.</span>
             <ErrorNote error={about('default_runner') ?? settings.error} id={`${ids}-runner-error`} />
+          </label>
+          <label className="field">
+            <span>Reviewer runner</span>
+            <select
+              name="review_runner"
+              value={reviewRunner}
+              {...invalidBy(about('review_runner'), `${ids}-review-runner-error`)}
+              onChange={(event) => setReviewRunner(event.target.value)}
+            >
+              <option value="">The task's runner</option>
+              {reviewRunner && !configs.some((config) => config.id === reviewRunner) ? (
+                <option value={reviewRunner}>{reviewRunner} (not configured)</option>
+              ) : null}
+              {configs.map((config) => (
+                <option key={config.id} value={config.id}>
+                  {config.name} ({config.kind})
+                </option>
+              ))}
+            </select>
+            <span className="hint">
+              Reviews each task's change at the start of stage 05, read-only: a second opinion can come from
+              another agent.
+            </span>
+            <ErrorNote error={about('review_runner')} id={`${ids}-review-runner-error`} />
           </label>
           <div className="field">
             <span>Merge-request provider</span>

@@ -10,6 +10,7 @@ import { Badge, Empty, ErrorNote, Loading } from '../../components/status.tsx';
 import { StopButton } from '../../components/stop-button.tsx';
 import { useRefreshOnFinish, useTaskAction } from './task-actions.ts';
 import { TodoChecks } from './todo-checks.tsx';
+import { TodoOrigin } from './todo-origin.tsx';
 
 function isNext(todo: Todo, todos: Todo[]): boolean {
   return todos
@@ -95,7 +96,10 @@ export function CodingStage({ task }: { task: Task }) {
               <li key={todo.id} className={todo.id === selected?.id ? 'selected' : undefined}>
                 <button type="button" className="todo-pick" onClick={() => setSelectedId(todo.id)}>
                   <span className="todo-position">{todo.position}</span>
-                  <span className="todo-name">{todo.title}</span>
+                  <span className="todo-name">
+                    {todo.title}
+                    <TodoOrigin todo={todo} />
+                  </span>
                   <Badge value={todo.status} />
                 </button>
                 {todo.error ? <div className="error-text">{todo.error}</div> : null}

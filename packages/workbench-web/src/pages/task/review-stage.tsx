@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useMemo, useState } from 'react';
 import { api } from '../../api/client.ts';
 import type { ApiError } from '../../api/errors.ts';
 import type { CommitMessageEdit, Session, SubmitResult, Task, TaskDiff } from '../../api/types.ts';
@@ -8,12 +8,15 @@ import { DiffViewer } from '../../components/lazy.tsx';
 import { MessageBox } from '../../components/message-box.tsx';
 import { SessionView } from '../../components/session-view.tsx';
 import { Empty, ErrorNote, invalidBy, Loading } from '../../components/status.tsx';
+import { MergeRequestsPanel } from './merge-requests-panel.tsx';
+import { findingNotes, ReviewFindings } from './review-findings.tsx';
 import { storeTask, useRefreshOnFinish, useTaskAction } from './task-actions.ts';
 
 export function ReviewStage({ task }: { task: Task }) {
   const can = (action: string) => task.allowed_actions.includes(action);
   const diff = useQuery<TaskDiff, ApiError>({
-    queryKey: ['task-diff', task.id, task.state],
+    // Read again on each move and each review round (a follow-up changed the code since the last one).
+    queryKey: ['task-diff', task.id, task.state, task.review?.round ?? 0],
     queryFn: () => api.tasks.diff(task.id),
   });
   const message = useTaskAction<string | undefined>(task, (text) => api.tasks.commitMessage(task.id, text));
@@ -33,9 +36,14 @@ export function ReviewStage({ task }: { task: Task }) {
   const [title, setTitle] = useState('');
   const ids = useId();
   const titleError = submit.error?.isAbout('title') ? submit.error : null;
+  // The same list while the review is unchanged, so the diff's file rows stay memoised between polls.
+  const review = task.review;
+  const notes = useMemo(() => findingNotes(review), [review]);
   return (
     <section className="card stage" aria-labelledby="stage-title">
       <h2 id="stage-title">05 · Code review</h2>
+      {task.merge_requests?.length ? <MergeRequestsPanel task={task} /> : null}
+      {task.review || task.state === 'REVIEWING' ? <ReviewFindings task={task} /> : null}
       <div className="stage-split">
         <div>
           <div className="page-head">
@@ -73,9 +81,11 @@ export function ReviewStage({ task }: { task: Task }) {
             <Empty>
               {writing
                 ? 'The commit message is being written…'
-                : task.review_session_id
-                  ? 'No commit message: the last attempt ended without one. Write it again.'
-                  : 'No commit message yet.'}
+                : task.review?.status === 'running'
+                  ? 'The commit message is written once the review has ended.'
+                  : task.review_session_id
+                    ? 'No commit message: the last attempt ended without one. Write it again.'
+                    : 'No commit message yet.'}
             </Empty>
           )}
           {!task.commit_message && !writing && !editing ? (
@@ -153,7 +163,7 @@ export function ReviewStage({ task }: { task: Task }) {
           {task.review_session_id ? (
             <SessionView
               sessionId={task.review_session_id}
-              title="Review conversation"
+              title="Commit message conversation"
               onStatus={(next) => {
                 setSession(next);
                 refresh(next);
@@ -173,7 +183,7 @@ export function ReviewStage({ task }: { task: Task }) {
       </h3>
       {diff.isPending ? <Loading what="diff" /> : null}
       <ErrorNote error={diff.error} />
-      {diff.data ? <DiffViewer diffs={diff.data.repositories} /> : null}
+      {diff.data ? <DiffViewer diffs={diff.data.repositories} notes={notes} /> : null}
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { SessionView } from '../../components/session-view.tsx';
 import { Badge, Empty, ErrorNote, Loading } from '../../components/status.tsx';
 import { useRefreshOnFinish, useTaskAction } from './task-actions.ts';
 import { TodoAddForm, TodoEditForm, useTodoEdits } from './todo-editor.tsx';
+import { TodoOrigin } from './todo-origin.tsx';
 
 export function TodosStage({ task }: { task: Task }) {
   const can = (action: string) => task.allowed_actions.includes(action);
@@ -62,7 +63,7 @@ export function TodosStage({ task }: { task: Task }) {
               ) : (
                 <li key={todo.id}>
                   <div className="todo-title">
-                    <strong>{todo.title}</strong> <Badge value={todo.status} />
+                    <strong>{todo.title}</strong> <TodoOrigin todo={todo} /> <Badge value={todo.status} />
                   </div>
                   {todo.description ? <div className="pre muted">{todo.description}</div> : null}
                   {todo.expected_output ? (

@@ -13,6 +13,7 @@ import type {
   ConnectionTest,
   ConnectionTestInput,
   DirectoryListing,
+  Flow,
   FollowedMergeRequest,
   FollowUpInput,
   Knowledge,
@@ -51,6 +52,7 @@ async function list<T>(path: string, name: string): Promise<T[]> {
 
 /** Every endpoint the app uses, by resource. */
 export const api = {
+  flow: () => request<Flow>('GET', '/api/flow'),
   settings: {
     get: () => request<Settings>('GET', '/api/settings'),
     update: (patch: SettingsUpdate) => request<Settings>('PUT', '/api/settings', patch),

@@ -214,6 +214,13 @@ export type TaskState =
   | 'DONE'
   | 'CANCELLED';
 
+/** `GET /api/flow`: the stages with their states and the table of moves, as the service defines them. */
+export interface Flow {
+  stages: { number: string; key: string; title: string; states: TaskState[] }[];
+  states: TaskState[];
+  moves: { action: string; by: 'user' | 'system'; from: TaskState[]; to: string; trigger: string }[];
+}
+
 export interface InitStep {
   name: string;
   status: 'pending' | 'running' | 'done' | 'failed';

@@ -3,7 +3,7 @@ import { conversationRoutes } from './conversations/index.ts';
 import { directoryRoutes } from './directories/index.ts';
 import type { SocketAuthorizer } from './http/index.ts';
 import { projectRoutes } from './projects/index.ts';
-import type { Services } from './services.ts';
+import { type Services, taskSnapshot } from './services.ts';
 import { registerWebSocket, sessionRoutes } from './sessions/index.ts';
 import { settingsRoutes } from './settings/index.ts';
 import { skillRoutes } from './skills/index.ts';
@@ -29,6 +29,7 @@ export async function registerRoutes(
       store: services.sessions,
       runner: services.runner,
       authorized,
+      task: (taskId) => taskSnapshot(services.tasks.store.get(taskId)),
     }),
   );
   await app.register(skillRoutes(services.skills));

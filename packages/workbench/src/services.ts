@@ -15,6 +15,8 @@ import {
   SessionLog,
   SessionRunner,
   SessionStore,
+  type TaskSnapshot,
+  taskChannel,
 } from './sessions/index.ts';
 import { SettingsService } from './settings/index.ts';
 import { SkillService } from './skills/index.ts';
@@ -25,6 +27,7 @@ import {
   MergeRequestFollower,
   planTurnEnded,
   reviewTurnEnded,
+  type Task,
   type TaskDeps,
   TaskLocks,
   TaskStore,
@@ -100,6 +103,8 @@ export function createServices(options: WorkbenchOptions): Services {
   });
   const skills = new SkillService(db, paths.skillsDir, projectStore);
   const taskStore = new TaskStore(db);
+  taskStore.onChange = (task) =>
+    hub.publish({ type: 'task', channel: taskChannel(task.id), task: taskSnapshot(task) });
   const mergeRequests = new MergeRequestFollower({
     store: taskStore,
     settings,
@@ -178,6 +183,18 @@ export function createServices(options: WorkbenchOptions): Services {
       await background.idle();
       db.close();
     },
+  };
+}
+
+/** What the WebSocket's `task:{id}` channel carries of a task. */
+export function taskSnapshot(task: Task): TaskSnapshot {
+  return {
+    id: task.id,
+    state: task.state,
+    review: task.review,
+    merge_requests: task.merge_requests,
+    error: task.error,
+    updated_at: task.updated_at,
   };
 }
 

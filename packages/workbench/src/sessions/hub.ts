@@ -4,7 +4,21 @@ import type { LogEntry, QueuedMessageView, SessionRecord } from './types.ts';
 export type ChannelMessage =
   | ({ type: 'event'; channel: string } & LogEntry)
   | { type: 'status'; channel: string; session: SessionRecord }
-  | { type: 'queue'; channel: string; session_id: string; messages: QueuedMessageView[] };
+  | { type: 'queue'; channel: string; session_id: string; messages: QueuedMessageView[] }
+  | { type: 'task'; channel: string; task: TaskSnapshot };
+
+/**
+ * What `task:{id}` carries on every change of a task: its state and the parts that change by themselves
+ * (the review, the followed merge requests, the error), not its images or inputs.
+ */
+export interface TaskSnapshot {
+  id: string;
+  state: string;
+  review: unknown;
+  merge_requests: unknown;
+  error: string | null;
+  updated_at: string;
+}
 
 export type Listener = (message: ChannelMessage) => void;
 
@@ -34,6 +48,10 @@ export class Hub {
       }
     }
   }
+}
+
+export function taskChannel(taskId: string): string {
+  return `task:${taskId}`;
 }
 
 export function sessionChannel(sessionId: string): string {

@@ -1,4 +1,11 @@
-export { type ChannelMessage, Hub, type Listener, sessionChannel } from './hub.ts';
+export {
+  type ChannelMessage,
+  Hub,
+  type Listener,
+  sessionChannel,
+  type TaskSnapshot,
+  taskChannel,
+} from './hub.ts';
 export { cleanUpLogs, failInterruptedSessions } from './maintenance.ts';
 export { sessionRoutes } from './routes.ts';
 export { SessionLog } from './session-log.ts';

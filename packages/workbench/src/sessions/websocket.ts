@@ -4,12 +4,14 @@ import { z } from 'zod';
 import { WorkbenchError } from '../errors.ts';
 import { type SocketAuthorizer, unauthorizedClose } from '../http/index.ts';
 import { storeFailure } from '../store/index.ts';
-import type { ChannelMessage, Hub } from './hub.ts';
+import type { ChannelMessage, Hub, TaskSnapshot } from './hub.ts';
 import type { SessionLog } from './session-log.ts';
 import type { SessionRunner } from './session-runner.ts';
 import type { SessionStore } from './session-store.ts';
 
-const channelSchema = z.string().regex(/^session:[A-Za-z0-9_-]+$/, "must be 'session:<session_id>'");
+const channelSchema = z
+  .string()
+  .regex(/^(session|task):[A-Za-z0-9_-]+$/, "must be 'session:<session_id>' or 'task:<task_id>'");
 
 /** Client messages of `WS /api/ws` (documented in the README). */
 export const clientMessageSchema = z.discriminatedUnion('type', [
@@ -30,6 +32,8 @@ export interface WebSocketDeps {
   store: SessionStore;
   runner: SessionRunner;
   authorized: SocketAuthorizer;
+  /** The task's snapshot for `task:{id}` (404 TASK_NOT_FOUND as any reader). */
+  task: (taskId: string) => TaskSnapshot;
 }
 
 /** `WS /api/ws`: one connection, many channel subscriptions, and chat into a session. */
@@ -117,6 +121,10 @@ class Connection {
    * check is a second guard.
    */
   #subscribe(channel: string, after: number): void {
+    if (channel.startsWith('task:')) {
+      this.#subscribeTask(channel);
+      return;
+    }
     const sessionId = channel.slice('session:'.length);
     const session = this.#deps.store.get(sessionId);
     this.#subscriptions.get(channel)?.stop();
@@ -138,6 +146,16 @@ class Connection {
       this.#send(message);
     });
     this.#subscriptions.set(channel, subscription);
+  }
+
+  /** The task as it is now, then every change (the follower's reads, the review, the state). */
+  #subscribeTask(channel: string): void {
+    const task = this.#deps.task(channel.slice('task:'.length));
+    this.#subscriptions.get(channel)?.stop();
+    this.#send({ type: 'subscribed', channel, after: 0 });
+    this.#send({ type: 'task', channel, task });
+    const stop = this.#deps.hub.subscribe(channel, (message: ChannelMessage) => this.#send(message));
+    this.#subscriptions.set(channel, { stop, lastSeq: 0 });
   }
 
   #error(code: string, message: string): void {

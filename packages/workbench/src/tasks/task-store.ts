@@ -115,6 +115,8 @@ export type TaskPatch = Partial<
 export class TaskStore {
   readonly #db: Database;
   #columns: string[] | undefined;
+  /** Told of every change of a task's row (the WebSocket's `task:{id}` channel). */
+  onChange: ((task: Task) => void) | undefined;
 
   constructor(db: Database) {
     this.#db = db;
@@ -185,7 +187,16 @@ export class TaskStore {
   update(id: string, patch: TaskPatch): Task {
     const { sql, values } = assignments(patch);
     this.#db.prepare(`UPDATE tasks SET ${sql} WHERE id = ?`).run(...values, id);
-    return this.get(id);
+    return this.#changed(this.get(id));
+  }
+
+  #changed(task: Task): Task {
+    try {
+      this.onChange?.(task);
+    } catch {
+      // a listener's failure is not the store's
+    }
+    return task;
   }
 
   /** Checks `action` against the table of moves and, when allowed, writes the state it leads to. */
@@ -197,7 +208,7 @@ export class TaskStore {
     this.#db
       .prepare('UPDATE tasks SET state = ?, cancelled_from = ?, updated_at = ? WHERE id = ?')
       .run(to, cancelledFrom, nowIso(), id);
-    return this.get(id);
+    return this.#changed(this.get(id));
   }
 
   /** Checks that `action` is allowed now, without moving (for work that moves only when it ends). */

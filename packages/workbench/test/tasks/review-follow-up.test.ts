@@ -10,6 +10,7 @@ import { startFakeGitLab } from '../fakes/gitlab-api.ts';
 import {
   type Api,
   type Body,
+  connect,
   eventually,
   planningScript,
   repoWithRemote,
@@ -274,8 +275,24 @@ describe('review and follow-up', () => {
         { name: 'lint', status: 'success' },
       ],
     });
+    // Followed live over the WebSocket too: the task's channel carries every change of it.
+    const client = await connect(wb.base);
+    client.send({ type: 'subscribe', channel: 'task:task_missing' });
+    expect((await client.next((message) => message.type === 'error')).error).toMatchObject({
+      code: 'TASK_NOT_FOUND',
+    });
+    client.send({ type: 'subscribe', channel: `task:${task.id}` });
+    const first = await client.next((message) => message.type === 'task');
+    expect(first.task).toMatchObject({ id: task.id, state: 'DONE' });
     const failed = await api('POST', `/api/tasks/${task.id}/merge-requests/refresh`);
     expect(failed.body.merge_requests[0].status).toMatchObject({ state: 'open', checks_state: 'failed' });
+    const pushed = await client.next(
+      (message) =>
+        message.type === 'task' &&
+        (message.task as Body).merge_requests?.[0]?.status?.checks_state === 'failed',
+    );
+    expect(pushed.channel).toBe(`task:${task.id}`);
+    client.socket.close();
 
     // The failed job becomes a todo; its commit goes to the same branch.
     const follow = await api('POST', `/api/tasks/${task.id}/follow-up`, {

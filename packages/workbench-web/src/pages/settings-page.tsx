@@ -194,71 +194,34 @@ function SettingsForm({ settings }: { settings: Settings }) {
 
       <McpServersFieldset servers={servers} onChange={setServers} error={error} />
 
-      <fieldset>
-        <legend>GitHub</legend>
-        <div className="grid-2">
-          <SecretField
-            id={`${ids}-gh-token`}
-            name="github_token"
-            label="Token"
-            isSet={settings.github_token_set}
-            value={githubToken}
-            onValue={setGithubToken}
-            clear={clearGithubToken}
-            onClear={setClearGithubToken}
-            placeholderSet="Stored — type to replace"
-            placeholderUnset="For opening and following pull requests"
-            stateTestId="github-token-state"
-            error={about('github_token')}
-          />
-          <label className="field">
-            <span>API URL</span>
-            <input
-              name="github_api_url"
-              type="url"
-              value={githubApiUrl}
-              onChange={(event) => setGithubApiUrl(event.target.value)}
-              {...invalidBy(about('github_api_url'), `${ids}-gh-url-error`)}
-            />
-            <ErrorNote error={about('github_api_url')} id={`${ids}-gh-url-error`} />
-          </label>
-        </div>
-      </fieldset>
-
-      <fieldset>
-        <legend>GitLab</legend>
-        <p className="hint">
-          Merge requests on GitLab are opened by the push itself; a token with the <code>read_api</code> scope
-          lets the workbench follow their pipelines and comments.
-        </p>
-        <div className="grid-2">
-          <SecretField
-            id={`${ids}-gl-token`}
-            name="gitlab_token"
-            label="Token"
-            isSet={settings.gitlab_token_set ?? false}
-            value={gitlabToken}
-            onValue={setGitlabToken}
-            clear={clearGitlabToken}
-            onClear={setClearGitlabToken}
-            placeholderSet="Stored — type to replace"
-            placeholderUnset="For following merge requests"
-            stateTestId="gitlab-token-state"
-            error={about('gitlab_token')}
-          />
-          <label className="field">
-            <span>API URL</span>
-            <input
-              name="gitlab_api_url"
-              type="url"
-              value={gitlabApiUrl}
-              onChange={(event) => setGitlabApiUrl(event.target.value)}
-              {...invalidBy(about('gitlab_api_url'), `${ids}-gl-url-error`)}
-            />
-            <ErrorNote error={about('gitlab_api_url')} id={`${ids}-gl-url-error`} />
-          </label>
-        </div>
-      </fieldset>
+      <ForgeFieldset
+        forge="github"
+        title="GitHub"
+        ids={ids}
+        isSet={settings.github_token_set}
+        token={[githubToken, setGithubToken]}
+        clear={[clearGithubToken, setClearGithubToken]}
+        apiUrl={[githubApiUrl, setGithubApiUrl]}
+        purpose="For opening and following pull requests"
+        about={about}
+      />
+      <ForgeFieldset
+        forge="gitlab"
+        title="GitLab"
+        ids={ids}
+        isSet={settings.gitlab_token_set ?? false}
+        token={[gitlabToken, setGitlabToken]}
+        clear={[clearGitlabToken, setClearGitlabToken]}
+        apiUrl={[gitlabApiUrl, setGitlabApiUrl]}
+        purpose="For following merge requests"
+        about={about}
+        hint={
+          <>
+            Merge requests on GitLab are opened by the push itself; a token with the <code>read_api</code>{' '}
+            scope lets the workbench follow their pipelines and comments.
+          </>
+        }
+      />
 
       <fieldset>
         <legend>Commits</legend>
@@ -313,5 +276,55 @@ function SettingsForm({ settings }: { settings: Settings }) {
         <ErrorNote error={general} />
       </div>
     </form>
+  );
+}
+
+/** A code host's token (write-only, bound to its API URL by the service) and API URL. */
+function ForgeFieldset(props: {
+  forge: 'github' | 'gitlab';
+  title: string;
+  ids: string;
+  isSet: boolean;
+  token: [string, (value: string) => void];
+  clear: [boolean, (value: boolean) => void];
+  apiUrl: [string, (value: string) => void];
+  purpose: string;
+  about: (field: string) => ApiError | null;
+  hint?: React.ReactNode;
+}) {
+  const { forge, ids, about } = props;
+  const short = forge === 'github' ? 'gh' : 'gl';
+  return (
+    <fieldset>
+      <legend>{props.title}</legend>
+      {props.hint ? <p className="hint">{props.hint}</p> : null}
+      <div className="grid-2">
+        <SecretField
+          id={`${ids}-${short}-token`}
+          name={`${forge}_token`}
+          label="Token"
+          isSet={props.isSet}
+          value={props.token[0]}
+          onValue={props.token[1]}
+          clear={props.clear[0]}
+          onClear={props.clear[1]}
+          placeholderSet="Stored — type to replace"
+          placeholderUnset={props.purpose}
+          stateTestId={`${forge}-token-state`}
+          error={about(`${forge}_token`)}
+        />
+        <label className="field">
+          <span>API URL</span>
+          <input
+            name={`${forge}_api_url`}
+            type="url"
+            value={props.apiUrl[0]}
+            onChange={(event) => props.apiUrl[1](event.target.value)}
+            {...invalidBy(about(`${forge}_api_url`), `${ids}-${short}-url-error`)}
+          />
+          <ErrorNote error={about(`${forge}_api_url`)} id={`${ids}-${short}-url-error`} />
+        </label>
+      </div>
+    </fieldset>
   );
 }

@@ -1,12 +1,10 @@
-import { join } from 'node:path';
 import { type CheckResult, repairPrompt, runChecks } from '../checks/index.ts';
 import { WorkbenchError } from '../errors.ts';
 import { diff, restoreSnapshot, snapshot } from '../git/index.ts';
 import type { RunnerOutcome } from '../runners/index.ts';
 import type { Reservation } from '../sessions/index.ts';
-import { claim, reserveSession, type TaskDeps, taskRunner } from './deps.ts';
-import { readIfExists } from './plan-stage.ts';
-import { codingPrompt, taskInstructions } from './prompts.ts';
+import { claim, createTaskSession, reserveSession, type TaskDeps, taskRunner } from './deps.ts';
+import { codingPrompt } from './prompts.ts';
 import { reviewAutomatically } from './reviewer.ts';
 import type { Task, Todo } from './types.ts';
 
@@ -310,14 +308,7 @@ async function restore(task: Task, shas: Record<string, string>): Promise<void> 
 }
 
 function todoSession(deps: TaskDeps, task: Task) {
-  const config = taskRunner(deps, task, deps.projects.get(task.project_id));
-  deps.settings.model(config);
-  const taskDir = deps.paths.taskDir(task.id);
-  return deps.runner.create('coding', task.id, config.id, {
-    workdir: taskDir,
-    instructions: taskInstructions(task, readIfExists(join(taskDir, 'constitution.md'))),
-    skillDirs: [join(taskDir, '.skills')],
-  });
+  return createTaskSession(deps, task, 'coding', taskRunner(deps, task, deps.projects.get(task.project_id)));
 }
 
 /** The todo's changes per repository: before..after, or before..working tree while it runs or failed. */

@@ -1,13 +1,22 @@
+import { join } from 'node:path';
 import type { Background } from '../background.ts';
 import type { CommandRunner } from '../checks/index.ts';
 import type { WorkbenchPaths } from '../config.ts';
 import { WorkbenchError } from '../errors.ts';
 import type { KnowledgeService, Project, ProjectStore } from '../projects/index.ts';
 import { type RunnerConfig, resolveRunner } from '../runners/index.ts';
-import type { Reservation, SessionRunner, SessionStore } from '../sessions/index.ts';
+import type {
+  Reservation,
+  SessionKind,
+  SessionRecord,
+  SessionRunner,
+  SessionStore,
+} from '../sessions/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import type { SkillService } from '../skills/index.ts';
 import type { MergeRequestFollower } from './merge-request-follower.ts';
+import { taskInstructions } from './prompts.ts';
+import { readTaskFile } from './task-files.ts';
 import type { TaskStore } from './task-store.ts';
 import type { Task } from './types.ts';
 
@@ -117,4 +126,27 @@ export function claim(deps: TaskDeps, taskId: string, what: string): () => void 
 export function reserveSession(deps: TaskDeps, taskId: string, sessionId: string, what: string): Reservation {
   deps.busy.assertOpen(taskId);
   return deps.runner.reserve(sessionId, what);
+}
+
+/**
+ * A new session of one of the task's stages, run by `config` in the task directory with the task's standing
+ * instructions (the constitution) and its skills. `model: false` when none is needed yet (logging a hand
+ * edit); `readOnly` for a session that may look but not change (the reviewer).
+ */
+export function createTaskSession(
+  deps: TaskDeps,
+  task: Task,
+  kind: SessionKind,
+  config: RunnerConfig,
+  options: { readOnly?: boolean; model?: boolean } = {},
+): SessionRecord {
+  if (options.model !== false) deps.settings.model(config);
+  const taskDir = deps.paths.taskDir(task.id);
+  const constitution = readTaskFile(taskDir, join(taskDir, 'constitution.md')) ?? '';
+  return deps.runner.create(kind, task.id, config.id, {
+    workdir: taskDir,
+    instructions: taskInstructions(task, constitution),
+    skillDirs: [join(taskDir, '.skills')],
+    ...(options.readOnly ? { readOnly: true } : {}),
+  });
 }

@@ -2,9 +2,9 @@ import { dirname, join } from 'node:path';
 import { WorkbenchError } from '../errors.ts';
 import type { RunnerOutcome } from '../runners/index.ts';
 import type { Reservation, SessionRecord } from '../sessions/index.ts';
-import { reserveSession, type TaskDeps, taskRunner } from './deps.ts';
+import { createTaskSession, reserveSession, type TaskDeps, taskRunner } from './deps.ts';
 import { fetchPrdDocuments, type PrdDocument } from './prd-links.ts';
-import { planPrompt, planRefinePrompt, taskInstructions, todoAdjustPrompt, todoPrompt } from './prompts.ts';
+import { planPrompt, planRefinePrompt, todoAdjustPrompt, todoPrompt } from './prompts.ts';
 import { reportedTurn } from './stage-errors.ts';
 import { readTaskFile, taskFileExists, writeTaskFile } from './task-files.ts';
 import { parseTodoList } from './todo-list.ts';
@@ -222,16 +222,8 @@ function handEdited(deps: TaskDeps, taskId: string): string | undefined {
  */
 export function planSession(deps: TaskDeps, task: Task, forEdit = false): SessionRecord {
   if (task.plan_session_id) return deps.sessions.get(task.plan_session_id);
-  const project = deps.projects.get(task.project_id);
-  const config = taskRunner(deps, task, project);
-  if (!forEdit) deps.settings.model(config);
-  const taskDir = deps.paths.taskDir(task.id);
-  const constitution = readIfExists(join(taskDir, 'constitution.md'));
-  const session = deps.runner.create('plan', task.id, config.id, {
-    workdir: taskDir,
-    instructions: taskInstructions(task, constitution),
-    skillDirs: [join(taskDir, '.skills')],
-  });
+  const config = taskRunner(deps, task, deps.projects.get(task.project_id));
+  const session = createTaskSession(deps, task, 'plan', config, { model: !forEdit });
   deps.store.update(task.id, { plan_session_id: session.id });
   return session;
 }

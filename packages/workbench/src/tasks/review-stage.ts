@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { WorkbenchError } from '../errors.ts';
 import {
   commitAll,
@@ -15,15 +14,10 @@ import {
 import type { RunnerOutcome } from '../runners/index.ts';
 import type { SessionRecord } from '../sessions/index.ts';
 import { changeSummary } from './change-summary.ts';
-import { claim, reserveSession, type TaskDeps, taskRunner } from './deps.ts';
+import { claim, createTaskSession, reserveSession, type TaskDeps, taskRunner } from './deps.ts';
 import { followable } from './merge-request-follower.ts';
-import { held, readIfExists } from './plan-stage.ts';
-import {
-  cleanCommitMessage,
-  commitMessageAdjustPrompt,
-  commitMessagePrompt,
-  taskInstructions,
-} from './prompts.ts';
+import { held } from './plan-stage.ts';
+import { cleanCommitMessage, commitMessageAdjustPrompt, commitMessagePrompt } from './prompts.ts';
 import { reportedTurn, startAutomatically } from './stage-errors.ts';
 import type { FollowedMergeRequest, SubmitResult, Task } from './types.ts';
 
@@ -282,13 +276,7 @@ function followedAfterSubmit(
 export function reviewSession(deps: TaskDeps, task: Task, forEdit = false): SessionRecord {
   if (task.review_session_id) return deps.sessions.get(task.review_session_id);
   const config = taskRunner(deps, task, deps.projects.get(task.project_id));
-  if (!forEdit) deps.settings.model(config);
-  const taskDir = deps.paths.taskDir(task.id);
-  const session = deps.runner.create('review', task.id, config.id, {
-    workdir: taskDir,
-    instructions: taskInstructions(task, readIfExists(join(taskDir, 'constitution.md'))),
-    skillDirs: [join(taskDir, '.skills')],
-  });
+  const session = createTaskSession(deps, task, 'review', config, { model: !forEdit });
   deps.store.update(task.id, { review_session_id: session.id });
   return session;
 }

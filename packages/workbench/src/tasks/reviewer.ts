@@ -5,9 +5,9 @@ import type { RunnerOutcome } from '../runners/index.ts';
 import type { SessionRecord } from '../sessions/index.ts';
 import { nowIso } from '../store/index.ts';
 import { changeSummary } from './change-summary.ts';
-import { reserveSession, type TaskDeps, taskRunner } from './deps.ts';
+import { createTaskSession, reserveSession, type TaskDeps, taskRunner } from './deps.ts';
 import { held, readIfExists } from './plan-stage.ts';
-import { reviewPrompt, taskInstructions } from './prompts.ts';
+import { reviewPrompt } from './prompts.ts';
 import { commitMessageAutomatically, taskDiff } from './review-stage.ts';
 import { reportedTurn, startAutomatically } from './stage-errors.ts';
 import {
@@ -191,13 +191,6 @@ function reviewerSession(deps: TaskDeps, task: Task): SessionRecord {
   const config = project.review_runner
     ? deps.settings.runnerConfig(project.review_runner, 'review_runner')
     : taskRunner(deps, task, project);
-  deps.settings.model(config);
-  const taskDir = deps.paths.taskDir(task.id);
-  return deps.runner.create('reviewer', task.id, config.id, {
-    workdir: taskDir,
-    instructions: taskInstructions(task, readIfExists(join(taskDir, 'constitution.md'))),
-    skillDirs: [join(taskDir, '.skills')],
-    // The reviewer looks; the todos change the code.
-    readOnly: true,
-  });
+  // The reviewer looks; the todos change the code.
+  return createTaskSession(deps, task, 'reviewer', config, { readOnly: true });
 }

@@ -1,16 +1,10 @@
 import { homedir } from 'node:os';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
 import type { RuntimeOptions } from '@keel/runtime';
 import { loadConfig, readEnv } from '@keel/runtime/internal';
+import { healthRoutes, installApiDocs } from '@keel/service';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AuditRecorder } from './audit-recorder.ts';
 import { installGuard, listFromEnv } from './auth.ts';
 import { frameworkOptions, installErrorHandling } from './errors.ts';
@@ -21,7 +15,6 @@ import { registerChatSockets } from './routes/chat-socket.ts';
 import { configRoutes } from './routes/config.ts';
 import { consoleRoutes } from './routes/console.ts';
 import { directoryRoutes } from './routes/directories.ts';
-import { healthRoutes } from './routes/health.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { runRoutes } from './routes/run.ts';
@@ -99,21 +92,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   if (rateLimit) installRateLimit(app, rateLimit);
   installRequestAudit(app, audit, pool.workdir);
   // Before the routes: the OpenAPI document is collected from their zod schemas as they register.
-  await app.register(swagger, {
-    openapi: {
-      // The API's revision (spec section 9), not the package's version, which /health reports.
-      info: {
-        title: 'Keel runtime API',
-        version: apiRevision,
-        description: `The Keel agent runtime over HTTP (keel-web ${version}).`,
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-    transform: jsonSchemaTransform,
+  await installApiDocs(app, {
+    title: 'Keel runtime API',
+    // The API's revision (spec section 9), not the package's version, which /health reports.
+    version: apiRevision,
+    description: `The Keel agent runtime over HTTP (keel-web ${version}).`,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  await app.register(healthRoutes());
+  await app.register(healthRoutes(version));
   await app.register(runtimeRunRoutes(pool));
   await app.register(runtimeRecordRoutes(pool));
   const idleMs = options.streamIdleMs ?? streamIdleMs;

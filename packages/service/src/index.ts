@@ -15,4 +15,5 @@ export {
   type RequestGuardOptions,
   type SocketAuthorizer,
 } from './guard/index.ts';
+export { type ApiDocsOptions, healthRoutes, installApiDocs } from './http/index.ts';
 export { SlidingWindowLimiter, type SlidingWindowOptions, type WindowDecision } from './rate/index.ts';

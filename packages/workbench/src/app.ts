@@ -1,23 +1,10 @@
 import cors from '@fastify/cors';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
 import { answerClientError } from '@keel/runtime';
-import { checkBind } from '@keel/service';
+import { checkBind, healthRoutes, installApiDocs } from '@keel/service';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
-import {
-  answerBadUrl,
-  healthRoutes,
-  installBodyParsers,
-  installErrorHandler,
-  installGuard,
-} from './http/index.ts';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { answerBadUrl, installBodyParsers, installErrorHandler, installGuard } from './http/index.ts';
 import { registerRoutes } from './routes.ts';
 import type { RunnerRegistry } from './runners/index.ts';
 import { createServices, type Services } from './services.ts';
@@ -104,20 +91,12 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
     credentials: true,
     strictPreflight: false,
   });
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'Keel workbench API',
-        version,
-        description: 'The local AI development workbench: projects, tasks, the five-stage flow, sessions.',
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-    transform: jsonSchemaTransform,
+  await installApiDocs(app, {
+    title: 'Keel workbench API',
+    version,
+    description: 'The local AI development workbench: projects, tasks, the five-stage flow, sessions.',
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  await app.register(healthRoutes());
+  await app.register(healthRoutes(version));
   await app.register(websocket);
   await registerRoutes(app, services, authorized);
   // The browser app at `/` (its files are public; everything it fetches goes through /api and the key).

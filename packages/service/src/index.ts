@@ -15,5 +15,14 @@ export {
   type RequestGuardOptions,
   type SocketAuthorizer,
 } from './guard/index.ts';
-export { type ApiDocsOptions, healthRoutes, installApiDocs } from './http/index.ts';
+export {
+  type ApiDocsOptions,
+  answerBadUrl,
+  type ErrorMapping,
+  errorBody,
+  healthRoutes,
+  installApiDocs,
+  installErrorHandling,
+  type ServiceErrorObject,
+} from './http/index.ts';
 export { SlidingWindowLimiter, type SlidingWindowOptions, type WindowDecision } from './rate/index.ts';

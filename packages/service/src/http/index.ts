@@ -1,2 +1,9 @@
 export { type ApiDocsOptions, installApiDocs } from './api-docs.ts';
+export {
+  answerBadUrl,
+  type ErrorMapping,
+  errorBody,
+  installErrorHandling,
+  type ServiceErrorObject,
+} from './error-handler.ts';
 export { healthRoutes } from './health.ts';

@@ -1,0 +1,88 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/** The services' error object: `{"error": {"code", "message", "details"?}}` is every error body. */
+export interface ServiceErrorObject {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export function errorBody<E extends ServiceErrorObject>(error: E): { error: E } {
+  return { error };
+}
+
+export interface ErrorMapping {
+  /** A service's own error with the status its code table gives, or undefined (not one of ours). */
+  known(error: unknown): { status: number; error: ServiceErrorObject } | undefined;
+  /**
+   * A fault worth naming to the client after it is logged (a full disk, a locked database), or undefined
+   * for a plain 500 SERVER_ERROR.
+   */
+  fault?(error: unknown): ServiceErrorObject | undefined;
+  /** The code of Fastify's own 4xx refusal with `status` (default INVALID_PARAMS). */
+  frameworkCode?(status: number): string;
+}
+
+/**
+ * The ONE mapping of failures to responses, for both services: invalid input is 400 INVALID_PARAMS naming
+ * the field, a service's own error keeps its code and status, Fastify's own refusals (bad JSON, a body too
+ * large) keep their 4xx status, an unknown route is 404 NOT_FOUND, and anything else is a 500 whose cause
+ * goes to the log with the request id, never to the client.
+ */
+export function installErrorHandling(app: FastifyInstance, mapping: ErrorMapping): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issues = error.validation.map((issue) => ({
+        field: [error.validationContext, ...issue.instancePath.split('/').filter(Boolean)].join('.'),
+        message: issue.message ?? 'is invalid',
+      }));
+      const first = issues[0];
+      return reply.status(400).send(
+        errorBody({
+          code: 'INVALID_PARAMS',
+          message: first ? `${first.field}: ${first.message}` : 'Invalid request.',
+          details: { issues },
+        }),
+      );
+    }
+    const known = mapping.known(error);
+    if (known) return reply.status(known.status).send(errorBody(known.error));
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      const code = mapping.frameworkCode?.(error.statusCode) ?? 'INVALID_PARAMS';
+      return reply
+        .status(error.statusCode)
+        .send(errorBody({ code, message: error.message, details: { reason: error.code } }));
+    }
+    // The request id ties the client's report to the log line with the cause.
+    request.log.error({ err: error, request_id: request.id }, 'request failed');
+    const fault = mapping.fault?.(error);
+    if (fault) {
+      return reply
+        .status(500)
+        .send(errorBody({ ...fault, details: { ...fault.details, request_id: request.id } }));
+    }
+    return reply.status(500).send(
+      errorBody({
+        code: 'SERVER_ERROR',
+        message: 'Internal server error.',
+        details: { request_id: request.id },
+      }),
+    );
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send(
+      errorBody({
+        code: 'NOT_FOUND',
+        message: `No endpoint ${request.method} ${request.url.split('?')[0]}.`,
+      }),
+    ),
+  );
+}
+
+/** Fastify's answer to a URL its router cannot decode (`/%ff`), which bypasses the error handler. */
+export function answerBadUrl(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  reply
+    .status(400)
+    .send(errorBody({ code: 'INVALID_PARAMS', message: error.message, details: { reason: error.code } }));
+}

@@ -26,6 +26,7 @@ import {
   initWaitingTasks,
   MergeRequestFollower,
   planTurnEnded,
+  removeOrphanTaskDirs,
   reviewTurnEnded,
   type Task,
   type TaskDeps,
@@ -169,6 +170,10 @@ export function createServices(options: WorkbenchOptions): Services {
         taskStore.failInterrupted();
         cleanUpLogs(sessions, log, config.logRetentionDays);
         mergeRequests.resume(taskStore.list());
+      });
+      // What a delete cut short left behind goes, without holding up the start.
+      background.run(async () => {
+        await removeOrphanTaskDirs(tasks);
       });
       timer = setInterval(
         () => unlessStoreFault('log clean-up', () => cleanUpLogs(sessions, log, config.logRetentionDays)),

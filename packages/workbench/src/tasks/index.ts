@@ -19,7 +19,7 @@ export {
   type TaskState,
   taskStates,
 } from './states.ts';
-export { deleteProjectTasks } from './task-service.ts';
+export { deleteProjectTasks, removeOrphanTaskDirs } from './task-service.ts';
 export { TaskStore } from './task-store.ts';
 export { parseTodoList } from './todo-list.ts';
 export type {

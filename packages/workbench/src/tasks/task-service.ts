@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { WorkbenchError } from '../errors.ts';
 import { type SessionKind, type SessionRecord, type SessionStatus, stopReasons } from '../sessions/index.ts';
 import { defaultBranch } from './branch-name.ts';
@@ -145,6 +146,23 @@ export async function deleteTask(deps: TaskDeps, id: string): Promise<void> {
   // Asynchronous: a workspace of 100,000 files takes seconds to delete, and the service must keep answering.
   await rm(deps.paths.taskDir(id), { recursive: true, force: true, maxRetries: 3 });
   deps.busy.forget(id);
+}
+
+/**
+ * Crash repair: a delete removes the row, then the directory, so a service stopped in between (or a
+ * delete of a huge workspace cut short) leaves a directory no task owns. Each is removed at start-up, in
+ * the background, one at a time; only names shaped like task ids are touched.
+ */
+export async function removeOrphanTaskDirs(deps: TaskDeps): Promise<string[]> {
+  const root = dirname(deps.paths.taskDir('task'));
+  const names = await readdir(root).catch(() => [] as string[]);
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!/^task_[a-z0-9]+$/.test(name) || deps.store.exists(name)) continue;
+    await rm(join(root, name), { recursive: true, force: true, maxRetries: 3 });
+    removed.push(name);
+  }
+  return removed;
 }
 
 /** Deletes every task of a project as `deleteTask` does (before the project itself is deleted). */

@@ -184,6 +184,10 @@ export class TaskStore {
     return toTask(row);
   }
 
+  exists(id: string): boolean {
+    return this.#db.prepare('SELECT 1 FROM tasks WHERE id = ?').get(id) !== undefined;
+  }
+
   update(id: string, patch: TaskPatch): Task {
     const { sql, values } = assignments(patch);
     this.#db.prepare(`UPDATE tasks SET ${sql} WHERE id = ?`).run(...values, id);

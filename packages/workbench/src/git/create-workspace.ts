@@ -3,7 +3,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { WorkbenchError } from '../errors.ts';
-import { currentBranch } from './current-branch.ts';
+import { currentBranch, refExists } from './current-branch.ts';
 import { redactCredentials } from './git-error.ts';
 import { headCommit, repositoryRoot } from './is-git-repository.ts';
 import { remoteUrl } from './remote-url.ts';
@@ -79,14 +79,32 @@ async function prepareClone(
   await runGit(
     dirname(staging),
     // Not `--local`: given explicitly, git fails where it cannot hard-link (WORKBENCH_HOME on another
-    // filesystem); implied by a local path, it links where it can and copies elsewhere.
-    ['clone', '--no-checkout', '--quiet', '--', plan.source, staging],
+    // filesystem); implied by a local path, it links where it can and copies elsewhere. One branch, what
+    // the source's HEAD is on (or its detached commit): thousands of branches cost what one costs.
+    ['clone', '--no-checkout', '--quiet', '--single-branch', '--', plan.source, staging],
     {
       what: `cloning ${plan.source}`,
       timeoutMs: 10 * 60_000,
     },
   );
-  await pointOriginAtUpstream(staging, plan.source, await remoteUrl(plan.source));
+  // A single-branch clone fetches one branch only, and git then refuses to track any other: the usual
+  // refspec again, so the task branch can track origin's.
+  await runGit(staging, ['config', 'remote.origin.fetch', '+refs/heads/*:refs/remotes/origin/*']);
+  // The task's own branch, when the source has it (a task started again): the checkout continues it.
+  const own = `refs/heads/${plan.branch}`;
+  if (plan.branch !== plan.baseBranch && (await refExists(plan.source, own))) {
+    await runGit(
+      staging,
+      ['fetch', '--quiet', '--no-tags', '--', plan.source, `+${own}:refs/remotes/origin/${plan.branch}`],
+      {
+        what: `copying branch ${plan.branch} of ${plan.source}`,
+      },
+    );
+  }
+  await pointOriginAtUpstream(staging, plan.source, await remoteUrl(plan.source), [
+    plan.baseBranch,
+    plan.branch,
+  ]);
   await checkoutWorkspaceBranch(staging, plan.branch, plan.sourceHead);
   // The base is what the branch starts from: the source's HEAD, or the remote branch when it existed.
   const baseCommit = (await headCommit(staging)) ?? plan.sourceHead;

@@ -3,13 +3,16 @@ import { runGit } from './run-git.ts';
 
 /**
  * Points a fresh clone's `origin` at the source's own origin so a push goes where the user expects, and
- * replaces its remote-tracking refs (the source's local branches) with the source's view of that origin.
- * Nothing touches the network: the refs come from the source. Without an upstream, origin stays the source.
+ * replaces its remote-tracking refs (the source's local branches) with the source's view of that origin,
+ * for the `branches` the task needs only (its base and its own branch, when the source knows them): a
+ * repository with thousands of remote branches costs what two cost. Nothing touches the network: the refs
+ * come from the source. Without an upstream, origin stays the source.
  */
 export async function pointOriginAtUpstream(
   clone: string,
   source: string,
   upstream: string | null,
+  branches: readonly string[],
 ): Promise<void> {
   if (!upstream) return;
   await runGit(clone, ['remote', 'set-url', 'origin', upstream]);
@@ -20,13 +23,16 @@ export async function pointOriginAtUpstream(
     .map((ref) => `delete ${ref}\n`)
     .join('');
   if (deletions) await runGit(clone, ['update-ref', '--no-deref', '--stdin'], { input: deletions });
-  await runGit(
-    clone,
-    ['fetch', '--quiet', '--no-tags', '--', source, '+refs/remotes/origin/*:refs/remotes/origin/*'],
-    {
-      what: `copying the remote branches of ${source}`,
-    },
-  );
+  const wanted: string[] = [];
+  for (const branch of new Set(branches)) {
+    const ref = `refs/remotes/origin/${branch}`;
+    if (await refExists(source, ref)) wanted.push(`+${ref}:${ref}`);
+  }
+  if (wanted.length > 0) {
+    await runGit(clone, ['fetch', '--quiet', '--no-tags', '--', source, ...wanted], {
+      what: `copying the remote branches ${branches.join(', ')} of ${source}`,
+    });
+  }
   const head = await runGit(source, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD'], {
     okExitCodes: [0, 1, 128],
   });

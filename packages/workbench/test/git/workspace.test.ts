@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -142,6 +143,37 @@ describe('createWorkspace', () => {
     expect(await readFile(join(dest, 'feature.txt'), 'utf8')).toBe('f\n');
     expect((await git(dest, 'rev-parse', '--abbrev-ref', 'feature@{upstream}')).trim()).toBe(
       'origin/feature',
+    );
+  });
+
+  test('a source with thousands of branches: the workspace gets the base and its own branch only', async () => {
+    const head = (await source.git('rev-parse', 'HEAD')).trim();
+    // 3,000 local branches and 3,000 branches of origin, as a long-lived repository collects them.
+    const refs = Array.from({ length: 3000 }, (_, index) => [
+      `create refs/heads/old/${index} ${head}`,
+      `create refs/remotes/origin/old/${index} ${head}`,
+    ]).flat();
+    await new Promise<void>((resolve, reject) => {
+      const child = execFile('git', ['update-ref', '--stdin'], { cwd: source.path }, (error) =>
+        error ? reject(error) : resolve(),
+      );
+      child.stdin?.end(`${refs.join('\n')}\n`);
+    });
+    // The task's own branch exists on origin already (a task started again).
+    await source.git('update-ref', 'refs/remotes/origin/keel/t9', head);
+    const dest = join(dir.path, 'ws');
+
+    await createWorkspace({ source: source.path, dest, branch: 'keel/t9' });
+
+    const copied = (await git(dest, 'for-each-ref', '--format=%(refname)')).trim().split('\n').sort();
+    expect(copied).toEqual([
+      'refs/heads/keel/t9',
+      'refs/heads/main',
+      'refs/remotes/origin/keel/t9',
+      'refs/remotes/origin/main',
+    ]);
+    expect((await git(dest, 'rev-parse', '--abbrev-ref', 'keel/t9@{upstream}')).trim()).toBe(
+      'origin/keel/t9',
     );
   });
 

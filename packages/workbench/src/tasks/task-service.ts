@@ -1,9 +1,10 @@
-import { readdir, rm } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { WorkbenchError } from '../errors.ts';
 import { type SessionKind, type SessionRecord, type SessionStatus, stopReasons } from '../sessions/index.ts';
 import { defaultBranch } from './branch-name.ts';
 import type { TaskDeps } from './deps.ts';
+import { discardDirectory, emptyTrash } from './discard-directory.ts';
 import { initAutomatically } from './init-stage.ts';
 import { readPlan } from './plan-stage.ts';
 import { allowedActions } from './states.ts';
@@ -143,23 +144,25 @@ export async function deleteTask(deps: TaskDeps, id: string): Promise<void> {
   deps.store.get(id);
   await stopTaskWork(deps, id);
   deps.store.remove(id);
-  // Asynchronous: a workspace of 100,000 files takes seconds to delete, and the service must keep answering.
-  await rm(deps.paths.taskDir(id), { recursive: true, force: true, maxRetries: 3 });
+  // Gone from tasks/ at once; its files are removed by a child process, and the service keeps answering.
+  const { removed } = await discardDirectory(deps.paths.home, deps.paths.taskDir(id));
+  deps.background.run(() => removed);
   deps.busy.forget(id);
 }
 
 /**
  * Crash repair: a delete removes the row, then the directory, so a service stopped in between (or a
- * delete of a huge workspace cut short) leaves a directory no task owns. Each is removed at start-up, in
- * the background, one at a time; only names shaped like task ids are touched.
+ * delete of a huge workspace cut short) leaves a directory no task owns, or files in the trash. Each is
+ * removed at start-up, in the background, one at a time; only names shaped like task ids are touched.
  */
 export async function removeOrphanTaskDirs(deps: TaskDeps): Promise<string[]> {
+  await emptyTrash(deps.paths.home);
   const root = dirname(deps.paths.taskDir('task'));
   const names = await readdir(root).catch(() => [] as string[]);
   const removed: string[] = [];
   for (const name of names) {
     if (!/^task_[a-z0-9]+$/.test(name) || deps.store.exists(name)) continue;
-    await rm(join(root, name), { recursive: true, force: true, maxRetries: 3 });
+    await (await discardDirectory(deps.paths.home, join(root, name))).removed;
     removed.push(name);
   }
   return removed;

@@ -1,7 +1,16 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, test } from 'vitest';
 import { startServer } from './harness.ts';
 
 describe('OpenAPI at /docs', () => {
+  test('the document is valid OpenAPI by a maintained validator', async () => {
+    await using s = await startServer([]);
+    const document = (await s.api('GET', '/docs/json')).body;
+    const result = await new Validator().validate(document);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
   test('the document lists every endpoint with its schemas; the page and its assets are served locally', async () => {
     await using s = await startServer([], { apiKey: 'sekret' });
     // Open without the key, as /health is (spec section 5).

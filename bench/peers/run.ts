@@ -3,6 +3,9 @@
 // (chat completions for Keel and opencode, the Responses API for Codex). Installs @openai/codex and
 // opencode-ai on first use (pinned, cached under ~/.cache/keel/test-agents). Prints wall time, CPU time
 // and peak RSS of each whole process (GNU time), the cost of one extra step, and the ratios to Keel.
+// PEER_STEPS=10,40,80,300 measures each agent at each of those step counts instead (one run each unless
+// PEER_REPEATS says otherwise): how its wall time, CPU time and peak RSS ("Maximum resident set size" of
+// GNU time) grow with a long run (issue #28: peak RSS of a 300-step `keel run`).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -83,6 +86,11 @@ async function runOnce(
   const home = await mkdtemp(join(tmpdir(), `peer-${peer}-`));
   const prompt = `Read the files f1.txt to f${steps}.txt one by one.`;
   const path = process.env.PATH ?? '';
+  // A run that ends early (an unmatched turn, a limit) would measure fewer steps than it says.
+  const complete = (measured: Measure) => {
+    if (model.remaining > 0) throw new Error(`${peer} stopped with ${model.remaining} scripted turns unused`);
+    return measured;
+  };
   try {
     if (peer === 'keel') {
       // Reading file after file is what the loop detector is there to stop; the peers have none.
@@ -94,7 +102,9 @@ async function runOnce(
         RUNTIME_MODEL: 'mock-model',
         RUNTIME_MODEL_BASE_URL: model.url,
       };
-      return await timed([process.execPath, keelBin, 'run', prompt, '-w', repo.path], env, repo.path);
+      return complete(
+        await timed([process.execPath, keelBin, 'run', prompt, '-w', repo.path], env, repo.path),
+      );
     }
     const adapter: AgentAdapter = peer === 'codex' ? codexAdapter : opencodeAdapter;
     const invocation = await adapter.prepare({
@@ -130,10 +140,12 @@ async function runOnce(
       '.bin',
       peer === 'codex' ? 'codex' : 'opencode',
     );
-    return await timed(
-      [bin, ...invocation.args, ...invocation.tail],
-      { PATH: path, ...invocation.env },
-      repo.path,
+    return complete(
+      await timed(
+        [bin, ...invocation.args, ...invocation.tail],
+        { PATH: path, ...invocation.env },
+        repo.path,
+      ),
     );
   } catch (error) {
     const seen = model.requests.map((each) => `${each.method} ${each.path}`).join(', ');
@@ -154,10 +166,11 @@ async function measure(
   peer: Peer,
   steps: number,
   prefixes: Partial<Record<AgentName, string>>,
+  times = repeats,
 ): Promise<Measure> {
   const runs: Measure[] = [];
-  for (let i = 0; i < repeats; i++) {
-    process.stderr.write(`${peer}, ${steps} steps, run ${i + 1} of ${repeats}\n`);
+  for (let i = 0; i < times; i++) {
+    process.stderr.write(`${peer}, ${steps} steps, run ${i + 1} of ${times}\n`);
     runs.push(await runOnce(peer, steps, prefixes));
   }
   return {
@@ -167,10 +180,37 @@ async function measure(
   };
 }
 
-const prefixes = { codex: await ensureAgent('codex'), opencode: await ensureAgent('opencode') };
-const rows: Record<string, number | string>[] = [];
-// PEERS=codex,opencode measures a subset (the ratios need keel in it).
+// PEERS=codex,opencode measures a subset (the ratios need keel in it); only the agents named are installed.
 const peers = (process.env.PEERS ?? 'keel,codex,opencode').split(',') as Peer[];
+const prefixes: Partial<Record<AgentName, string>> = {};
+for (const peer of peers) if (peer !== 'keel') prefixes[peer] = await ensureAgent(peer);
+const rows: Record<string, number | string>[] = [];
+const stepCounts = process.env.PEER_STEPS?.split(',').map(Number);
+if (stepCounts) {
+  for (const steps of stepCounts) {
+    for (const peer of peers) {
+      const { wallS, cpuS, rssMb } = await measure(
+        peer,
+        steps,
+        prefixes,
+        Number(process.env.PEER_REPEATS ?? 1),
+      );
+      rows.push({
+        agent: peer,
+        steps,
+        wall_s: wallS,
+        cpu_s: Number(cpuS.toFixed(2)),
+        peak_rss_mb: Math.round(rssMb),
+      });
+    }
+  }
+  for (const row of rows) {
+    const keel = rows.find((each) => each.agent === 'keel' && each.steps === row.steps);
+    if (keel) row.rss_vs_keel = (Number(row.peak_rss_mb) / Number(keel.peak_rss_mb)).toFixed(1);
+    console.log(JSON.stringify({ bench: 'peers', ...row }));
+  }
+  process.exit(0);
+}
 for (const peer of peers) {
   const few = await measure(peer, small, prefixes);
   const many = await measure(peer, large, prefixes);

@@ -1,5 +1,6 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { createTwoFilesPatch } from 'diff';
-import { memo, type ReactNode, useCallback, useMemo, useState } from 'react';
+import { memo, type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
 import {
   computeNewLineNumber,
   Diff,
@@ -14,22 +15,27 @@ import type { FileChange, RepositoryDiff } from '../api/diff-types.ts';
 import type { ToolEdit } from '../api/tool-edit.ts';
 import { type DiffNote, notesOf } from './diff-notes.ts';
 import './diff-view.css';
+import { FilePatchCache, useFilePatch } from './file-patch-loader.ts';
 import { type FileEntry, fileEntries, isLarge } from './patch-files.ts';
-import { Badge } from './status.tsx';
+import { Badge, ErrorNote } from './status.tsx';
 
 /**
  * Each repository's changes, file by file, unified or split. Loaded on first use. Every file of the
- * service's list is shown, also those past the patch's 1 MiB cut; a large diff starts with its files
- * collapsed (a light header row each), and a file's part of the patch is parsed when it is opened.
- * `notes` (the reviewer's findings) show under the line they are about, or at the top of their file; a
- * file with a note starts open.
+ * service's list is shown; a large diff starts with its files collapsed (a light header row each) in a
+ * virtual list (only the rows in view are in the page), and a file's part of the patch is parsed when it is
+ * opened. With `taskId` (the review), a file past the service's 1 MiB patch cut loads its own patch when
+ * opened. `notes` (the reviewer's findings) show under the line they are about, or at the top of their
+ * file; a file with a note starts open.
  */
 export default function DiffView({
   diffs,
   notes = noNotes,
+  taskId,
 }: {
   diffs: RepositoryDiff[];
   notes?: DiffNote[];
+  /** The task whose diff this is: files past the patch's cut are then read one by one when opened. */
+  taskId?: string;
 }) {
   const [viewType, setViewType] = useState<ViewType>('unified');
   const changed = diffs.filter((diff) => diff.files.length > 0 || diff.patch.trim() !== '');
@@ -50,25 +56,47 @@ export default function DiffView({
       </div>
       {changed.length === 0 ? <div className="empty">No changes.</div> : null}
       {changed.map((diff) => (
-        <RepositoryPatch key={diff.repository} diff={diff} viewType={viewType} notes={notes} />
+        <RepositoryPatch
+          key={diff.repository}
+          diff={diff}
+          viewType={viewType}
+          notes={notes}
+          taskId={taskId}
+        />
       ))}
     </div>
   );
 }
 
-/** Header rows shown at a time: thousands of files stay a few thousand DOM nodes. */
-const pageSize = 500;
-
 const noNotes: DiffNote[] = [];
+
+/** Where an opened file past the cut reads its patch from; one per repository's diff as shown. */
+interface PatchSource {
+  taskId: string | undefined;
+  repository: string;
+  cache: FilePatchCache;
+}
+
+// The patches loaded for a diff, for as long as that answer is shown (a new answer may differ).
+const caches = new WeakMap<RepositoryDiff, FilePatchCache>();
+function cacheOf(diff: RepositoryDiff): FilePatchCache {
+  const known = caches.get(diff);
+  if (known) return known;
+  const cache = new FilePatchCache();
+  caches.set(diff, cache);
+  return cache;
+}
 
 function RepositoryPatch({
   diff,
   viewType,
   notes,
+  taskId,
 }: {
   diff: RepositoryDiff;
   viewType: ViewType;
   notes: DiffNote[];
+  taskId: string | undefined;
 }) {
   const entries = useMemo(() => fileEntries(diff), [diff]);
   // Each file's notes; the same empty list for a file without any, so its row stays memoised.
@@ -84,14 +112,37 @@ function RepositoryPatch({
   const large = isLarge(diff);
   // What the user opened or closed, by file; the rest follow the defaults (which a live diff may change).
   const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(() => new Map());
-  const [shown, setShown] = useState(pageSize);
   const onToggle = useCallback(
     (key: string, open: boolean) => setToggled((previous) => new Map(previous).set(key, open)),
     [],
   );
+  const [filter, setFilter] = useState('');
+  const shown = useMemo(() => {
+    const words = filter.trim().toLowerCase();
+    if (words === '') return entries;
+    return entries.filter((entry) =>
+      `${entry.change.old_path ?? ''}\u0000${entry.change.path}`.toLowerCase().includes(words),
+    );
+  }, [entries, filter]);
+  const source = useMemo<PatchSource>(
+    () => ({ taskId, repository: diff.repository, cache: cacheOf(diff) }),
+    [taskId, diff],
+  );
   const missing = diff.truncated ? entries.filter((entry) => entry.cut === 'missing').length : 0;
   const unsplit = diff.patch.trim() !== '' && entries.every((entry) => entry.patch === null);
-  const rest = entries.length - shown;
+  const row = (entry: FileEntry) => (
+    <FileRow
+      key={entry.key}
+      entry={entry}
+      notes={notesByKey.get(entry.key) ?? noNotes}
+      open={toggled.get(entry.key) ?? ((!large && !entry.generated) || notesByKey.has(entry.key))}
+      onToggle={onToggle}
+      viewType={viewType}
+      baseCommit={diff.base_commit}
+      source={source}
+    />
+  );
+  const command = `git diff${diff.base_commit ? ` ${diff.base_commit.slice(0, 12)}` : ''}`;
   return (
     <section className="diff-repo" aria-label={`Changes in ${diff.repository}`}>
       <h4>
@@ -101,34 +152,91 @@ function RepositoryPatch({
           {entries.length} {entries.length === 1 ? 'file' : 'files'}
         </span>
       </h4>
-      {diff.truncated ? (
+      {diff.truncated && taskId !== undefined ? (
+        <p className="hint">
+          The patch is larger than the service sends at once (1 MiB): {missing} of {entries.length} files load
+          their diff when opened.
+        </p>
+      ) : null}
+      {diff.truncated && taskId === undefined ? (
         <p className="hint warn">
           The patch is larger than the service sends (1 MiB): {missing} of {entries.length} files have no diff
-          here. See them with{' '}
-          <code>git diff{diff.base_commit ? ` ${diff.base_commit.slice(0, 12)}` : ''}</code> in the task's
-          workspace.
+          here. See them with <code>{command}</code> in the task's workspace.
         </p>
       ) : null}
       {large ? (
-        <p className="hint">A large diff: each file starts collapsed; open one to see its changes.</p>
+        <div className="diff-list-head">
+          <p className="hint">A large diff: each file starts collapsed; open one to see its changes.</p>
+          <input
+            type="search"
+            className="diff-filter"
+            aria-label="Filter files by path"
+            placeholder="Filter files by path"
+            value={filter}
+            onChange={(event) => setFilter(event.target.value)}
+          />
+          {filter.trim() !== '' ? (
+            <span className="hint">
+              {shown.length} of {entries.length}
+            </span>
+          ) : null}
+        </div>
       ) : null}
       {unsplit ? <pre className="patch">{diff.patch}</pre> : null}
-      {entries.slice(0, shown).map((entry) => (
-        <FileRow
-          key={entry.key}
-          entry={entry}
-          notes={notesByKey.get(entry.key) ?? noNotes}
-          open={toggled.get(entry.key) ?? ((!large && !entry.generated) || notesByKey.has(entry.key))}
-          onToggle={onToggle}
-          viewType={viewType}
-          baseCommit={diff.base_commit}
-        />
-      ))}
-      {rest > 0 ? (
-        <button type="button" className="diff-more" onClick={() => setShown((count) => count + pageSize)}>
-          Show {Math.min(rest, pageSize)} more files ({rest} not shown yet)
-        </button>
-      ) : null}
+      {large ? <VirtualFiles entries={shown} row={row} label={diff.repository} /> : entries.map(row)}
+    </section>
+  );
+}
+
+/** A collapsed file's row height (the header alone), before the row is measured. */
+const rowEstimate = 34;
+
+/**
+ * The file rows in a scroll box of their own, only those in view (and a few around) in the page: thousands
+ * of files stay a few hundred DOM nodes. Each row is measured as it renders, so an opened file takes the
+ * height of its hunks.
+ */
+function VirtualFiles({
+  entries,
+  row,
+  label,
+}: {
+  entries: FileEntry[];
+  row: (entry: FileEntry) => ReactNode;
+  label: string;
+}) {
+  const scroller = useRef<HTMLElement>(null);
+  const virtualizer = useVirtualizer({
+    count: entries.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => rowEstimate,
+    getItemKey: (index) => entries[index]?.key ?? index,
+    overscan: 8,
+  });
+  return (
+    <section
+      ref={scroller}
+      className="diff-scroll"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll box is reached and scrolled by keyboard
+      tabIndex={0}
+      aria-label={`Files in ${label}`}
+    >
+      <div className="diff-scroll-inner" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const entry = entries[item.index];
+          return entry ? (
+            <div
+              key={item.key}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              className="diff-row"
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
+              {row(entry)}
+            </div>
+          ) : null;
+        })}
+      </div>
     </section>
   );
 }
@@ -140,6 +248,7 @@ interface FileRowProps {
   onToggle: (key: string, open: boolean) => void;
   viewType: ViewType;
   baseCommit: string | undefined;
+  source: PatchSource;
 }
 
 const statusClass: Record<FileChange['status'], string> = {
@@ -150,7 +259,15 @@ const statusClass: Record<FileChange['status'], string> = {
 };
 
 /** A file's header row (the toggle, its status, its counts: four elements) and, when open, its hunks. */
-const FileRow = memo(function FileRow({ entry, notes, open, onToggle, viewType, baseCommit }: FileRowProps) {
+const FileRow = memo(function FileRow({
+  entry,
+  notes,
+  open,
+  onToggle,
+  viewType,
+  baseCommit,
+  source,
+}: FileRowProps) {
   const { change } = entry;
   const counts = entry.counted ? `+${change.additions} −${change.deletions}` : '';
   return (
@@ -169,34 +286,61 @@ const FileRow = memo(function FileRow({ entry, notes, open, onToggle, viewType, 
         {entry.generated ? ' · generated or lock file' : ''}
         {notes.length > 0 ? ` · ${notes.length} ${notes.length === 1 ? 'finding' : 'findings'}` : ''}
       </span>
-      {open ? <FileBody entry={entry} notes={notes} viewType={viewType} baseCommit={baseCommit} /> : null}
+      {open ? (
+        <FileBody entry={entry} notes={notes} viewType={viewType} baseCommit={baseCommit} source={source} />
+      ) : null}
     </div>
   );
 });
 
-/** An opened file: its part of the patch, parsed now; or, past the service's cut, a way to see it. */
+/**
+ * An opened file: its part of the patch, parsed now. Past the service's cut (or cut inside it), the file's
+ * own patch read from the service when there is a task to ask; otherwise a way to see it.
+ */
 function FileBody({
   entry,
   notes,
   viewType,
   baseCommit,
+  source,
 }: {
   entry: FileEntry;
   notes: DiffNote[];
   viewType: ViewType;
   baseCommit: string | undefined;
+  source: PatchSource;
 }) {
+  const wanted = entry.cut !== 'none' && source.taskId !== undefined;
+  const loaded = useFilePatch(source.cache, source.taskId, source.repository, entry.change.path, wanted);
+  const patch = wanted ? (loaded?.patch?.patch ?? null) : entry.patch;
   const files = useMemo(() => {
-    if (entry.patch === null) return [];
+    if (patch === null) return [];
     try {
-      return parseDiff(entry.patch, { nearbySequences: 'zip' });
+      return parseDiff(patch, { nearbySequences: 'zip' });
     } catch {
       return null;
     }
-  }, [entry.patch]);
+  }, [patch]);
   const { widgets, loose } = useMemo(() => placeNotes(files ?? [], notes), [files, notes]);
   const command = `git diff${baseCommit ? ` ${baseCommit.slice(0, 12)}` : ''} -- ${entry.change.path}`;
-  if (entry.cut === 'missing') {
+  if (wanted && loaded === null) {
+    return (
+      <div className="diff-file-body hint pad" aria-busy="true">
+        Loading this file's diff…
+      </div>
+    );
+  }
+  if (loaded?.error) {
+    return (
+      <div className="diff-file-body pad">
+        <ErrorNote error={loaded.error} />
+        <span className="hint">
+          See the diff with <code>{command}</code> in the task's workspace.
+        </span>
+      </div>
+    );
+  }
+  if (entry.cut === 'missing' && !wanted) {
     return (
       <div className="diff-file-body hint pad">
         Diff not shown: the patch is larger than the service sends. See it with <code>{command}</code> in the
@@ -205,10 +349,11 @@ function FileBody({
     );
   }
   const hunks = files?.some((file) => file.hunks.length > 0);
+  const cut = wanted ? loaded?.patch?.truncated === true : entry.cut === 'partial';
   return (
     <div className="diff-file-body">
       {loose.length > 0 ? <div className="diff-notes-top">{loose.map(noteView)}</div> : null}
-      {files === null ? <pre className="patch">{entry.patch}</pre> : null}
+      {files === null ? <pre className="patch">{patch}</pre> : null}
       {files !== null && !hunks ? (
         <div className="hint pad">{entry.change.binary ? 'Binary file.' : 'No content changes.'}</div>
       ) : null}
@@ -225,7 +370,7 @@ function FileBody({
           </Diff>
         ) : null,
       )}
-      {entry.cut === 'partial' ? (
+      {cut ? (
         <div className="hint pad">
           The patch is cut inside this file: only its start is shown. See all of it with{' '}
           <code>{command}</code>.

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { ToolEdit } from '../api/tool-edit.ts';
 import type { RepositoryDiff } from '../api/types.ts';
 import type { DiffNote } from './diff-notes.ts';
@@ -6,7 +6,17 @@ import { Loading } from './status.tsx';
 
 // The Markdown renderer and the diff viewer are the heaviest parts; they load when first shown.
 const MarkdownImpl = lazy(() => import('./markdown.tsx'));
-const DiffImpl = lazy(() => import('./diff-view.tsx'));
+type DiffModule = typeof import('./diff-view.tsx');
+// The diff viewer's module once loaded: rendered directly then, without suspending. A lazy component
+// suspends on its first render even when its code is already here, and React holds back what a Suspense
+// boundary reveals for about 300 ms after its fallback showed: the preload would win nothing.
+let diffModule: DiffModule | undefined;
+const loadDiffView = () =>
+  import('./diff-view.tsx').then((module) => {
+    diffModule = module;
+    return module;
+  });
+const DiffImpl = lazy(loadDiffView);
 const EditDiffImpl = lazy(() => import('./diff-view.tsx').then((module) => ({ default: module.EditDiff })));
 
 export function Markdown({ children }: { children: string }) {
@@ -17,11 +27,31 @@ export function Markdown({ children }: { children: string }) {
   );
 }
 
-/** Each repository's changes; `notes` (review findings) under the lines they are about. */
-export function DiffViewer({ diffs, notes }: { diffs: RepositoryDiff[]; notes?: DiffNote[] }) {
+/** Starts loading the diff viewer's code while the diff itself is still on its way. */
+export function preloadDiffViewer(): void {
+  void loadDiffView();
+}
+
+/**
+ * Each repository's changes; `notes` (review findings) under the lines they are about; with `taskId`, a file
+ * past the patch's 1 MiB cut reads its own patch when opened.
+ */
+export function DiffViewer({
+  diffs,
+  notes,
+  taskId,
+}: {
+  diffs: RepositoryDiff[];
+  notes?: DiffNote[];
+  taskId?: string;
+}) {
+  const props = { diffs, ...(notes ? { notes } : {}), ...(taskId ? { taskId } : {}) };
+  // Chosen once per viewer: switching between the two would remount it and lose what the user opened.
+  const [loaded] = useState(() => diffModule);
+  if (loaded) return <loaded.default {...props} />;
   return (
     <Suspense fallback={<Loading what="diff viewer" />}>
-      <DiffImpl diffs={diffs} {...(notes ? { notes } : {})} />
+      <DiffImpl {...props} />
     </Suspense>
   );
 }

@@ -7,6 +7,8 @@ export { createWorkspace } from './create-workspace.ts';
 export { currentBranch } from './current-branch.ts';
 export { defaultMaxPatchBytes, diff } from './diff.ts';
 export type { FileChange, RepoDiff } from './diff-types.ts';
+export type { FilePatch } from './file-patch.ts';
+export { filePatch } from './file-patch.ts';
 export { redactCredentials } from './git-error.ts';
 export { isGitRepository } from './is-git-repository.ts';
 export { listFiles } from './list-files.ts';

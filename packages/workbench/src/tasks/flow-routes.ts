@@ -1,4 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { WorkbenchError } from '../errors.ts';
+import { filePatch } from '../git/index.ts';
 import { idParams, responses } from '../http/index.ts';
 import { executeTodo, runAll, skipTodo, startCoding, todoDiff } from './coding-stage.ts';
 import type { TaskDeps } from './deps.ts';
@@ -127,6 +130,31 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       },
       async (request) => taskDiff(deps, request.params.id),
     );
+    app.get(
+      '/api/tasks/:id/diff/file',
+      {
+        schema: {
+          tags,
+          description:
+            "05: one file's patch, base commit..working tree as in the task diff (for a file past its 1 MiB cut); path must be one of the diff's files.",
+          params: idParams,
+          querystring: fileDiffQuery,
+          response: responses('{repository, path, patch, truncated}', 400, 404, 409),
+        },
+      },
+      async (request) => {
+        const { repository, path } = request.query;
+        const task = deps.store.get(request.params.id);
+        const workspace = task.workspaces.find((each) => each.repository === repository);
+        if (!workspace) {
+          throw new WorkbenchError('NOT_FOUND', `The task has no repository '${repository}'.`, {
+            repository,
+          });
+        }
+        deps.busy.assertOpen(task.id);
+        return { repository, path, ...(await filePatch(workspace.dir, workspace.base_commit, path)) };
+      },
+    );
     app.post(
       '/api/tasks/:id/commit-message',
       {
@@ -202,3 +230,8 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
     );
   };
 }
+
+const fileDiffQuery = z.strictObject({
+  repository: z.string().min(1).max(500),
+  path: z.string().min(1).max(4096),
+});

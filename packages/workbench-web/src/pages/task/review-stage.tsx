@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { api } from '../../api/client.ts';
 import type { ApiError } from '../../api/errors.ts';
 import type { CommitMessageEdit, Session, SubmitResult, Task, TaskDiff } from '../../api/types.ts';
 import { useFieldErrors } from '../../components/field-errors.ts';
-import { DiffViewer } from '../../components/lazy.tsx';
+import { DiffViewer, preloadDiffViewer } from '../../components/lazy.tsx';
 import { MessageBox } from '../../components/message-box.tsx';
 import { SessionView } from '../../components/session-view.tsx';
 import { Empty, ErrorNote, invalidBy, Loading } from '../../components/status.tsx';
@@ -19,6 +19,8 @@ export function ReviewStage({ task }: { task: Task }) {
     queryKey: ['task-diff', task.id, task.state, task.review?.round ?? 0],
     queryFn: () => api.tasks.diff(task.id),
   });
+  // The viewer's code loads alongside the diff, not after it.
+  useEffect(preloadDiffViewer, []);
   const message = useTaskAction<string | undefined>(task, (text) => api.tasks.commitMessage(task.id, text));
   const submit = useTaskAction<{ title?: string }>(task, (input) => api.tasks.submitMr(task.id, input));
   const refresh = useRefreshOnFinish(task);
@@ -183,7 +185,7 @@ export function ReviewStage({ task }: { task: Task }) {
       </h3>
       {diff.isPending ? <Loading what="diff" /> : null}
       <ErrorNote error={diff.error} />
-      {diff.data ? <DiffViewer diffs={diff.data.repositories} notes={notes} /> : null}
+      {diff.data ? <DiffViewer diffs={diff.data.repositories} notes={notes} taskId={task.id} /> : null}
     </section>
   );
 }

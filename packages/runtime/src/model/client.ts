@@ -1,8 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
+import type { Stream } from 'openai/streaming';
 import { CancelledError, type KeelError } from '../errors/index.ts';
+import { httpFetch } from './http-fetch.ts';
 import { mapModelError, retryAfterSeconds } from './map-error.ts';
-import { type ChatMessage, type ToolCall, toWireMessages } from './messages.ts';
+import type { ChatMessage, ToolCall } from './messages.ts';
+import { RequestEncoder } from './request-encoder.ts';
 import { defaultRetryPolicy, type RetryPolicy, retryDelayMs } from './retry.ts';
 
 /** Where and how to reach a chat-completions-compatible model. */
@@ -64,6 +67,8 @@ export class ModelClient {
   readonly settings: ModelSettings;
   readonly #client: OpenAI;
   readonly #retry: RetryPolicy;
+  /** Each conversation's request encoder (request-encoder.ts), by its first message: runs in parallel share a client. */
+  readonly #encoders = new WeakMap<ChatMessage, RequestEncoder>();
 
   constructor(settings: ModelSettings) {
     this.settings = settings;
@@ -74,7 +79,7 @@ export class ModelClient {
       ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
       maxRetries: 0,
       timeout: settings.timeoutMs ?? 600_000,
-      ...(settings.fetch ? { fetch: settings.fetch } : {}),
+      fetch: settings.fetch ?? httpFetch,
     });
   }
 
@@ -111,19 +116,41 @@ export class ModelClient {
     handlers: TurnHandlers,
     signal?: AbortSignal,
   ): Promise<TurnResult> {
-    const extra: Record<string, unknown> = {};
-    if (this.settings.enableThinking !== undefined) extra.enable_thinking = this.settings.enableThinking;
-    if (this.settings.thinkingBudget !== undefined) extra.thinking_budget = this.settings.thinkingBudget;
-    const stream = await this.#client.chat.completions.create(
+    const head: Record<string, unknown> = {
+      model: this.settings.model,
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    if (this.settings.enableThinking !== undefined) head.enable_thinking = this.settings.enableThinking;
+    if (this.settings.thinkingBudget !== undefined) head.thinking_budget = this.settings.thinkingBudget;
+    const first = messages[0];
+    let encoder = first && this.#encoders.get(first);
+    if (!encoder) {
+      encoder = new RequestEncoder();
+      if (first) this.#encoders.set(first, encoder);
+    }
+    const body = encoder.encode(head, messages, tools);
+    let answered = false;
+    try {
+      const result = await this.#send(body, handlers, signal);
+      answered = true;
+      return result;
+    } finally {
+      encoder.settle(body, answered);
+    }
+  }
+
+  /** Sends one encoded request and assembles the streamed answer. */
+  async #send(body: Buffer, handlers: TurnHandlers, signal?: AbortSignal): Promise<TurnResult> {
+    // The body goes as bytes, so the openai client sends it as it is instead of serialising it again.
+    const stream = await this.#client.post<Stream<OpenAI.Chat.Completions.ChatCompletionChunk>>(
+      '/chat/completions',
       {
-        model: this.settings.model,
-        messages: toWireMessages(messages),
-        ...(tools.length ? { tools: tools as OpenAI.Chat.Completions.ChatCompletionTool[] } : {}),
+        body,
+        headers: { 'content-type': 'application/json' },
         stream: true,
-        stream_options: { include_usage: true },
-        ...extra,
+        ...(signal ? { signal } : {}),
       },
-      signal ? { signal } : {},
     );
     const result: TurnResult = {
       text: '',

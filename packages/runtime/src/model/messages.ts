@@ -30,7 +30,8 @@ export function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] 
   return messages.map(toWireMessage);
 }
 
-function toWireMessage(message: ChatMessage): WireMessage {
+/** One message in the chat-completions format. */
+export function toWireMessage(message: ChatMessage): WireMessage {
   switch (message.role) {
     case 'system':
       return { role: 'system', content: message.content };

@@ -1,6 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 /**
@@ -26,15 +26,26 @@ export const httpFetch: typeof fetch = async (input, init = {}) => {
   const bytes = typeof body === 'string' ? Buffer.from(body) : (body as Uint8Array | null | undefined);
   if (bytes) headers.set('content-length', String(bytes.byteLength));
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const method = (init.method ?? 'GET').toUpperCase();
+  const request = send(url, { method, headers: Object.fromEntries(headers) });
+  // Once the answer streams, an abort must reach its reader as the signal's reason (as with `fetch`,
+  // and what the openai client takes for a quiet end): destroying only the request errors it with
+  // "aborted" (ECONNRESET) instead.
+  let answer: Readable | undefined;
+  const abort = () => {
+    const reason = abortError(signal) as Error;
+    answer?.destroy(reason);
+    request.destroy(reason);
+  };
+  signal?.addEventListener('abort', abort, { once: true });
+  request.once('close', () => signal?.removeEventListener('abort', abort));
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
-    const request = send(url, { method: init.method ?? 'GET', headers: Object.fromEntries(headers) });
-    const abort = () => request.destroy(abortError(signal) as Error);
-    signal?.addEventListener('abort', abort, { once: true });
-    request.once('close', () => signal?.removeEventListener('abort', abort));
     request.once('response', resolve);
-    request.once('error', (error) => reject(signal?.aborted ? abortError(signal) : fetchError(error)));
+    // `on`, not `once`: an error after the answer came must not be an unhandled 'error' event.
+    request.on('error', (error) => reject(signal?.aborted ? abortError(signal) : fetchError(error)));
     request.end(bytes);
   });
+  signal?.throwIfAborted(); // aborted between the answer's head and here: the request is already destroyed
   const status = response.statusCode ?? 0;
   if (status >= 300 && status < 400 && response.headers.location) {
     response.resume();
@@ -46,9 +57,10 @@ export const httpFetch: typeof fetch = async (input, init = {}) => {
       answerHeaders.append(name, each);
     }
   }
-  const nullBody = status === 204 || status === 205 || status === 304 || init.method === 'HEAD';
+  const nullBody = status === 204 || status === 205 || status === 304 || method === 'HEAD';
   if (nullBody) response.resume();
-  return new Response(nullBody ? null : (Readable.toWeb(decoded(response)) as ReadableStream), {
+  else answer = decoded(response);
+  return new Response(answer ? (Readable.toWeb(answer) as ReadableStream) : null, {
     status,
     statusText: response.statusMessage ?? '',
     headers: answerHeaders,
@@ -69,8 +81,9 @@ function decoded(response: IncomingMessage): Readable {
           ? createBrotliDecompress()
           : undefined;
   if (!decoder) return response;
-  response.on('error', (error) => decoder.destroy(error));
-  return response.pipe(decoder);
+  // pipeline, not pipe: a cancelled or failed decoder also destroys the response (and frees its socket).
+  pipeline(response, decoder, () => {});
+  return decoder;
 }
 
 /** What `fetch` rejects with when aborted: the signal's reason, or an `AbortError`. */

@@ -1,9 +1,9 @@
 import type { FileChange, RepoDiff } from './diff-types.ts';
 import { assertOwnGitDir } from './own-git-dir.ts';
-import { parseDiffStats } from './parse-diff-stats.ts';
+import { parseRawNumstat } from './parse-diff-stats.ts';
 import { resolveRevision } from './resolve-revision.ts';
 import { runGit } from './run-git.ts';
-import { workingTreeTree } from './working-tree.ts';
+import { withWorkingTreeIndex } from './working-tree.ts';
 
 /** Default bound of `RepoDiff.patch`: enough for a review screen, small enough for a model prompt. */
 export const defaultMaxPatchBytes = 1024 * 1024;
@@ -24,6 +24,11 @@ const diffArgs = [
 /**
  * Diff from commit/snapshot `from` to `to` (a commit or snapshot sha; omitted = the current working tree,
  * untracked files included, read without touching the index). `patch` is bounded by `maxPatchBytes`.
+ *
+ * Two git runs: the file list with its counts (`--raw --numstat`, complete), then the patch (stopped at the
+ * bound). The working tree is diffed in place (`git diff <tree>` with a private index naming untracked files,
+ * see `withWorkingTreeIndex`): the same files, counts and patch as a diff to the tree `snapshot()` records,
+ * without hashing and writing every changed file into the object store first.
  */
 export async function diff(
   dir: string,
@@ -33,17 +38,33 @@ export async function diff(
 ): Promise<RepoDiff> {
   await assertOwnGitDir(dir);
   const fromTree = await resolveRevision(dir, from, 'tree');
-  const toTree = to === undefined ? await workingTreeTree(dir) : await resolveRevision(dir, to, 'tree');
-  const range = ['--end-of-options', fromTree, toTree];
-  const nameStatus = await runGit(dir, [...diffArgs, '--name-status', '-z', ...range], {
-    what: 'computing the diff',
-  });
-  const numstat = await runGit(dir, [...diffArgs, '--numstat', '-z', ...range], {
-    what: 'computing the diff',
-  });
-  const files = parseDiffStats(nameStatus.stdout, numstat.stdout);
   const max = options.maxPatchBytes ?? defaultMaxPatchBytes;
+  if (to === undefined) {
+    // A submodule's own uncommitted work is not part of this repository's tree: only its commit counts.
+    const range = ['--ignore-submodules=dirty', '--end-of-options', fromTree, '--'];
+    return withWorkingTreeIndex(dir, (env) => diffRange(dir, range, max, env));
+  }
+  const toTree = await resolveRevision(dir, to, 'tree');
+  return diffRange(dir, ['--end-of-options', fromTree, toTree, '--'], max, {});
+}
+
+async function diffRange(
+  dir: string,
+  range: readonly string[],
+  max: number,
+  env: Record<string, string>,
+): Promise<RepoDiff> {
+  // Each run may read the whole working tree, as the staging it replaces did: the same time limit.
+  const timeoutMs = 10 * 60_000;
+  const stats = await runGit(dir, [...diffArgs, '--raw', '--numstat', '-z', ...range], {
+    env,
+    timeoutMs,
+    what: 'computing the diff',
+  });
+  const files = parseRawNumstat(stats.stdout);
   const patch = await runGit(dir, [...diffArgs, '--patch', ...range], {
+    env,
+    timeoutMs,
     maxStdoutBytes: max,
     truncate: true,
     what: 'computing the diff',

@@ -45,3 +45,25 @@ export async function workingTreeTree(dir: string): Promise<string> {
     return stdout.trim();
   });
 }
+
+/**
+ * Runs `task` with a private index in which the working tree's untracked files (not ignored ones) are
+ * recorded as intent-to-add and deleted files are removed, so that `git diff <tree>` compares that tree with
+ * the working tree exactly as with `workingTreeTree`'s tree, untracked files included. Unlike staging, this
+ * writes no object (but the empty blob, which intent-to-add entries name): on a 100,000-file repository with
+ * 5,000 changed files, `git add --all` spent seconds hashing and writing 5,000 loose objects that a diff never
+ * needed (docs/performance.md).
+ */
+export async function withWorkingTreeIndex<T>(
+  dir: string,
+  task: (env: Record<string, string>) => Promise<T>,
+): Promise<T> {
+  return withTempIndex(dir, async (env) => {
+    await runGit(dir, ['add', '--all', '--intent-to-add', '--', ':/'], {
+      env,
+      what: 'reading the working tree',
+      timeoutMs: 10 * 60_000,
+    });
+    return task(env);
+  });
+}

@@ -9,7 +9,7 @@ import { withWorkingTreeIndex } from './working-tree.ts';
 export const defaultMaxPatchBytes = 1024 * 1024;
 
 // Fixed prefixes, no colour, no external or textconv drivers, readable paths: whatever the user's config says.
-const diffArgs = [
+export const diffArgs = [
   '-c',
   'core.quotePath=false',
   'diff',
@@ -78,7 +78,7 @@ async function diffRange(
   };
 }
 
-function truncatePatch(patch: string, max: number): string {
+export function truncatePatch(patch: string, max: number): string {
   const cut = patch.lastIndexOf('\n');
   return `${patch.slice(0, cut + 1)}\n[diff truncated: the patch is larger than ${max} bytes; the file list is complete]\n`;
 }

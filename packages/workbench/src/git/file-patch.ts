@@ -1,23 +1,10 @@
 import { WorkbenchError } from '../errors.ts';
-import { defaultMaxPatchBytes } from './diff.ts';
+import { defaultMaxPatchBytes, diffArgs, truncatePatch } from './diff.ts';
 import { assertOwnGitDir } from './own-git-dir.ts';
-import { parseDiffStats } from './parse-diff-stats.ts';
+import { parseRawNumstat } from './parse-diff-stats.ts';
 import { resolveRevision } from './resolve-revision.ts';
 import { runGit } from './run-git.ts';
-import { workingTreeTree } from './working-tree.ts';
-
-// The same arguments as `diff()` (diff.ts): a file's patch here is byte for byte its section of the task's.
-const diffArgs = [
-  '-c',
-  'core.quotePath=false',
-  'diff',
-  '--no-color',
-  '--no-ext-diff',
-  '--no-textconv',
-  '--find-renames',
-  '--src-prefix=a/',
-  '--dst-prefix=b/',
-];
+import { withWorkingTreeIndex } from './working-tree.ts';
 
 export interface FilePatch {
   /** git's unified diff of the one file, cut at a line boundary with a marker line past the limit. */
@@ -40,29 +27,36 @@ export async function filePatch(
   assertPlainPath(path);
   await assertOwnGitDir(dir);
   const fromTree = await resolveRevision(dir, from, 'tree');
-  const toTree = await workingTreeTree(dir);
-  const range = ['--end-of-options', fromTree, toTree];
-  const nameStatus = await runGit(dir, [...diffArgs, '--name-status', '-z', ...range], {
-    what: 'computing the diff',
-  });
-  const change = parseDiffStats(nameStatus.stdout, '').find((file) => file.path === path);
-  if (!change) {
-    throw new WorkbenchError('INVALID_PARAMS', `'${path}' is not one of the diff's files.`, { path });
-  }
-  // Literal pathspecs: a `*` or `:(…)` in a file's name is its name, not a pattern.
-  const paths = [change.path, ...(change.old_path ? [change.old_path] : [])].map(
-    (each) => `:(literal)${each}`,
-  );
   const max = options.maxPatchBytes ?? defaultMaxPatchBytes;
-  const patch = await runGit(dir, [...diffArgs, '--patch', ...range, '--', ...paths], {
-    maxStdoutBytes: max,
-    truncate: true,
-    what: 'computing the diff',
+  // As diff() reads the working tree: in place, untracked files included, a submodule by its commit.
+  const range = ['--ignore-submodules=dirty', '--end-of-options', fromTree, '--'];
+  return withWorkingTreeIndex(dir, async (env) => {
+    const timeoutMs = 10 * 60_000;
+    const stats = await runGit(dir, [...diffArgs, '--raw', '--numstat', '-z', ...range], {
+      env,
+      timeoutMs,
+      what: 'computing the diff',
+    });
+    const change = parseRawNumstat(stats.stdout).find((file) => file.path === path);
+    if (!change) {
+      throw new WorkbenchError('INVALID_PARAMS', `'${path}' is not one of the diff's files.`, { path });
+    }
+    // Literal pathspecs: a `*` or `:(…)` in a file's name is its name, not a pattern.
+    const paths = [change.path, ...(change.old_path ? [change.old_path] : [])].map(
+      (each) => `:(literal)${each}`,
+    );
+    const patch = await runGit(dir, [...diffArgs, '--patch', ...range, ...paths], {
+      env,
+      timeoutMs,
+      maxStdoutBytes: max,
+      truncate: true,
+      what: 'computing the diff',
+    });
+    return {
+      patch: patch.truncated ? truncatePatch(patch.stdout, max) : patch.stdout,
+      truncated: patch.truncated,
+    };
   });
-  return {
-    patch: patch.truncated ? truncated(patch.stdout, max) : patch.stdout,
-    truncated: patch.truncated,
-  };
 }
 
 /** A relative path inside the repository: no absolute path, no `.`/`..` segment, no NUL or empty segment. */
@@ -77,9 +71,4 @@ function assertPlainPath(path: string): void {
       path,
     });
   }
-}
-
-function truncated(patch: string, max: number): string {
-  const cut = patch.lastIndexOf('\n');
-  return `${patch.slice(0, cut + 1)}\n[diff truncated: the patch is larger than ${max} bytes]\n`;
 }

@@ -9,25 +9,11 @@ const statusNames: Record<string, FileChange['status']> = {
   R: 'renamed',
 };
 
-/** Joins `git diff --name-status -z` and `git diff --numstat -z` (same arguments) into one entry per file. */
-export function parseDiffStats(nameStatus: string, numstat: string): FileChange[] {
-  const counts = parseNumstat(numstat.split('\0'), 0);
-  const tokens = nameStatus.split('\0');
-  const files: FileChange[] = [];
-  for (let i = 0; i < tokens.length - 1; ) {
-    const letter = (tokens[i] ?? '').charAt(0);
-    const twoPaths = letter === 'R' || letter === 'C';
-    files.push(fileChange(letter, tokens[i + 1] ?? '', twoPaths ? tokens[i + 2] : undefined, counts));
-    i += twoPaths ? 3 : 2;
-  }
-  return files;
-}
-
 /**
  * Parses one `git diff --raw --numstat -z` run: every raw record (`:mode mode sha sha X\0path\0`, or
- * `…R086\0old\0new\0` for a rename or copy) comes first, then the numstat records. The same files, in the same
- * order, as `parseDiffStats` gives for the two runs. Each token is visited once (no regular expressions), so
- * a diff of tens of thousands of files parses in a few milliseconds.
+ * `…R086\0old\0new\0` for a rename or copy) comes first, then the numstat records. One entry per file, in
+ * git's order. Each token is visited once (no regular expressions), so a diff of tens of thousands of files
+ * parses in a few milliseconds.
  */
 export function parseRawNumstat(output: string): FileChange[] {
   const tokens = output.split('\0');

@@ -149,6 +149,10 @@ describe.skipIf(!hasChromium)('the workbench SPA: steering a task', () => {
     const stop = row(1).getByRole('button', { name: 'Stop todo 1' });
     await stop.waitFor({ timeout: 15_000 });
     await row(1).locator('.badge', { hasText: 'running' }).waitFor();
+    // Stop once the slow answer is being waited for: stopped earlier, it would stay scripted for the retry.
+    await eventually(() => lastMessages(model).some((text) => text.includes('Do todo 1 of 3: Alpha step')), {
+      what: 'the first todo asked the model',
+    });
     await page.screenshot({ path: join(shots, 'steer-coding-running.png'), fullPage: true });
     const [stopped] = await Promise.all([
       page.waitForResponse((response) => response.url().includes('/stop')),

@@ -10,7 +10,16 @@ import { join } from 'node:path';
 import { build } from 'rolldown';
 
 /** In dependency order: a package's declarations must exist before a dependant is compiled. */
-const packages = ['testkit', 'runtime', 'service', 'store-postgres', 'cli', 'server', 'workbench'];
+const packages = [
+  'testkit',
+  'protocol',
+  'runtime',
+  'service',
+  'store-postgres',
+  'cli',
+  'server',
+  'workbench',
+];
 
 /** Files the sources read beside themselves at run time, copied from src/ into dist/. */
 const assets: Record<string, string[]> = { runtime: ['skills/builtin'] };

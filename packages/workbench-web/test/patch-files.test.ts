@@ -5,7 +5,7 @@ import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTempGitRepo } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
-import type { RepositoryDiff } from '../src/api/diff-types.ts';
+import type { RepositoryDiff } from '../src/api/types.ts';
 import { fileEntries, isGenerated, isLarge } from '../src/components/patch-files.ts';
 import { git } from './harness.ts';
 

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { logPage } from '@keel/protocol/workbench';
 import { eventually as poll, type ScriptedReply, startMockModel } from '@keel/testkit';
 import { afterAll } from 'vitest';
 import { createWorkbench, type WorkbenchOptions } from '../src/index.ts';
@@ -145,6 +146,10 @@ export function apiAt(base: string): Api {
     try {
       parsed = JSON.parse(text);
     } catch {}
+    // The one answer sent as stored text rather than through its schema: every page a test reads is
+    // checked against the schema here (it throws on a field that drifted).
+    if (method === 'GET' && response.ok && /^\/api\/sessions\/[^/]+\/logs(\?|$)/.test(path))
+      logPage.parse(parsed);
     return { status: response.status, body: parsed };
   };
 }

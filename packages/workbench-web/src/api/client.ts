@@ -13,6 +13,7 @@ import type {
   ConnectionTest,
   ConnectionTestInput,
   DirectoryListing,
+  FileDiff,
   Flow,
   FollowedMergeRequest,
   FollowUpInput,
@@ -110,6 +111,12 @@ export const api = {
     startCoding: (taskId: string) => request<Task>('POST', `/api/tasks/${id(taskId)}/start-coding`, {}),
     runAll: (taskId: string) => request<Task>('POST', `/api/tasks/${id(taskId)}/run-all`, {}),
     diff: (taskId: string) => request<TaskDiff>('GET', `/api/tasks/${id(taskId)}/diff`),
+    /** One file's patch, for a file past the task diff's 1 MiB cut. */
+    fileDiff: (taskId: string, repository: string, path: string) =>
+      request<FileDiff>(
+        'GET',
+        `/api/tasks/${id(taskId)}/diff/file?${new URLSearchParams({ repository, path })}`,
+      ),
     commitMessage: (taskId: string, message?: string) =>
       request<{ task: Task; session: Session }>(
         'POST',

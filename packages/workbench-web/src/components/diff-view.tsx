@@ -11,8 +11,8 @@ import {
   type ViewType,
 } from 'react-diff-view';
 import 'react-diff-view/style/index.css';
-import type { FileChange, RepositoryDiff } from '../api/diff-types.ts';
 import type { ToolEdit } from '../api/tool-edit.ts';
+import type { FileChange, RepositoryDiff } from '../api/types.ts';
 import { type DiffNote, notesOf } from './diff-notes.ts';
 import './diff-view.css';
 import { FilePatchCache, useFilePatch } from './file-patch-loader.ts';

@@ -2,23 +2,11 @@
 // whose part of the 1 MiB patch was cut. Read when the file is opened, kept for as long as the diff it belongs
 // to is shown (a row scrolled out of the virtual list and back does not ask again).
 import { useEffect, useState } from 'react';
+import { api } from '../api/client.ts';
 import { type ApiError, asApiError } from '../api/errors.ts';
-import { request } from '../api/request.ts';
+import type { FileDiff } from '../api/types.ts';
 
-export interface FilePatch {
-  repository: string;
-  path: string;
-  /** The file's `diff --git` section(s), cut at 1 MiB (then `truncated`). */
-  patch: string;
-  truncated: boolean;
-}
-
-export function fetchFilePatch(taskId: string, repository: string, path: string): Promise<FilePatch> {
-  const query = new URLSearchParams({ repository, path });
-  return request<FilePatch>('GET', `/api/tasks/${encodeURIComponent(taskId)}/diff/file?${query}`);
-}
-
-type Loaded = { patch: FilePatch; error?: undefined } | { patch?: undefined; error: ApiError };
+type Loaded = { patch: FileDiff; error?: undefined } | { patch?: undefined; error: ApiError };
 
 /** The answers (or failures) by file, and the requests on their way; one per shown diff. */
 export class FilePatchCache {
@@ -50,7 +38,7 @@ export function useFilePatch(
     let live = true;
     let pending = cache.pending.get(key);
     if (!pending) {
-      pending = fetchFilePatch(taskId, repository, path).then(
+      pending = api.tasks.fileDiff(taskId, repository, path).then(
         (patch) => void cache.done.set(key, { patch }),
         (error: unknown) => void cache.done.set(key, { error: asApiError(error) }),
       );

@@ -1,7 +1,7 @@
 // A repository's diff as one entry per changed file, without parsing the patch: the service's `files`
 // list (always complete) joined with each file's slice of `patch` (cut at 1 MiB), split at its
 // `diff --git ` lines. A file's slice is parsed only when it is shown (diff-view.tsx).
-import type { FileChange, RepositoryDiff } from '../api/diff-types.ts';
+import type { FileChange, RepositoryDiff } from '../api/types.ts';
 
 /** One changed file: its stats, its part of the patch, and whether the service's cut left it out. */
 export interface FileEntry {

@@ -8,17 +8,9 @@ export interface CheckSpec {
 }
 
 /** One check run on a todo's changes: the command, how it ended, and the end of its output. */
-export interface CheckResult {
-  repository: string;
-  name: string;
-  command: string;
-  passed: boolean;
-  /** null when it did not run to an exit (refused by the command policy, timed out, killed). */
-  exit_code: number | null;
-  duration_ms: number;
-  /** The last 4,000 characters of its output (or why it did not run). */
-  output: string;
-}
+import type { CheckResult } from '@keel/protocol/workbench';
+
+export type { CheckResult };
 
 /** How much of a check's output is kept (its end: where test runners say what failed). */
 const keptOutput = 4000;

@@ -1,6 +1,7 @@
+import * as wire from '@keel/protocol/workbench';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParams, responses } from '../http/index.ts';
+import { idParams, noContent, responses } from '../http/index.ts';
 import type { ConversationService } from './conversation-service.ts';
 
 const createBody = z.strictObject({
@@ -17,18 +18,18 @@ export function conversationRoutes(conversations: ConversationService): FastifyP
     app.get(
       '/api/conversations',
       {
-        schema: { tags, querystring: listQuery, response: responses('{conversations: Conversation[]}', 400) },
+        schema: { tags, querystring: listQuery, response: responses(wire.conversationList, 400) },
       },
       async (request) => ({ conversations: conversations.list(request.query.project_id) }),
     );
     app.post(
       '/api/conversations',
-      { schema: { tags, body: createBody, response: responses('The conversation (201).', 400, 404) } },
+      { schema: { tags, body: createBody, response: responses(wire.conversation, 400, 404) } },
       async (request, reply) => reply.status(201).send(conversations.create(request.body)),
     );
     app.get(
       '/api/conversations/:id',
-      { schema: { tags, params: idParams, response: responses('The conversation.', 404) } },
+      { schema: { tags, params: idParams, response: responses(wire.conversation, 404) } },
       async (request) => conversations.get(request.params.id),
     );
     app.put(
@@ -38,17 +39,17 @@ export function conversationRoutes(conversations: ConversationService): FastifyP
           tags,
           params: idParams,
           body: updateBody,
-          response: responses('The conversation.', 400, 404),
+          response: responses(wire.conversation, 400, 404),
         },
       },
       async (request) => conversations.update(request.params.id, request.body),
     );
     app.delete(
       '/api/conversations/:id',
-      { schema: { tags, params: idParams, response: responses('Deleted (204).', 404) } },
+      { schema: { tags, params: idParams, response: responses(noContent, 404) } },
       async (request, reply) => {
         conversations.remove(request.params.id);
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       },
     );
     app.post(
@@ -59,7 +60,7 @@ export function conversationRoutes(conversations: ConversationService): FastifyP
           description:
             "Opens the conversation's session with the project's knowledge as context; then chat over WS /api/ws.",
           params: idParams,
-          response: responses('{conversation, session} (201).', 404, 409),
+          response: responses(wire.conversationStarted, 404, 409),
         },
       },
       async (request, reply) => reply.status(201).send(conversations.init(request.params.id)),

@@ -1,3 +1,4 @@
+import * as wire from '@keel/protocol/workbench';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { responses } from '../http/index.ts';
@@ -23,12 +24,7 @@ export function directoryRoutes(): FastifyPluginAsyncZod {
         schema: {
           tags: ['projects'],
           querystring: query,
-          response: responses(
-            '{path, parent, entries: [{name, path, is_dir, is_git_repo}]}: directories first; default the home directory.',
-            400,
-            403,
-            404,
-          ),
+          response: responses(wire.directoryListing, 400, 403, 404),
         },
       },
       (request) => listDirectory(request.query.path, { hidden: request.query.hidden === 'true' }),

@@ -1,20 +1,6 @@
-/** One changed file of a diff. Counts are lines; a binary file counts 0 and has `binary: true`. */
-export interface FileChange {
-  path: string;
-  /** The previous path of a renamed (or copied) file. */
-  old_path?: string;
-  status: 'added' | 'modified' | 'deleted' | 'renamed';
-  additions: number;
-  deletions: number;
-  binary: boolean;
-}
+import type { RepositoryDiff } from '@keel/protocol/workbench';
 
-export interface RepoDiff {
-  files: FileChange[];
-  /** git's unified diff, cut at a line boundary with a marker line when larger than the limit. */
-  patch: string;
-  additions: number;
-  deletions: number;
-  /** True when `patch` was cut (the file list and counts are always complete). */
-  truncated?: boolean;
-}
+export type { FileChange } from '@keel/protocol/workbench';
+
+/** One repository's diff as git gives it; the task and todo diffs add the repository's name. */
+export type RepoDiff = Omit<RepositoryDiff, 'repository' | 'base_commit'>;

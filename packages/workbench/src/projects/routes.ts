@@ -1,5 +1,6 @@
+import * as wire from '@keel/protocol/workbench';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { idParams, responses } from '../http/index.ts';
+import { idParams, noContent, responses } from '../http/index.ts';
 import type { KnowledgeService } from './knowledge-service.ts';
 import type { ProjectService } from './project-service.ts';
 import { projectCreateSchema, projectInitSchema, projectUpdateSchema } from './types.ts';
@@ -11,13 +12,9 @@ import { projectCreateSchema, projectInitSchema, projectUpdateSchema } from './t
 export function projectRoutes(projects: ProjectService, knowledge: KnowledgeService): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['projects'];
-    app.get(
-      '/api/projects',
-      { schema: { tags, response: responses('{projects: Project[]}') } },
-      async () => ({
-        projects: projects.list(),
-      }),
-    );
+    app.get('/api/projects', { schema: { tags, response: responses(wire.projectList) } }, async () => ({
+      projects: projects.list(),
+    }));
     app.post(
       '/api/projects',
       {
@@ -26,7 +23,7 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
           description:
             'Creates a project and starts its knowledge generation (status INITIALIZING; when it cannot start, CREATED with the reason in error). A path that is not a git repository is 422 NOT_A_GIT_REPOSITORY.',
           body: projectCreateSchema,
-          response: responses('The project (201).', 400, 422),
+          response: responses(wire.project, 400, 422),
         },
       },
       async (request, reply) => {
@@ -38,7 +35,7 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
     );
     app.get(
       '/api/projects/:id',
-      { schema: { tags, params: idParams, response: responses('The project.', 404) } },
+      { schema: { tags, params: idParams, response: responses(wire.project, 404) } },
       async (request) => projects.get(request.params.id),
     );
     app.put(
@@ -50,7 +47,7 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
             "Changes the fields given. New repositories reset the knowledge and generate it again. trust_repository_config: whether the repositories' .runtime/config.json apply their security-relevant keys in this project's Keel runs.",
           params: idParams,
           body: projectUpdateSchema,
-          response: responses('The project.', 400, 404, 409, 422),
+          response: responses(wire.project, 400, 404, 409, 422),
         },
       },
       async (request) => {
@@ -62,10 +59,10 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
     );
     app.delete(
       '/api/projects/:id',
-      { schema: { tags, params: idParams, response: responses('Deleted (204), with its tasks.', 404, 409) } },
+      { schema: { tags, params: idParams, response: responses(noContent, 404, 409) } },
       async (request, reply) => {
         await projects.remove(request.params.id);
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       },
     );
     app.post(
@@ -77,7 +74,7 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
             'Generates the four knowledge layers of every repository concurrently (202), or retries one layer with {repository, layer}.',
           params: idParams,
           body: projectInitSchema.nullish(),
-          response: responses('{project, knowledge} (202).', 400, 404, 409),
+          response: responses(wire.projectInitStarted, 400, 404, 409),
         },
       },
       async (request, reply) => {
@@ -96,7 +93,7 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
           description:
             'Every layer with status, error, session_id and content; project_md and constitution_md.',
           params: idParams,
-          response: responses('The knowledge.', 404),
+          response: responses(wire.knowledge, 404),
         },
       },
       async (request) => knowledge.read(request.params.id),
@@ -109,7 +106,7 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
           description:
             "For each repository, what its .runtime/config.json asks for that applies only when trusted (file, key, value with secrets masked, kind, why), and whether the project's Keel runs trust it now.",
           params: idParams,
-          response: responses('{project_id, trust_repository_config, repositories}.', 404),
+          response: responses(wire.projectRepositoryConfig, 404),
         },
       },
       async (request) => projects.repositoryConfig(request.params.id),

@@ -3,63 +3,22 @@
 // appends these events to the session's JSONL log and broadcasts them; the SPA renders them without
 // knowing which runner made them.
 
-/** Wire names of the runner kinds. */
-export const runnerKinds = ['keel', 'claude-code', 'codex', 'gemini', 'opencode', 'cursor', 'acp'] as const;
-export type RunnerKind = (typeof runnerKinds)[number];
+import type {
+  ErrorObject as RunnerErrorObject,
+  RunnerEvent,
+  RunnerKind,
+  Usage as RunnerUsage,
+} from '@keel/protocol/workbench';
 
-/** What a tool call does, so a client can render it without knowing the runner's own tool names. */
-export const toolKinds = [
-  'file_read',
-  'file_edit',
-  'command',
-  'search',
-  'web',
-  'plan',
-  'todo',
-  'mcp',
-  'other',
-] as const;
-export type ToolKind = (typeof toolKinds)[number];
-
-export interface RunnerUsage {
-  input_tokens: number;
-  output_tokens: number;
-  total_tokens: number;
-  cost_usd?: number;
-}
-
-export interface RunnerErrorObject {
-  code: string;
-  message: string;
-  details?: Record<string, unknown>;
-}
-
-/** One normalised event. Every runner emits only these; `raw` may carry the runner's own line. */
-export type RunnerEvent =
-  | { type: 'runner_started'; runner: RunnerKind; runner_session_id?: string; run_id?: string }
-  | { type: 'thinking'; content: string }
-  | { type: 'text_delta'; content: string }
-  | { type: 'message'; role: 'assistant' | 'user'; content: string }
-  | {
-      type: 'tool_call';
-      tool_call_id: string;
-      tool_name: string;
-      kind: ToolKind;
-      args: Record<string, unknown>;
-      /** The file the call reads or edits, relative to the workdir, when there is one. */
-      path?: string;
-    }
-  | {
-      type: 'tool_result';
-      tool_call_id: string;
-      tool_name: string;
-      kind: ToolKind;
-      ok: boolean;
-      result: string;
-    }
-  | { type: 'usage'; usage: RunnerUsage }
-  | { type: 'retry'; attempt: number; max_attempts: number; error: string }
-  | { type: 'error'; error: RunnerErrorObject };
+export {
+  type ErrorObject as RunnerErrorObject,
+  type RunnerEvent,
+  type RunnerKind,
+  runnerKinds,
+  type ToolKind,
+  toolKinds,
+  type Usage as RunnerUsage,
+} from '@keel/protocol/workbench';
 
 export type RunnerEventType = RunnerEvent['type'];
 

@@ -1,24 +1,6 @@
-import type { LogEntry, QueuedMessageView, SessionRecord } from './types.ts';
+import type { ChannelMessage } from '@keel/protocol/workbench';
 
-/** What the server pushes on a channel. */
-export type ChannelMessage =
-  | ({ type: 'event'; channel: string } & LogEntry)
-  | { type: 'status'; channel: string; session: SessionRecord }
-  | { type: 'queue'; channel: string; session_id: string; messages: QueuedMessageView[] }
-  | { type: 'task'; channel: string; task: TaskSnapshot };
-
-/**
- * What `task:{id}` carries on every change of a task: its state and the parts that change by themselves
- * (the review, the followed merge requests, the error), not its images or inputs.
- */
-export interface TaskSnapshot {
-  id: string;
-  state: string;
-  review: unknown;
-  merge_requests: unknown;
-  error: string | null;
-  updated_at: string;
-}
+export type { ChannelMessage, TaskSnapshot } from '@keel/protocol/workbench';
 
 export type Listener = (message: ChannelMessage) => void;
 

@@ -34,4 +34,4 @@ export {
   sessionStatuses,
   type UserActionEvent,
 } from './types.ts';
-export { clientMessageSchema, registerWebSocket, type WebSocketDeps } from './websocket.ts';
+export { registerWebSocket, type WebSocketDeps } from './websocket.ts';

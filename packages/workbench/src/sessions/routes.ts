@@ -1,6 +1,7 @@
+import * as wire from '@keel/protocol/workbench';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParams, responses } from '../http/index.ts';
+import { idParams, responses, sendJsonText } from '../http/index.ts';
 import type { SessionLog } from './session-log.ts';
 import type { SessionRunner } from './session-runner.ts';
 import type { SessionStore } from './session-store.ts';
@@ -31,7 +32,7 @@ export function sessionRoutes(
           description:
             "Stops the session's running work (its turn, or the work before it) and answers once it ended: a todo is then failed (execute it again to retry), a plan keeps its last version. 409 SESSION_NOT_RUNNING when nothing runs.",
           params: idParams,
-          response: responses('The session row, ended (cancelled unless it finished first).', 404, 409),
+          response: responses(wire.session, 404, 409),
         },
       },
       async (request) => runner.stop(request.params.id),
@@ -45,7 +46,7 @@ export function sessionRoutes(
             "A chat message into the session, as the WebSocket `chat`: a follow-up turn now when the session is idle ({queued: false}), else queued and delivered as its next turn once the current work ends ({queued: true, position}). On a plan or review session the answer is that stage's answer.",
           params: idParams,
           body: messageBody,
-          response: responses('202 {session_id, message_id, queued, position?}', 400, 404, 409),
+          response: responses(wire.sentMessage, 400, 404, 409),
         },
       },
       async (request, reply) => reply.status(202).send(runner.send(request.params.id, request.body.content)),
@@ -58,7 +59,7 @@ export function sessionRoutes(
           description:
             "The chat messages waiting for the session's current work to end, next first (kept in memory: a restart loses them).",
           params: idParams,
-          response: responses('{session_id, messages: [{id, content, queued_at}]}', 404),
+          response: responses(wire.sessionQueue, 404),
         },
       },
       async (request) => ({ session_id: request.params.id, messages: runner.queue(request.params.id) }),
@@ -70,10 +71,7 @@ export function sessionRoutes(
           tags: ['sessions'],
           description: 'Takes a queued message out before it is delivered; it never runs.',
           params: queueParams,
-          response: responses(
-            '{session_id, messages} (what still waits); 404 QUEUED_MESSAGE_NOT_FOUND once delivered',
-            404,
-          ),
+          response: responses(wire.sessionQueue, 404),
         },
       },
       async (request) => ({
@@ -83,7 +81,7 @@ export function sessionRoutes(
     );
     app.get(
       '/api/sessions/:id/status',
-      { schema: { tags: ['sessions'], params: idParams, response: responses('The session row.', 404) } },
+      { schema: { tags: ['sessions'], params: idParams, response: responses(wire.session, 404) } },
       async (request) => store.get(request.params.id),
     );
     app.get(
@@ -95,20 +93,18 @@ export function sessionRoutes(
             'Log entries {seq, timestamp, event} with seq > after, at most limit; next_cursor is the `after` of the next page.',
           params: idParams,
           querystring: logsQuery,
-          response: responses('{session_id, entries, next_cursor, has_more}', 400, 404),
+          response: responses(wire.logPage, 400, 404),
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const session = store.get(request.params.id);
         const { after, limit } = request.query;
-        const entries = log.read(session.id, after, limit);
-        const next = entries.at(-1)?.seq ?? after;
-        return {
-          session_id: session.id,
-          entries,
-          next_cursor: next,
-          has_more: log.lastSeq(session.id) > next,
-        };
+        // The stored lines are the entries' JSON: wrapped as they are, as the WebSocket sends them, not
+        // parsed and serialised again (the answer's shape is still `logPage`; the tests check each page).
+        const lines = log.readLines(session.id, after, limit);
+        const next = after + lines.length;
+        const page = `{"session_id":${JSON.stringify(session.id)},"entries":[${lines.join(',')}],"next_cursor":${next},"has_more":${log.lastSeq(session.id) > next}}`;
+        return sendJsonText(reply, page);
       },
     );
   };

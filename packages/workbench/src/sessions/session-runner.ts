@@ -15,7 +15,14 @@ import { nowIso, storeFailure } from '../store/index.ts';
 import { type Hub, sessionChannel } from './hub.ts';
 import type { SessionLog } from './session-log.ts';
 import type { SessionStore } from './session-store.ts';
-import type { QueuedMessageView, SessionContext, SessionEvent, SessionKind, SessionRecord } from './types.ts';
+import {
+  type QueuedMessageView,
+  type SessionContext,
+  type SessionEvent,
+  type SessionKind,
+  type SessionRecord,
+  sessionView,
+} from './types.ts';
 
 export interface RunnerSource {
   get(kind: RunnerKind): Runner;
@@ -589,6 +596,6 @@ export class SessionRunner {
   }
 
   #status(session: SessionRecord): void {
-    this.#hub.publish({ type: 'status', channel: sessionChannel(session.id), session });
+    this.#hub.publish({ type: 'status', channel: sessionChannel(session.id), session: sessionView(session) });
   }
 }

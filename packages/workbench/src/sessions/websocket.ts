@@ -1,6 +1,6 @@
+import { type ClientMessage, clientMessage } from '@keel/protocol/workbench';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { z } from 'zod';
 import { WorkbenchError } from '../errors.ts';
 import { type SocketAuthorizer, unauthorizedClose } from '../http/index.ts';
 import { storeFailure } from '../store/index.ts';
@@ -8,23 +8,7 @@ import type { ChannelMessage, Hub, TaskSnapshot } from './hub.ts';
 import type { SessionLog } from './session-log.ts';
 import type { SessionRunner } from './session-runner.ts';
 import type { SessionStore } from './session-store.ts';
-
-const channelSchema = z
-  .string()
-  .regex(/^(session|task):[A-Za-z0-9_-]+$/, "must be 'session:<session_id>' or 'task:<task_id>'");
-
-/** Client messages of `WS /api/ws` (documented in the README). */
-export const clientMessageSchema = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('subscribe'),
-    channel: channelSchema,
-    after: z.number().int().min(0).optional(),
-  }),
-  z.object({ type: z.literal('unsubscribe'), channel: channelSchema }),
-  z.object({ type: z.literal('chat'), session_id: z.string().min(1), content: z.string().min(1) }),
-  z.object({ type: z.literal('ping') }),
-]);
-type ClientMessage = z.infer<typeof clientMessageSchema>;
+import { sessionView } from './types.ts';
 
 export interface WebSocketDeps {
   hub: Hub;
@@ -63,7 +47,7 @@ class Connection {
   receive(text: string): void {
     let message: ClientMessage;
     try {
-      const parsed = clientMessageSchema.safeParse(JSON.parse(text));
+      const parsed = clientMessage.safeParse(JSON.parse(text));
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
@@ -135,7 +119,7 @@ class Connection {
     const lines = this.#deps.log.readLines(sessionId, after);
     for (const line of lines) this.#sendText(prefix + line.slice(1));
     subscription.lastSeq = after + lines.length;
-    this.#send({ type: 'status', channel, session });
+    this.#send({ type: 'status', channel, session: sessionView(session) });
     const queued = this.#deps.runner.queue(sessionId);
     if (queued.length > 0) this.#send({ type: 'queue', channel, session_id: sessionId, messages: queued });
     subscription.stop = this.#deps.hub.subscribe(channel, (message: ChannelMessage) => {

@@ -1,3 +1,4 @@
+import * as wire from '@keel/protocol/workbench';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { responses } from '../http/index.ts';
@@ -16,7 +17,7 @@ export function settingsRoutes(settings: SettingsService, runners: RunnerRegistr
   return async (app) => {
     app.get(
       '/api/settings',
-      { schema: { tags: ['settings'], response: responses('The settings.') } },
+      { schema: { tags: ['settings'], response: responses(wire.settings) } },
       async () => settings.view(),
     );
     app.put(
@@ -30,7 +31,7 @@ export function settingsRoutes(settings: SettingsService, runners: RunnerRegistr
             '(github_token, gitlab_token) in the same ' +
             'request removes the stored secret, named in `cleared_secrets` with a `message`.',
           body: settingsUpdateSchema,
-          response: responses('The settings as they now are.', 400, 422),
+          response: responses(wire.settings, 400, 422),
         },
       },
       async (request) => settings.update(request.body),
@@ -45,7 +46,7 @@ export function settingsRoutes(settings: SettingsService, runners: RunnerRegistr
             'The body may override base_url, api_key and model to test unsaved values; the saved key is sent ' +
             'only to the base_url it was saved for.',
           body: connectionTestBody.nullish(),
-          response: responses('{ok, base_url, models, model_found?, error?}', 400),
+          response: responses(wire.connectionTest, 400),
         },
       },
       async (request) => testConnection(settings, request.body ?? {}),
@@ -58,7 +59,7 @@ export function settingsRoutes(settings: SettingsService, runners: RunnerRegistr
           description:
             'Starts the named MCP server as the runners would (stdio, its command, args and env), lists its tools and stops it: {name, ok, tool_count, tools, error?: {message}} within 15 s. A POST: it starts a program.',
           params: z.object({ name: z.string().min(1).max(200) }),
-          response: responses('{name, ok, tool_count, tools, error?}', 404),
+          response: responses(wire.mcpHealth, 404),
         },
       },
       async (request) => checkMcpServer(settings.mcpServer(request.params.name)),
@@ -71,6 +72,7 @@ export function settingsRoutes(settings: SettingsService, runners: RunnerRegistr
           description:
             'Whether AI actions can run: what is missing (e.g. "model", or a secret a URL change removed), ' +
             "why (`reasons`), and each runner config's availability.",
+          response: responses(wire.settingsCheck),
         },
       },
       async () => ({ ...settings.check(), runners: await runners.check(settings.runnerConfigs()) }),

@@ -1,7 +1,8 @@
+import * as wire from '@keel/protocol/workbench';
 import { skillNameProblem } from '@keel/runtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParams, responses } from '../http/index.ts';
+import { idParams, noContent, responses } from '../http/index.ts';
 import type { SkillService } from './skill-service.ts';
 
 // The runtime's rule, since a linked skill is loaded by the runtime: a name it refuses would never load.
@@ -33,7 +34,7 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
         schema: {
           tags,
           querystring: listQuery,
-          response: responses('{skills: Skill[]} (linked to project_id when given).', 400),
+          response: responses(wire.skillList, 400),
         },
       },
       async (request) => ({ skills: skills.list(request.query.project_id) }),
@@ -44,27 +45,34 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
         schema: {
           tags,
           body: createBody,
-          response: responses('The skill with its content (201).', 400, 409),
+          response: responses(wire.skillWithContent, 400, 409),
         },
       },
       async (request, reply) => reply.status(201).send(skills.create(request.body)),
     );
     app.get(
       '/api/skills/:id',
-      { schema: { tags, params: idParams, response: responses('The skill with its content.', 404) } },
+      { schema: { tags, params: idParams, response: responses(wire.skillWithContent, 404) } },
       async (request) => skills.get(request.params.id),
     );
     app.put(
       '/api/skills/:id',
-      { schema: { tags, params: idParams, body: updateBody, response: responses('The skill.', 400, 404) } },
+      {
+        schema: {
+          tags,
+          params: idParams,
+          body: updateBody,
+          response: responses(wire.skillWithContent, 400, 404),
+        },
+      },
       async (request) => skills.update(request.params.id, request.body),
     );
     app.delete(
       '/api/skills/:id',
-      { schema: { tags, params: idParams, response: responses('Deleted (204).', 404) } },
+      { schema: { tags, params: idParams, response: responses(noContent, 404) } },
       async (request, reply) => {
         skills.remove(request.params.id);
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       },
     );
     app.post(
@@ -76,7 +84,7 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
             'Links the skill to a project (linked: true) or unlinks it; tasks of the project get it in .skills/.',
           params: idParams,
           body: linkBody,
-          response: responses('The skill.', 400, 404),
+          response: responses(wire.skillWithContent, 400, 404),
         },
       },
       async (request) => skills.link(request.params.id, request.body.project_id, request.body.linked),

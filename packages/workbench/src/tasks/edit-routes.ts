@@ -1,3 +1,4 @@
+import * as wire from '@keel/protocol/workbench';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams, responses } from '../http/index.ts';
 import type { TaskDeps } from './deps.ts';
@@ -38,7 +39,7 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           description: '02: saves plan.md as the user wrote it, a new version (PLANNING, plan session idle).',
           params: idParams,
           body: planBody,
-          response: responses('{task, version}', 400, 404, 409),
+          response: responses(wire.planSaved, 400, 404, 409),
         },
       },
       async (request) => {
@@ -54,7 +55,7 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           description:
             'Every version of plan.md, oldest first: {version, content, source: ai|user, session_id, created_at}.',
           params: idParams,
-          response: responses('{task_id, versions}', 404),
+          response: responses(wire.planVersionList, 404),
         },
       },
       async (request) => planVersions(deps, request.params.id),
@@ -65,7 +66,7 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
         schema: {
           tags,
           params: versionParams,
-          response: responses('One version of plan.md.', 400, 404),
+          response: responses(wire.planVersion, 400, 404),
         },
       },
       async (request) => {
@@ -82,7 +83,7 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
             'The unified diff of plan.md between two versions (default: the latest and the one before it).',
           params: idParams,
           querystring: planDiffQuery,
-          response: responses('{task_id, from, to, patch, additions, deletions}', 400, 404, 409),
+          response: responses(wire.planDiff, 400, 404, 409),
         },
       },
       async (request) => planDiff(deps, request.params.id, request.query.from, request.query.to),
@@ -95,7 +96,7 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           description: '03: adds a todo (at position, default the end) while TODO_READY.',
           params: idParams,
           body: todoCreateBody,
-          response: responses('{todo, todos} (201)', 400, 404, 409),
+          response: responses(wire.todoWithList, 400, 404, 409),
         },
       },
       async (request, reply) => reply.status(201).send(addTodo(deps, request.params.id, request.body)),
@@ -108,7 +109,7 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           description: "03: changes a todo's title, description or expected output while TODO_READY.",
           params: todoParams,
           body: todoUpdateBody,
-          response: responses('{todo, todos}', 400, 404, 409),
+          response: responses(wire.todoWithList, 400, 404, 409),
         },
       },
       async (request) => editTodo(deps, request.params.id, request.params.todo_id, request.body),
@@ -120,7 +121,7 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           tags,
           description: '03: removes a todo while TODO_READY; the later ones move up.',
           params: todoParams,
-          response: responses('{todos}', 404, 409),
+          response: responses(wire.todoList, 404, 409),
         },
       },
       async (request) => ({ todos: removeTodo(deps, request.params.id, request.params.todo_id) }),
@@ -134,7 +135,7 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
             '03: puts the todos in the order given (every todo id of the task, once) while TODO_READY.',
           params: idParams,
           body: todoOrderBody,
-          response: responses('{todos}', 400, 404, 409),
+          response: responses(wire.todoList, 400, 404, 409),
         },
       },
       async (request) => ({ todos: reorderTodos(deps, request.params.id, request.body.todo_ids) }),
@@ -148,7 +149,7 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
             '05: the commit message and/or the MR title and description as the user wrote them (REVIEWING, review session idle); null title/description: from the commit message again.',
           params: idParams,
           body: commitMessageBody,
-          response: responses('The task.', 400, 404, 409),
+          response: responses(wire.task, 400, 404, 409),
         },
       },
       async (request) => viewTask(deps, editCommitMessage(deps, request.params.id, request.body)),

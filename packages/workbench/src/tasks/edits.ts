@@ -36,12 +36,11 @@ export function editPlan(deps: TaskDeps, taskId: string, content: string) {
   const session = planSession(deps, task, true);
   deps.runner.assertIdle(session.id);
   const text = content.endsWith('\n') ? content : `${content}\n`;
-  savePlan(deps, taskId, text, 'user', session.id);
-  const version = deps.store.planVersions(taskId).at(-1);
+  const version = savePlan(deps, taskId, text, 'user', session.id);
   logAction(deps, session.id, {
     action: 'edit_plan',
-    detail: `The user edited plan.md (version ${version?.version}).`,
-    data: { version: version?.version, characters: text.length },
+    detail: `The user edited plan.md (version ${version.version}).`,
+    data: { version: version.version, characters: text.length },
   });
   noteTaskError(deps, taskId, null);
   return { task: deps.store.get(taskId), version };

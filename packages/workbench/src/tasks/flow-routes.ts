@@ -1,8 +1,10 @@
+import * as wire from '@keel/protocol/workbench';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WorkbenchError } from '../errors.ts';
 import { filePatch } from '../git/index.ts';
 import { idParams, responses } from '../http/index.ts';
+import type { SessionRecord } from '../sessions/index.ts';
 import { executeTodo, runAll, skipTodo, startCoding, todoDiff } from './coding-stage.ts';
 import type { TaskDeps } from './deps.ts';
 import { confirmInit, startInit } from './init-stage.ts';
@@ -16,8 +18,14 @@ import { messageBody, submitBody } from './types.ts';
 export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['flow'];
-    const started = (description: string) => responses(description, 400, 404, 409, 422);
-    const withSession = ({ task, session }: { task: Parameters<typeof viewTask>[1]; session: unknown }) => ({
+    const started = <Body extends z.ZodType>(body: Body) => responses(body, 400, 404, 409, 422);
+    const withSession = ({
+      task,
+      session,
+    }: {
+      task: Parameters<typeof viewTask>[1];
+      session: SessionRecord;
+    }) => ({
       task: viewTask(deps, deps.store.get(task.id)),
       session,
     });
@@ -29,10 +37,14 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           tags,
           description:
             'The flow as data: the five stages with their states, every task state, and the table of moves (action, by, from, to, trigger). Clients draw their stepper from it.',
-          response: responses('{stages: [{number, key, title, states}], states, moves}'),
+          response: responses(wire.flow),
         },
       },
-      async () => ({ stages, states: taskStates, moves }),
+      async () => ({
+        stages: stages.map((stage) => ({ ...stage, states: [...stage.states] })),
+        states: [...taskStates],
+        moves: moves.map((move) => ({ ...move, from: [...move.from] })),
+      }),
     );
     app.post(
       '/api/tasks/:id/init',
@@ -41,7 +53,7 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           tags,
           description: '01: clone, sync skills, copy knowledge (202). Again: retries the steps not done.',
           params: idParams,
-          response: started('The task (202).'),
+          response: started(wire.task),
         },
       },
       async (request, reply) => reply.status(202).send(viewTask(deps, startInit(deps, request.params.id))),
@@ -53,7 +65,7 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           tags,
           description: '01 → 02: the user confirms the initialization.',
           params: idParams,
-          response: started('The task, PLANNING.'),
+          response: started(wire.task),
         },
       },
       async (request) => viewTask(deps, confirmInit(deps, request.params.id)),
@@ -66,7 +78,7 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           description: '02: drafts plan.md, or refines it with message (same session) (202).',
           params: idParams,
           body: messageBody.nullish(),
-          response: started('{task, session} (202).'),
+          response: started(wire.taskWithSession),
         },
       },
       async (request, reply) =>
@@ -79,7 +91,7 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           tags,
           description: '02 → 03: locks the plan and starts todo generation in the plan session (202).',
           params: idParams,
-          response: started('{task, session} (202).'),
+          response: started(wire.taskWithSession),
         },
       },
       async (request, reply) => reply.status(202).send(withSession(lockPlan(deps, request.params.id))),
@@ -92,7 +104,7 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           description: '03: generates the todo list again, or adjusts it by message (202).',
           params: idParams,
           body: messageBody.nullish(),
-          response: started('{task, session} (202).'),
+          response: started(wire.taskWithSession),
         },
       },
       async (request, reply) =>
@@ -100,7 +112,7 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
     );
     app.post(
       '/api/tasks/:id/start-coding',
-      { schema: { tags, description: '03 → 04.', params: idParams, response: started('The task, CODING.') } },
+      { schema: { tags, description: '03 → 04.', params: idParams, response: started(wire.task) } },
       async (request) => viewTask(deps, startCoding(deps, request.params.id)),
     );
     app.post(
@@ -110,7 +122,7 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           tags,
           description: '04: runs the remaining todos in order, stopping at a failure (202).',
           params: idParams,
-          response: started('{task, todos} (202).'),
+          response: started(wire.task),
         },
       },
       async (request, reply) => {
@@ -125,7 +137,7 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           tags,
           description: '05: every repository, base commit..working tree: files and patch.',
           params: idParams,
-          response: started('{task_id, repositories, additions, deletions}'),
+          response: started(wire.taskDiff),
         },
       },
       async (request) => taskDiff(deps, request.params.id),
@@ -139,7 +151,7 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
             "05: one file's patch, base commit..working tree as in the task diff (for a file past its 1 MiB cut); path must be one of the diff's files.",
           params: idParams,
           querystring: fileDiffQuery,
-          response: responses('{repository, path, patch, truncated}', 400, 404, 409),
+          response: responses(wire.fileDiff, 400, 404, 409),
         },
       },
       async (request) => {
@@ -163,7 +175,7 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           description: '05: the AI commit message, adjustable by message in the same session (202).',
           params: idParams,
           body: messageBody.nullish(),
-          response: started('{task, session} (202).'),
+          response: started(wire.taskWithSession),
         },
       },
       async (request, reply) =>
@@ -179,7 +191,7 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           description: '05: commit, push, open the MR/PR per changed repository; then DONE with results.',
           params: idParams,
           body: submitBody.nullish(),
-          response: responses('The task, DONE.', 400, 404, 409, 422, 502),
+          response: responses(wire.task, 400, 404, 409, 422, 502),
         },
       },
       async (request) =>
@@ -187,7 +199,7 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
     );
     app.get(
       '/api/tasks/:id/todos',
-      { schema: { tags, params: idParams, response: responses('{todos: Todo[]}', 404) } },
+      { schema: { tags, params: idParams, response: responses(wire.todoList, 404) } },
       async (request) => {
         deps.store.get(request.params.id);
         return { todos: deps.store.todos(request.params.id) };
@@ -195,7 +207,7 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
     );
     app.get(
       '/api/todos/:id',
-      { schema: { tags, params: idParams, response: responses('The todo.', 404) } },
+      { schema: { tags, params: idParams, response: responses(wire.todo, 404) } },
       async (request) => deps.store.todo(request.params.id),
     );
     app.post(
@@ -206,14 +218,14 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           description:
             '04: runs one todo in its own session, strictly in order; a failed one is retried from its before-snapshot (202).',
           params: idParams,
-          response: started('{todo, session} (202).'),
+          response: started(wire.todoWithSession),
         },
       },
       async (request, reply) => reply.status(202).send(executeTodo(deps, request.params.id)),
     );
     app.post(
       '/api/todos/:id/skip',
-      { schema: { tags, params: idParams, response: started('The todo, skipped.') } },
+      { schema: { tags, params: idParams, response: started(wire.todo) } },
       async (request) => skipTodo(deps, request.params.id),
     );
     app.get(
@@ -223,7 +235,7 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           tags,
           description: "The todo's changes: before..after, or before..working tree while it runs.",
           params: idParams,
-          response: responses('{todo_id, status, live, repositories}', 404),
+          response: responses(wire.todoDiff, 404),
         },
       },
       async (request) => todoDiff(deps, request.params.id),

@@ -8,7 +8,7 @@ import { planPrompt, planRefinePrompt, todoAdjustPrompt, todoPrompt } from './pr
 import { reportedTurn } from './stage-errors.ts';
 import { readTaskFile, taskFileExists, writeTaskFile } from './task-files.ts';
 import { parseTodoList } from './todo-list.ts';
-import type { Task } from './types.ts';
+import type { PlanVersion, Task } from './types.ts';
 
 /**
  * Stages 02 and 03 share ONE session (and so one runner conversation): the plan is drafted and refined in
@@ -196,7 +196,7 @@ export function savePlan(
   content: string,
   source: 'ai' | 'user',
   sessionId: string | null,
-): void {
+): PlanVersion {
   if (deps.store.planVersions(taskId).length === 0) {
     let existing: string | null = null;
     try {
@@ -207,7 +207,7 @@ export function savePlan(
     if (existing !== null) deps.store.addPlanVersion(taskId, existing, 'ai', null);
   }
   writeTaskFile(deps.paths.taskDir(taskId), planPath(deps, taskId), content);
-  deps.store.addPlanVersion(taskId, content, source, sessionId);
+  return deps.store.addPlanVersion(taskId, content, source, sessionId);
 }
 
 /** The plan as the user last saved it, when their edit is the latest version (the next turn is told). */

@@ -1,3 +1,4 @@
+import * as wire from '@keel/protocol/workbench';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams, responses } from '../http/index.ts';
 import type { TaskDeps } from './deps.ts';
@@ -18,7 +19,7 @@ export function reviewRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           description:
             "05: the reviewer again over the whole change (it runs by itself on entering review): read-only, the project's review_runner or the task's runner; its findings land in task.review (202).",
           params: idParams,
-          response: responses('{task, session} (202).', 404, 409, 422),
+          response: responses(wire.taskWithSession, 404, 409, 422),
         },
       },
       async (request, reply) => {
@@ -33,7 +34,7 @@ export function reviewRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           tags,
           description: '05: marks a review finding dismissed (it is not offered as a follow-up).',
           params: findingParams,
-          response: responses('The finding.', 404, 409),
+          response: responses(wire.reviewFinding, 404, 409),
         },
       },
       async (request) => dismissFinding(deps, request.params.id, request.params.finding_id),
@@ -47,7 +48,7 @@ export function reviewRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
             '05 or DONE → 04: review findings (`findings`: ids), failed checks or comments of the merge request (`merge_request`: [{repository, check | comment_id}]) and todos written out (`todos`) become todos at the end of the list; the task goes back to CODING on the same branch, and its next submit updates the same merge request.',
           params: idParams,
           body: followUpBody,
-          response: responses('{task, todos}', 400, 404, 409),
+          response: responses(wire.taskWithTodos, 400, 404, 409),
         },
       },
       async (request) => {
@@ -63,7 +64,7 @@ export function reviewRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           description:
             'The submitted merge requests as last read: state, checks, comments, or why they could not be read (followed by itself until merged or closed).',
           params: idParams,
-          response: responses('{task_id, merge_requests}', 404),
+          response: responses(wire.taskMergeRequests, 404),
         },
       },
       async (request) => {
@@ -78,7 +79,7 @@ export function reviewRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           tags,
           description: 'Reads every followed merge request now from GitHub or GitLab with the stored token.',
           params: idParams,
-          response: responses('{task_id, merge_requests}', 404, 409),
+          response: responses(wire.taskMergeRequests, 404, 409),
         },
       },
       async (request) => {

@@ -1,5 +1,6 @@
+import * as wire from '@keel/protocol/workbench';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { idParams, responses } from '../http/index.ts';
+import { idParams, noContent, responses } from '../http/index.ts';
 import type { TaskDeps } from './deps.ts';
 import { cancelTask, createTask, deleteTask, reopenTask, updateTask, viewTask } from './task-service.ts';
 import { taskCreateSchema, taskListQuery, taskUpdateSchema } from './types.ts';
@@ -10,7 +11,7 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
     const tags = ['tasks'];
     app.get(
       '/api/tasks',
-      { schema: { tags, querystring: taskListQuery, response: responses('{tasks: Task[]}', 400) } },
+      { schema: { tags, querystring: taskListQuery, response: responses(wire.taskList, 400) } },
       async (request) => ({
         tasks: deps.store.list(request.query.project_id).map((task) => viewTask(deps, task)),
       }),
@@ -23,7 +24,7 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           description:
             'Creates a task (state CREATED). Branch default: keel/<slug>-<short id>, checked by git ref rules.',
           body: taskCreateSchema,
-          response: responses('The task (201).', 400, 404, 422),
+          response: responses(wire.task, 400, 404, 422),
         },
       },
       async (request, reply) => reply.status(201).send(viewTask(deps, createTask(deps, request.body))),
@@ -34,7 +35,7 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
         schema: {
           tags,
           params: idParams,
-          response: responses('The task with plan, todos and allowed_actions.', 404),
+          response: responses(wire.task, 404),
         },
       },
       async (request) => viewTask(deps, deps.store.get(request.params.id)),
@@ -48,7 +49,7 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
             'Changes the input fields (until planning ends). A state field is refused with 409 INVALID_STATE.',
           params: idParams,
           body: taskUpdateSchema,
-          response: responses('The task.', 400, 404, 409, 422),
+          response: responses(wire.task, 400, 404, 409, 422),
         },
       },
       async (request) => viewTask(deps, updateTask(deps, request.params.id, request.body)),
@@ -61,17 +62,17 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           description:
             'Stops the running work first (a todo, a plan turn, run-all, the init steps) and waits for it to end, then deletes the task and its work directory (204).',
           params: idParams,
-          response: responses('Deleted (204).', 404, 409),
+          response: responses(noContent, 404, 409),
         },
       },
       async (request, reply) => {
         await deleteTask(deps, request.params.id);
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       },
     );
     app.post(
       '/api/tasks/:id/cancel',
-      { schema: { tags, params: idParams, response: responses('The task, CANCELLED.', 404, 409) } },
+      { schema: { tags, params: idParams, response: responses(wire.task, 404, 409) } },
       async (request) => viewTask(deps, cancelTask(deps, request.params.id)),
     );
     app.post(
@@ -80,7 +81,7 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
         schema: {
           tags,
           params: idParams,
-          response: responses('The task, back in the state it was cancelled from.', 404, 409),
+          response: responses(wire.task, 404, 409),
         },
       },
       async (request) => viewTask(deps, reopenTask(deps, request.params.id)),

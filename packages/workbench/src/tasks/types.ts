@@ -1,9 +1,34 @@
+import type {
+  FollowedMergeRequest,
+  InitProgress,
+  PrdLinkError,
+  SubmitResult,
+  TaskReview,
+  Workspace,
+} from '@keel/protocol/workbench';
 import { z } from 'zod';
-import type { CheckResult } from '../checks/index.ts';
-import type { MergeRequestStatus } from '../merge-requests/index.ts';
-import type { RunnerErrorObject } from '../runners/index.ts';
 import { branchNameProblem } from './branch-name.ts';
 import type { TaskState } from './states.ts';
+
+export {
+  type FindingSeverity,
+  type FollowedMergeRequest,
+  findingSeverities,
+  type InitProgress,
+  type InitStep,
+  type PlanVersion,
+  type PrdLinkError,
+  type ReviewFinding,
+  type StepStatus,
+  type SubmitResult,
+  type TaskImageInfo,
+  type TaskReview,
+  type Todo,
+  type TodoOrigin,
+  type TodoStatus,
+  todoStatuses,
+  type Workspace,
+} from '@keel/protocol/workbench';
 
 /** Bounds of task images: each at most 5 MiB of base64, at most 8 per task. */
 export const maxImageChars = 5 * 1024 * 1024;
@@ -19,13 +44,6 @@ const imageSchema = z.strictObject({
   filename: z.string().min(1).max(255).optional(),
 });
 export type TaskImage = z.infer<typeof imageSchema>;
-
-/** An image as lists and views show it: what it is and how big, not its data. */
-export interface TaskImageInfo {
-  media_type: string;
-  filename?: string;
-  bytes: number;
-}
 
 const branchSchema = z.string().superRefine((name, context) => {
   const problem = branchNameProblem(name);
@@ -66,97 +84,6 @@ export const submitBody = z.strictObject({
   description: z.string().max(16_000).optional(),
 });
 
-export type StepStatus = 'pending' | 'running' | 'done' | 'failed';
-export interface InitStep {
-  name: string;
-  status: StepStatus;
-  detail?: string;
-  error?: string;
-}
-export interface InitProgress {
-  status: 'idle' | 'running' | 'done' | 'failed';
-  steps: InitStep[];
-}
-
-/** One repository's isolated copy in the task's work directory. */
-export interface Workspace {
-  repository: string;
-  dir: string;
-  branch: string;
-  base_commit: string;
-  base_branch: string;
-  origin_url: string | null;
-}
-
-export interface SubmitResult {
-  repository: string;
-  changed: boolean;
-  branch: string;
-  commit: string | null;
-  provider?: 'gitlab' | 'github' | 'other';
-  mr_url?: string | null;
-  compare_url?: string | null;
-  /**
-   * The merge request of a pushed repository: its link, or null with a `note` saying why in words (a remote
-   * with no merge-request API Keel knows, GitLab giving no link) and what to do.
-   */
-  merge_request?: { url: string | null; note?: string };
-  error?: RunnerErrorObject;
-}
-
-export const findingSeverities = ['error', 'warning', 'info'] as const;
-export type FindingSeverity = (typeof findingSeverities)[number];
-
-/** One thing the reviewer found in the task's change. */
-export interface ReviewFinding {
-  id: string;
-  severity: FindingSeverity;
-  repository: string | null;
-  file: string | null;
-  line: number | null;
-  message: string;
-  /** `open`, `dismissed` by the user, or turned into the follow-up todo `todo_id`. */
-  status: 'open' | 'dismissed' | 'follow_up';
-  todo_id: string | null;
-}
-
-/** The reviewer's work at the start of stage 05: one round per pass through review. */
-export interface TaskReview {
-  status: 'running' | 'done' | 'failed';
-  round: number;
-  session_id: string | null;
-  findings: ReviewFinding[];
-  /** Why the review failed (the runner's error, or an answer that was not a findings list). */
-  error: string | null;
-  updated_at: string;
-}
-
-/** A submitted merge request as the workbench follows it (its provider's answer, or why it could not read it). */
-export interface FollowedMergeRequest {
-  repository: string;
-  provider: 'github' | 'gitlab';
-  url: string;
-  status: MergeRequestStatus | null;
-  /** Why the last read failed; the follower tries again later. */
-  error: string | null;
-  /** Whether the follower still looks at it (false once merged or closed). */
-  following: boolean;
-  checked_at: string | null;
-}
-
-/** Where a todo came from: the plan (or a hand edit), a follow-up written out, a review finding, or the MR. */
-export type TodoOrigin =
-  | { kind: 'plan' }
-  | { kind: 'user' }
-  | { kind: 'review'; finding_id: string }
-  | { kind: 'merge_request'; repository: string; check?: string; comment_id?: string };
-
-/** A PRD link the plan's first draft could not read, and why in words. */
-export interface PrdLinkError {
-  url: string;
-  message: string;
-}
-
 export interface Task {
   id: string;
   project_id: string;
@@ -186,39 +113,6 @@ export interface Task {
   error: string | null;
   created_at: string;
   updated_at: string;
-}
-
-export const todoStatuses = ['pending', 'running', 'done', 'failed', 'skipped'] as const;
-export type TodoStatus = (typeof todoStatuses)[number];
-
-export interface Todo {
-  id: string;
-  task_id: string;
-  position: number;
-  title: string;
-  description: string;
-  expected_output: string;
-  status: TodoStatus;
-  session_id: string | null;
-  /** Snapshot sha per repository before the todo first ran (the retry restores it). */
-  before: Record<string, string> | null;
-  after: Record<string, string> | null;
-  /** The checks run after its last turn, of the repositories it changed (null: none ran). */
-  checks: CheckResult[] | null;
-  origin: TodoOrigin;
-  error: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** One version of plan.md: written by a plan turn (`ai`) or saved by the user (`user`). */
-export interface PlanVersion {
-  task_id: string;
-  version: number;
-  content: string;
-  source: 'ai' | 'user';
-  session_id: string | null;
-  created_at: string;
 }
 
 const todoText = {

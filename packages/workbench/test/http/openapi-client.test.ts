@@ -18,6 +18,11 @@ type JsonBody<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] ext
 }
   ? B
   : never;
+type Answer<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  responses: { '2XX': { content: { 'application/json': infer B } } };
+}
+  ? B
+  : never;
 `;
 
 const good = `${prelude}
@@ -33,6 +38,15 @@ const followUp: JsonBody<'/api/tasks/{id}/follow-up', 'post'> = {
 };
 const submit: JsonBody<'/api/tasks/{id}/submit-mr', 'post'> = { title: 'Greet' };
 export const flow = [project, task, message, followUp, submit];
+
+// Answers are typed too: what a script reads of a task, its todos and a session's log.
+declare const shown: Answer<'/api/tasks/{id}', 'get'>;
+declare const page: Answer<'/api/sessions/{id}/logs', 'get'>;
+const state: 'CREATED' | 'INITIALIZING' | 'PLANNING' | 'PLAN_LOCKED' | 'TODO_READY' | 'CODING' | 'REVIEWING' | 'DONE' | 'CANCELLED' =
+  shown.state;
+const titles: string[] = shown.todos.map((todo) => todo.title);
+const cursor: number = page.next_cursor;
+export const read = [state, titles, cursor];
 `;
 
 const bad = `${prelude}
@@ -40,6 +54,8 @@ export const project: JsonBody<'/api/projects', 'post'> = {
   name: 'Greeter',
   repositories: [{ path: '/code/app', type: 'mainframe' }],
 };
+declare const shown: Answer<'/api/tasks/{id}', 'get'>;
+export const missing: string = shown.no_such_field;
 `;
 
 function typeCheck(dir: string, file: string): { ok: boolean; output: string } {
@@ -86,4 +102,28 @@ test('the OpenAPI document validates, and a client generated from it type-checks
   const refused = typeCheck(dir, 'bad.ts');
   expect(refused.ok).toBe(false);
   expect(refused.output).toContain('mainframe');
+  expect(refused.output).toContain('no_such_field');
+});
+
+test('every route documents the body of its answer, not just "2XX"', async () => {
+  await using wb = await startWorkbench([], { configure: false });
+  const document = (await wb.api('GET', '/docs/json')).body as {
+    paths: Record<
+      string,
+      Record<string, { responses: Record<string, { content?: Record<string, { schema?: object }> }> }>
+    >;
+  };
+  const undescribed: string[] = [];
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'))?.[1];
+      const schema = success?.content?.['application/json']?.schema as
+        | { type?: unknown; anyOf?: unknown; oneOf?: unknown; $ref?: unknown }
+        | undefined;
+      const described = schema && (schema.type ?? schema.anyOf ?? schema.oneOf ?? schema.$ref);
+      if (!described) undescribed.push(`${method.toUpperCase()} ${path}`);
+    }
+  }
+  expect(undescribed).toEqual([]);
+  expect(Object.keys(document.paths).length).toBeGreaterThan(50);
 });

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { api } from '../../api/client.ts';
 import type { ApiError } from '../../api/errors.ts';
-import type { CheckSetting, Project } from '../../api/types.ts';
+import type { CheckInput, CheckSetting, Project } from '../../api/types.ts';
 import { useFieldErrors } from '../../components/field-errors.ts';
 import { ErrorNote, invalidBy } from '../../components/status.tsx';
 
@@ -11,7 +11,7 @@ function checksToText(checks: CheckSetting[] | undefined): string {
   return (checks ?? []).map((check) => `${check.name}: ${check.command}`).join('\n');
 }
 
-function textToChecks(text: string): CheckSetting[] {
+function textToChecks(text: string): CheckInput[] {
   return text
     .split('\n')
     .map((line) => line.trim())

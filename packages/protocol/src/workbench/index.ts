@@ -1,0 +1,14 @@
+// The workbench's wire: every record, event, WebSocket message and the error shape, as zod schemas with
+// their types. The service answers through them (a response that does not match is a bug it reports), the
+// SPA and clients import the types. No Node here: this runs in a browser as well.
+export * from './answers.ts';
+export * from './common.ts';
+export * from './diffs.ts';
+export * from './events.ts';
+export * from './library.ts';
+export * from './names.ts';
+export * from './projects.ts';
+export * from './sessions.ts';
+export * from './settings.ts';
+export * from './tasks.ts';
+export * from './websocket.ts';

@@ -1,0 +1,67 @@
+// The workbench's closed sets of names as plain lists, without zod, so that a browser bundle can import the
+// values without the schema library; the schemas in this folder are built from them.
+
+export const runnerKinds = ['keel', 'claude-code', 'codex', 'gemini', 'opencode', 'cursor', 'acp'] as const;
+export type RunnerKind = (typeof runnerKinds)[number];
+
+export const repositoryTypes = ['frontend', 'backend', 'custom'] as const;
+export type RepositoryType = (typeof repositoryTypes)[number];
+
+export const repositoryProviders = ['gitlab', 'github', 'other'] as const;
+
+export const projectStatuses = ['CREATED', 'INITIALIZING', 'READY', 'FAILED'] as const;
+
+export const knowledgeLayers = ['structure', 'business_flow', 'modules', 'index'] as const;
+export type KnowledgeLayer = (typeof knowledgeLayers)[number];
+
+/** The task states of the spec's section 3, and CANCELLED (the workbench's addition). */
+export const taskStates = [
+  'CREATED',
+  'INITIALIZING',
+  'PLANNING',
+  'PLAN_LOCKED',
+  'TODO_READY',
+  'CODING',
+  'REVIEWING',
+  'DONE',
+  'CANCELLED',
+] as const;
+export type TaskState = (typeof taskStates)[number];
+
+export const todoStatuses = ['pending', 'running', 'done', 'failed', 'skipped'] as const;
+export type TodoStatus = (typeof todoStatuses)[number];
+
+export const sessionStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+export type SessionStatus = (typeof sessionStatuses)[number];
+
+/** What a session is for; with `owner_id` it says which record it belongs to. */
+export const sessionKinds = [
+  'knowledge',
+  'task_init',
+  'plan',
+  'coding',
+  'reviewer',
+  'review',
+  'conversation',
+] as const;
+export type SessionKind = (typeof sessionKinds)[number];
+
+/** How a tool call is shown, whatever the runner called the tool. */
+export const toolKinds = [
+  'file_read',
+  'file_edit',
+  'command',
+  'search',
+  'web',
+  'plan',
+  'todo',
+  'mcp',
+  'other',
+] as const;
+export type ToolKind = (typeof toolKinds)[number];
+
+export const findingSeverities = ['error', 'warning', 'info'] as const;
+export type FindingSeverity = (typeof findingSeverities)[number];
+
+export const mergeRequestProviders = ['github', 'gitlab'] as const;
+export type MergeRequestProvider = (typeof mergeRequestProviders)[number];

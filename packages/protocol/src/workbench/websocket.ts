@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { errorObject, timestamp } from './common.ts';
+import { logEntry } from './events.ts';
+import { queuedMessage, session } from './sessions.ts';
+import { followedMergeRequest, taskReview } from './tasks.ts';
+
+// `WS /api/ws`: one connection carries many subscriptions. Channels: `session:{session_id}` (the session's
+// log, replayed after a cursor then live, and its status) and `task:{task_id}` (every change of the task).
+
+const channel = z
+  .string()
+  .regex(/^(session|task):[A-Za-z0-9_-]+$/, "must be 'session:<session_id>' or 'task:<task_id>'");
+
+/** What a client sends. */
+export const clientMessage = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('subscribe'),
+    channel,
+    /** Replay the log after this seq (default 0: all of it). */
+    after: z.number().int().min(0).optional(),
+  }),
+  z.object({ type: z.literal('unsubscribe'), channel }),
+  /** A chat message into a session: a turn now, or queued behind the running one (then `queued`). */
+  z.object({ type: z.literal('chat'), session_id: z.string().min(1), content: z.string().min(1) }),
+  z.object({ type: z.literal('ping') }),
+]);
+export type ClientMessage = z.infer<typeof clientMessage>;
+
+/**
+ * What `task:{id}` carries on every change of a task: its state and the parts that change by themselves
+ * (the review, the followed merge requests, the error), not its images or inputs.
+ */
+export const taskSnapshot = z.object({
+  id: z.string(),
+  state: z.string(),
+  review: taskReview.nullable(),
+  merge_requests: z.array(followedMergeRequest).nullable(),
+  error: z.string().nullable(),
+  updated_at: timestamp,
+});
+export type TaskSnapshot = z.infer<typeof taskSnapshot>;
+
+/** What the server pushes on a channel. */
+export const channelMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('event'), channel: z.string(), ...logEntry.shape }),
+  z.object({ type: z.literal('status'), channel: z.string(), session }),
+  z.object({
+    type: z.literal('queue'),
+    channel: z.string(),
+    session_id: z.string(),
+    messages: z.array(queuedMessage),
+  }),
+  z.object({ type: z.literal('task'), channel: z.string(), task: taskSnapshot }),
+]);
+export type ChannelMessage = z.infer<typeof channelMessage>;
+
+/** Everything the server sends: channel messages, and the answers to the client's own messages. */
+export const serverMessage = z.discriminatedUnion('type', [
+  ...channelMessage.options,
+  z.object({ type: z.literal('subscribed'), channel: z.string(), after: z.number().int() }),
+  z.object({ type: z.literal('unsubscribed'), channel: z.string() }),
+  z.object({
+    type: z.literal('queued'),
+    session_id: z.string(),
+    message_id: z.string(),
+    queued: z.literal(true),
+    position: z.number().int().optional(),
+  }),
+  z.object({ type: z.literal('pong') }),
+  z.object({ type: z.literal('error'), error: errorObject }),
+]);
+export type ServerMessage = z.infer<typeof serverMessage>;

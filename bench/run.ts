@@ -11,6 +11,8 @@ for (const bench of [
   'bench/workbench-task-list.ts',
   'bench/workbench-directories.ts',
   'bench/workbench-workspace.ts',
+  'bench/workbench-review-paint.ts',
+  'bench/workbench-scale.ts',
 ]) {
   const result = spawnSync(process.execPath, [bench], { stdio: 'inherit' });
   if (result.status !== 0) console.log(JSON.stringify({ bench, error: `exited with ${result.status}` }));

@@ -1,22 +1,9 @@
-import { lazy, Suspense } from 'react';
 import { NavLink, Route, Routes } from 'react-router';
 import { api } from './api/client.ts';
 import { CheckBanner } from './components/check-banner.tsx';
 import { KeyPrompt } from './components/key-prompt.tsx';
-import { Loading } from './components/status.tsx';
 import { ThemeToggle } from './components/theme-toggle.tsx';
-
-// Every page is its own chunk: the first load carries the shell only.
-const SettingsPage = lazy(() => import('./pages/settings-page.tsx'));
-const ProjectsPage = lazy(() => import('./pages/projects-page.tsx'));
-const ProjectPage = lazy(() => import('./pages/project-page.tsx'));
-const TasksPage = lazy(() => import('./pages/tasks-page.tsx'));
-const NewTaskPage = lazy(() => import('./pages/new-task-page.tsx'));
-const TaskPage = lazy(() => import('./pages/task-page.tsx'));
-const SkillsPage = lazy(() => import('./pages/skills-page.tsx'));
-const ConversationsPage = lazy(() => import('./pages/conversations-page.tsx'));
-const ConversationPage = lazy(() => import('./pages/conversation-page.tsx'));
-const NotFoundPage = lazy(() => import('./pages/not-found-page.tsx'));
+import { pages } from './routes.tsx';
 
 export function App() {
   return (
@@ -52,21 +39,11 @@ export function App() {
       />
       <CheckBanner compact />
       <main className="main">
-        <Suspense fallback={<Loading what="page" />}>
-          <Routes>
-            <Route path="/" element={<ProjectsPage />} />
-            <Route path="/projects" element={<ProjectsPage />} />
-            <Route path="/projects/:id" element={<ProjectPage />} />
-            <Route path="/tasks" element={<TasksPage />} />
-            <Route path="/tasks/new" element={<NewTaskPage />} />
-            <Route path="/tasks/:id" element={<TaskPage />} />
-            <Route path="/conversations" element={<ConversationsPage />} />
-            <Route path="/conversations/:id" element={<ConversationPage />} />
-            <Route path="/skills" element={<SkillsPage />} />
-            <Route path="/settings" element={<SettingsPage />} />
-            <Route path="*" element={<NotFoundPage />} />
-          </Routes>
-        </Suspense>
+        <Routes>
+          {pages.map(({ path, Page }) => (
+            <Route key={path} path={path} element={<Page />} />
+          ))}
+        </Routes>
       </main>
     </div>
   );

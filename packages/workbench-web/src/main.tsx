@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { ApiError } from './api/errors.ts';
 import { App } from './app.tsx';
+import { preloadPage } from './routes.tsx';
 import './kit.css';
 import './styles.css';
 
@@ -22,6 +23,8 @@ const queryClient = new QueryClient({
 
 const root = document.getElementById('root');
 if (root) {
+  // The first page's code before the first render: shown at once instead of after a fallback.
+  await preloadPage(window.location.pathname);
   createRoot(root).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { type ComponentType, lazy, type ReactNode, Suspense, useState } from 'react';
 import type { ToolEdit } from '../api/tool-edit.ts';
 import type { RepositoryDiff } from '../api/types.ts';
 import type { DiffNote } from './diff-notes.ts';
@@ -6,17 +6,37 @@ import { Loading } from './status.tsx';
 
 // The Markdown renderer and the diff viewer are the heaviest parts; they load when first shown.
 const MarkdownImpl = lazy(() => import('./markdown.tsx'));
-type DiffModule = typeof import('./diff-view.tsx');
-// The diff viewer's module once loaded: rendered directly then, without suspending. A lazy component
-// suspends on its first render even when its code is already here, and React holds back what a Suspense
-// boundary reveals for about 300 ms after its fallback showed: the preload would win nothing.
-let diffModule: DiffModule | undefined;
-const loadDiffView = () =>
-  import('./diff-view.tsx').then((module) => {
-    diffModule = module;
-    return module;
-  });
-const DiffImpl = lazy(loadDiffView);
+
+/**
+ * A component in its own chunk that, once its module is here, renders directly. A lazy component suspends on
+ * its first render even when its code is already loaded, and React holds back what a Suspense boundary
+ * reveals for about 300 ms after its fallback showed: `preload()` alone would win nothing.
+ */
+export function preloadable<Props extends object>(
+  load: () => Promise<{ default: ComponentType<Props> }>,
+  fallback: ReactNode,
+): { Component: ComponentType<Props>; preload: () => Promise<unknown> } {
+  let loaded: ComponentType<Props> | undefined;
+  const preload = () =>
+    load().then((module) => {
+      loaded = module.default;
+      return module;
+    });
+  const Lazy = lazy(preload) as unknown as ComponentType<Props>;
+  function Preloaded(props: Props) {
+    // Chosen once per mount: switching between the two would remount it and lose its state.
+    const [Loaded] = useState(() => loaded);
+    if (Loaded) return <Loaded {...props} />;
+    return (
+      <Suspense fallback={fallback}>
+        <Lazy {...props} />
+      </Suspense>
+    );
+  }
+  return { Component: Preloaded, preload };
+}
+
+const diffView = preloadable(() => import('./diff-view.tsx'), <Loading what="diff viewer" />);
 const EditDiffImpl = lazy(() => import('./diff-view.tsx').then((module) => ({ default: module.EditDiff })));
 
 export function Markdown({ children }: { children: string }) {
@@ -29,7 +49,7 @@ export function Markdown({ children }: { children: string }) {
 
 /** Starts loading the diff viewer's code while the diff itself is still on its way. */
 export function preloadDiffViewer(): void {
-  void loadDiffView();
+  void diffView.preload();
 }
 
 /**
@@ -46,14 +66,7 @@ export function DiffViewer({
   taskId?: string;
 }) {
   const props = { diffs, ...(notes ? { notes } : {}), ...(taskId ? { taskId } : {}) };
-  // Chosen once per viewer: switching between the two would remount it and lose what the user opened.
-  const [loaded] = useState(() => diffModule);
-  if (loaded) return <loaded.default {...props} />;
-  return (
-    <Suspense fallback={<Loading what="diff viewer" />}>
-      <DiffImpl {...props} />
-    </Suspense>
-  );
+  return <diffView.Component {...props} />;
 }
 
 /** A tool call's file edit as a diff (edit_file, write_file, patch). */

@@ -23,6 +23,7 @@ export function preloadable<Props extends object>(
       return module;
     });
   const Lazy = lazy(preload) as unknown as ComponentType<Props>;
+  // biome-ignore lint/correctness/noComponentHookFactories: made once per chunk when a module loads, never in a render
   function Preloaded(props: Props) {
     // Chosen once per mount: switching between the two would remount it and lose its state.
     const [Loaded] = useState(() => loaded);

@@ -119,6 +119,40 @@ describe('context management', () => {
     expect(texts(forked).join('\n')).not.toContain('(notes on b.txt)');
   });
 
+  test('a long run (150 tool steps) compacts again and again: no request outgrows the window, the last ones no larger than the first', {
+    timeout: 120_000,
+  }, async () => {
+    const steps = 150;
+    const names = ['a.txt', 'b.txt', 'c.txt'] as const;
+    const turns = Array.from({ length: steps }, (_, i) => afterTool(readTurn(names[i % 3]!, 376)));
+    await using h = await startHarness(
+      [
+        { ...summary, repeat: true },
+        readTurn('a.txt', 376),
+        ...turns.slice(1),
+        afterTool({ text: 'Read them all, again and again.' }),
+      ],
+      // The breaker would stop so long a run (its token budget, the same reads over and over): not this test's subject.
+      {
+        ...files,
+        '.runtime/config.json': JSON.stringify({ ...config, circuit_breaker: { enabled: false } }),
+      },
+    );
+    const { events, result, error } = await h.collect({ prompt: task, include_tools: ['read_file'] });
+    expect(error).toBeUndefined();
+    expect(result!.output).toBe('Read them all, again and again.');
+    expect(ofType(events, 'tool_result')).toHaveLength(steps);
+    // Compacted many times over, not once: the history keeps coming back under the budget.
+    expect(ofType(events, 'compact').length).toBeGreaterThan(steps / 10);
+    const turnRequests = h.model.chatRequests.filter((body) => !isSummaryRequest(body));
+    const sizes = turnRequests.map(promptTokens);
+    expect(Math.max(...sizes)).toBeLessThan(8000);
+    // Flat: the last 20 requests are no larger than the largest of the first 20 (within a few step numbers' digits).
+    expect(Math.max(...sizes.slice(-20))).toBeLessThanOrEqual(Math.max(...sizes.slice(0, 20)) * 1.02);
+    // Every request still carries the task word for word.
+    for (const body of turnRequests) expect(texts(body)[1]).toBe(task);
+  });
+
   test('pruning alone, when it suffices, emits only prune and asks for no summary', async () => {
     await using h = await startHarness(
       [

@@ -283,6 +283,10 @@ describe.skipIf(!hasChromium)('the workbench SPA (Chromium, real workbench servi
     const current = page.locator('.stepper [aria-current=step]');
     await expect.poll(() => current.textContent()).toContain('01');
     await page.getByRole('heading', { name: '01 · Initialization' }).waitFor();
+    // The image shows as a thumbnail read from its own URL (the task carries only its info).
+    const thumb = page.locator('.task-image img[alt="sketch.png"]');
+    await thumb.waitFor();
+    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
     await shot('task-01-created');
 
     // 01: initialization starts by itself (the project is READY); then confirm.

@@ -57,6 +57,7 @@ export type {
   SubmitResult,
   Task,
   TaskDiff,
+  TaskImageInfo,
   TaskReview,
   TaskState,
   Todo,

@@ -1,6 +1,8 @@
 import * as wire from '@keel/protocol/workbench';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { idParams, noContent, responses } from '../http/index.ts';
+import { z } from 'zod';
+import { WorkbenchError } from '../errors.ts';
+import { errorSchema, idParams, noContent, responses } from '../http/index.ts';
 import type { TaskDeps } from './deps.ts';
 import { cancelTask, createTask, deleteTask, reopenTask, updateTask, viewTask } from './task-service.ts';
 import { taskCreateSchema, taskListQuery, taskUpdateSchema } from './types.ts';
@@ -39,6 +41,44 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => viewTask(deps, deps.store.get(request.params.id)),
+    );
+    app.get(
+      '/api/tasks/:id/images/:index',
+      {
+        schema: {
+          tags,
+          description:
+            "One of the task's images by its place in `images` (from 0), as its bytes with its media type: lists and views carry only each image's info. Sent with a sandboxing Content-Security-Policy and nosniff; an SVG only as a download.",
+          params: imageParams,
+          response: {
+            200: z.string().meta({ format: 'binary' }).describe('The image bytes.'),
+            404: errorSchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const task = deps.store.get(request.params.id);
+        const image = task.images[request.params.index];
+        if (!image) {
+          throw new WorkbenchError('NOT_FOUND', `The task has no image ${request.params.index}.`, {
+            index: request.params.index,
+            images: task.images.length,
+          });
+        }
+        // Uploaded by whoever made the task: never run as a page of this origin (an SVG can hold script).
+        reply
+          .type(image.media_type)
+          .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+          .header('x-content-type-options', 'nosniff')
+          .header('cache-control', 'private, max-age=3600');
+        if (image.media_type.includes('svg')) {
+          reply.header(
+            'content-disposition',
+            `attachment; filename="${safeName(image.filename ?? 'image.svg')}"`,
+          );
+        }
+        return reply.send(Buffer.from(image.data, 'base64') as never);
+      },
     );
     app.put(
       '/api/tasks/:id',
@@ -87,4 +127,14 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       async (request) => viewTask(deps, reopenTask(deps, request.params.id)),
     );
   };
+}
+
+const imageParams = z.object({
+  id: z.string().min(1).max(200),
+  index: z.coerce.number().int().min(0).max(100),
+});
+
+/** A file name for a header: printable ASCII without quotes or backslashes. */
+function safeName(name: string): string {
+  return name.replace(/[^\x20-\x7e]|["\\]/g, '_');
 }

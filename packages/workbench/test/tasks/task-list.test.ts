@@ -43,4 +43,53 @@ describe('the task list', () => {
       plain.body.id,
     ]);
   });
+
+  test('each image by its own URL: its bytes and media type, sandboxed; an SVG only as a download', async () => {
+    const repo = repoWithRemote(tempDir('images'), 'app', { 'a.txt': 'a\n' });
+    await using wb = await startWorkbench(knowledgeScript(1));
+    const { api, base } = wb;
+    const project = (
+      await api('POST', '/api/projects', { name: 'p', repositories: [{ path: repo.dir, type: 'custom' }] })
+    ).body;
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    const task = (
+      await api('POST', '/api/tasks', {
+        project_id: project.id,
+        description: 'With images',
+        images: [
+          { data: png.toString('base64'), media_type: 'image/png', filename: 'screen.png' },
+          { data: svg.toString('base64'), media_type: 'image/svg+xml', filename: 'bad"name.svg' },
+        ],
+      })
+    ).body;
+
+    const first = await fetch(`${base}/api/tasks/${task.id}/images/0`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await first.arrayBuffer())).toEqual(png);
+    expect(first.headers.get('content-security-policy')).toContain('sandbox');
+    expect(first.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(first.headers.get('content-disposition')).toBeNull();
+
+    const second = await fetch(`${base}/api/tasks/${task.id}/images/1`);
+    expect(second.status).toBe(200);
+    expect(second.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(second.headers.get('content-disposition')).toBe('attachment; filename="bad_name.svg"');
+    expect(Buffer.from(await second.arrayBuffer())).toEqual(svg);
+
+    for (const [path, code] of [
+      [`/api/tasks/${task.id}/images/2`, 'NOT_FOUND'],
+      ['/api/tasks/task_nope/images/0', 'TASK_NOT_FOUND'],
+    ] as const) {
+      const missing = await api('GET', path);
+      expect(missing.status).toBe(404);
+      expect(missing.body.error.code).toBe(code);
+    }
+    for (const index of ['-1', 'x', '1.5', '999']) {
+      const bad = await api('GET', `/api/tasks/${task.id}/images/${index}`);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.code).toBe('INVALID_PARAMS');
+    }
+  });
 });

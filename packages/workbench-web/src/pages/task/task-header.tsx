@@ -4,6 +4,7 @@ import { scrub } from '../../api/error-words.ts';
 import type { ApiError } from '../../api/errors.ts';
 import type { Task } from '../../api/types.ts';
 import { ErrorNote, TaskBadge } from '../../components/status.tsx';
+import { TaskImageThumb } from '../../components/task-image.tsx';
 import { PrdLinkErrors } from './prd-link-errors.tsx';
 import { storeTask } from './task-actions.ts';
 
@@ -71,7 +72,16 @@ export function TaskHeader({ task }: { task: Task }) {
         {task.images.length > 0 ? (
           <div>
             <dt>Images</dt>
-            <dd>{task.images.map((image) => image.filename ?? image.media_type).join(', ')}</dd>
+            <dd className="task-images">
+              {task.images.map((image, index) => (
+                <TaskImageThumb
+                  key={`${index}-${image.bytes}`}
+                  taskId={task.id}
+                  index={index}
+                  image={image}
+                />
+              ))}
+            </dd>
           </div>
         ) : null}
         <div>

@@ -75,7 +75,8 @@ export function TaskHeader({ task }: { task: Task }) {
             <dd className="task-images">
               {task.images.map((image, index) => (
                 <TaskImageThumb
-                  key={`${index}-${image.bytes}`}
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the index is the image's address in the API
+                  key={index}
                   taskId={task.id}
                   index={index}
                   image={image}

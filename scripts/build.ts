@@ -15,6 +15,7 @@ const packages = [
   'protocol',
   'runtime',
   'service',
+  'workbench-client',
   'store-postgres',
   'cli',
   'server',

@@ -22,3 +22,12 @@ export const planVersionList = z.object({ task_id: z.string(), versions: z.array
 export const projectInitStarted = z.object({ project, knowledge: z.array(knowledgeLayer) });
 /** A conversation initialized (201): the conversation, and the session to chat in. */
 export const conversationStarted = z.object({ conversation, session });
+
+export type TaskWithSession = z.infer<typeof taskWithSession>;
+export type TodoWithSession = z.infer<typeof todoWithSession>;
+export type TaskWithTodos = z.infer<typeof taskWithTodos>;
+export type TodoWithList = z.infer<typeof todoWithList>;
+export type PlanSaved = z.infer<typeof planSaved>;
+export type PlanVersionList = z.infer<typeof planVersionList>;
+export type ProjectInitStarted = z.infer<typeof projectInitStarted>;
+export type ConversationStarted = z.infer<typeof conversationStarted>;

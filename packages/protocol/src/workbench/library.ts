@@ -39,8 +39,11 @@ export const directoryListing = z.object({
   entries: z.array(
     z.object({ name: z.string(), path: z.string(), is_dir: z.boolean(), is_git_repo: z.boolean() }),
   ),
-  /** How many entries the directory has in all; `truncated` when only the first ones are listed. */
+  /** How many entries the directory has in all (hidden ones only when asked). */
   total: z.number().int(),
+  /** Where this page starts in the sorted entries (`?offset=`, default 0). */
+  offset: z.number().int(),
+  /** More entries follow this page: ask again with `offset` + `entries.length`. */
   truncated: z.boolean(),
 });
 export type DirectoryListing = z.infer<typeof directoryListing>;

@@ -140,6 +140,7 @@ export const taskMergeRequests = z.object({
   task_id: z.string(),
   merge_requests: z.array(followedMergeRequest),
 });
+export type TaskMergeRequests = z.infer<typeof taskMergeRequests>;
 
 /** Where a todo came from: the plan (or a hand edit), a follow-up written out, a review finding, or the MR. */
 export const todoOrigin = z.discriminatedUnion('kind', [
@@ -244,6 +245,7 @@ export const task = z.object({
   /** The actions of the table of moves allowed in its state now. */
   allowed_actions: z.array(z.string()),
 });
+export type TaskSessionSummary = z.infer<typeof taskSessionSummary>;
 export type Task = z.infer<typeof task>;
 
 export const taskList = z.object({ tasks: z.array(task) });

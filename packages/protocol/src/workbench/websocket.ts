@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorObject, timestamp } from './common.ts';
 import { logEntry } from './events.ts';
+import { taskStates } from './names.ts';
 import { queuedMessage, session } from './sessions.ts';
 import { followedMergeRequest, taskReview } from './tasks.ts';
 
@@ -32,7 +33,7 @@ export type ClientMessage = z.infer<typeof clientMessage>;
  */
 export const taskSnapshot = z.object({
   id: z.string(),
-  state: z.string(),
+  state: z.enum(taskStates),
   review: taskReview.nullable(),
   merge_requests: z.array(followedMergeRequest).nullable(),
   error: z.string().nullable(),

@@ -1,28 +1,12 @@
 import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import type { DirectoryListing } from '@keel/protocol/workbench';
 import { WorkbenchError } from '../errors.ts';
 
-export interface DirectoryEntry {
-  name: string;
-  path: string;
-  is_dir: boolean;
-  /** A directory with a `.git` inside: what a project's repository can be. */
-  is_git_repo: boolean;
-}
+type DirectoryEntry = DirectoryListing['entries'][number];
 
-export interface DirectoryListing {
-  path: string;
-  /** The directory above, or null at the root. */
-  parent: string | null;
-  entries: DirectoryEntry[];
-  /** How many entries the directory shows in all (hidden ones only when asked). */
-  total: number;
-  /** More than `entries` holds: the first `maxEntries`, in order, are listed. */
-  truncated: boolean;
-}
-
-/** The most entries one listing shows: a folder of 20,000 sub-folders is not browsed by scrolling. */
+/** The most entries one page of a listing shows: a folder of 20,000 sub-folders comes in pages. */
 export const maxEntries = 2000;
 
 // Names compare much faster through one collator than through `localeCompare` each time.
@@ -38,7 +22,7 @@ const checksAtOnce = 64;
  */
 export async function listDirectory(
   path = homedir(),
-  options: { hidden?: boolean } = {},
+  options: { hidden?: boolean; offset?: number } = {},
 ): Promise<DirectoryListing> {
   const absolute = resolve(path);
   const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
@@ -54,7 +38,7 @@ export async function listDirectory(
   });
   const shown = dirents.filter((dirent) => options.hidden || !dirent.name.startsWith('.'));
   // Only links need a look to be placed (a link to a directory is listed as one, so a linked checkout can
-  // be picked); then the first `maxEntries` in order, and only they are checked for `.git`.
+  // be picked); then `maxEntries` in order from `offset` (a page), and only they are checked for `.git`.
   const placed = shown.map((dirent) => ({
     name: dirent.name,
     isDir: dirent.isDirectory(),
@@ -68,7 +52,8 @@ export async function listDirectory(
     },
   );
   placed.sort((a, b) => Number(b.isDir) - Number(a.isDir) || byName(a.name, b.name));
-  const listed = placed.slice(0, maxEntries);
+  const offset = options.offset ?? 0;
+  const listed = placed.slice(offset, offset + maxEntries);
   const entries = await mapAtMost(listed, checksAtOnce, async ({ name, isDir }): Promise<DirectoryEntry> => {
     const entryPath = join(absolute, name);
     return {
@@ -84,7 +69,8 @@ export async function listDirectory(
     parent: parent === absolute ? null : parent,
     entries,
     total: placed.length,
-    truncated: placed.length > listed.length,
+    offset,
+    truncated: placed.length > offset + listed.length,
   };
 }
 

@@ -13,6 +13,8 @@ const query = z.object({
     .refine((path) => !path.includes('\0'), 'must not contain a NUL byte')
     .optional(),
   hidden: z.enum(['true', 'false']).optional(),
+  /** Where the page starts in the sorted entries (pages of 2,000). */
+  offset: z.coerce.number().int().min(0).max(10_000_000).optional(),
 });
 
 /** `GET /api/directories`: browse the machine's directories to pick a project's repositories. */
@@ -27,7 +29,11 @@ export function directoryRoutes(): FastifyPluginAsyncZod {
           response: responses(wire.directoryListing, 400, 403, 404),
         },
       },
-      (request) => listDirectory(request.query.path, { hidden: request.query.hidden === 'true' }),
+      (request) =>
+        listDirectory(request.query.path, {
+          hidden: request.query.hidden === 'true',
+          ...(request.query.offset === undefined ? {} : { offset: request.query.offset }),
+        }),
     );
   };
 }

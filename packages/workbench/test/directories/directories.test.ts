@@ -30,7 +30,7 @@ describe('GET /api/directories', () => {
     expect(hidden.body.entries.map((entry: Body) => entry.name)).toContain('.hidden');
   });
 
-  test('a folder of 2,500 sub-folders lists the first 2,000 in order, says how many there are', {
+  test('a folder of 2,500 sub-folders lists 2,000 in order, says how many there are, and gives the rest as the next page', {
     timeout: 30_000,
   }, async () => {
     await using wb = await startWorkbench([]);
@@ -49,6 +49,20 @@ describe('GET /api/directories', () => {
     expect(listing.body.entries.find((entry: Body) => entry.name === 'dir-7').is_git_repo).toBe(true);
     const small = await wb.api('GET', `/api/directories?path=${encodeURIComponent(join(root, 'dir-7'))}`);
     expect(small.body).toMatchObject({ total: 0, truncated: false, entries: [] });
+
+    // The next page from where this one ended: the rest, the file last, nothing twice.
+    const next = await wb.api('GET', `/api/directories?path=${encodeURIComponent(root)}&offset=2000`);
+    expect(next.body).toMatchObject({ total: 2501, offset: 2000, truncated: false });
+    const rest = next.body.entries.map((entry: Body) => entry.name);
+    expect(rest).toHaveLength(501);
+    expect(rest.at(-1)).toBe('a-file.txt');
+    expect(new Set([...names, ...rest]).size).toBe(2501);
+    const past = await wb.api('GET', `/api/directories?path=${encodeURIComponent(root)}&offset=9000`);
+    expect(past.body).toMatchObject({ total: 2501, offset: 9000, truncated: false, entries: [] });
+    for (const offset of ['-1', 'x', '1.5']) {
+      const bad = await wb.api('GET', `/api/directories?path=${encodeURIComponent(root)}&offset=${offset}`);
+      expect(bad.status).toBe(400);
+    }
   });
 
   test('defaults to the home directory; the root has no parent', async () => {

@@ -14,6 +14,8 @@ export const projectStatuses = ['CREATED', 'INITIALIZING', 'READY', 'FAILED'] as
 export const knowledgeLayers = ['structure', 'business_flow', 'modules', 'index'] as const;
 export type KnowledgeLayer = (typeof knowledgeLayers)[number];
 
+export const knowledgeStatuses = ['pending', 'running', 'done', 'failed'] as const;
+
 /** The task states of the spec's section 3, and CANCELLED (the workbench's addition). */
 export const taskStates = [
   'CREATED',

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { timestamp } from './common.ts';
-import { knowledgeLayers, projectStatuses, repositoryProviders, repositoryTypes } from './names.ts';
+import {
+  knowledgeLayers,
+  knowledgeStatuses,
+  projectStatuses,
+  repositoryProviders,
+  repositoryTypes,
+} from './names.ts';
 
 /** A repository's check as the project stores it: run at its root after each todo that changed it. */
 export const checkSetting = z.object({
@@ -43,8 +49,6 @@ export type Project = z.infer<typeof project>;
 export type ProjectStatus = Project['status'];
 
 export const projectList = z.object({ projects: z.array(project) });
-
-export const knowledgeStatuses = ['pending', 'running', 'done', 'failed'] as const;
 
 /** One layer of one repository's knowledge. */
 export const knowledgeLayer = z.object({

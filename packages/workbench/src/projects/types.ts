@@ -1,12 +1,17 @@
+import {
+  type KnowledgeLayer,
+  knowledgeLayers,
+  knowledgeStatuses,
+  projectStatuses,
+  repositoryProviders as providers,
+  repositoryTypes,
+} from '@keel/protocol/workbench/names';
 import { z } from 'zod';
 
-export const repositoryTypes = ['frontend', 'backend', 'custom'] as const;
-export const providers = ['gitlab', 'github', 'other'] as const;
-export const projectStatuses = ['CREATED', 'INITIALIZING', 'READY', 'FAILED'] as const;
+export { knowledgeLayers, knowledgeStatuses, projectStatuses, providers, repositoryTypes };
+
 export type ProjectStatus = (typeof projectStatuses)[number];
-export const knowledgeLayers = ['structure', 'business_flow', 'modules', 'index'] as const;
-export type KnowledgeLayer = (typeof knowledgeLayers)[number];
-export const knowledgeStatuses = ['pending', 'running', 'done', 'failed'] as const;
+export type { KnowledgeLayer };
 export type KnowledgeStatus = (typeof knowledgeStatuses)[number];
 
 /** A verification command of a repository, run at its root after each todo that changed it (issue #26). */

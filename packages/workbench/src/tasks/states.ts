@@ -1,18 +1,8 @@
+import { type TaskState, taskStates } from '@keel/protocol/workbench/names';
 import { WorkbenchError } from '../errors.ts';
 
 /** The task states of spec section 3, and CANCELLED (the workbench's addition, see the decision record). */
-export const taskStates = [
-  'CREATED',
-  'INITIALIZING',
-  'PLANNING',
-  'PLAN_LOCKED',
-  'TODO_READY',
-  'CODING',
-  'REVIEWING',
-  'DONE',
-  'CANCELLED',
-] as const;
-export type TaskState = (typeof taskStates)[number];
+export { type TaskState, taskStates };
 
 /** The five stages of spec section 1, each with the task states that belong to it (the stepper's source). */
 export const stages = [

@@ -286,7 +286,9 @@ describe.skipIf(!hasChromium)('the workbench SPA (Chromium, real workbench servi
     // The image shows as a thumbnail read from its own URL (the task carries only its info).
     const thumb = page.locator('.task-image img[alt="sketch.png"]');
     await thumb.waitFor();
-    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() => thumb.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBeGreaterThan(0);
     await shot('task-01-created');
 
     // 01: initialization starts by itself (the project is READY); then confirm.
@@ -360,6 +362,26 @@ describe.skipIf(!hasChromium)('the workbench SPA (Chromium, real workbench servi
     await shot('settings-dark');
     await page.emulateMedia({ colorScheme: 'light' });
   }, 180_000);
+  test('the directory picker pages through 2,050 sub-folders to a repository past the first page', async () => {
+    await using many = await createTempDir({ prefix: 'keel-wb-picker-' });
+    for (let i = 0; i < 2050; i++) mkdirSync(join(many.path, `d-${String(i).padStart(4, '0')}`));
+    mkdirSync(join(many.path, 'zz-repo', '.git'), { recursive: true });
+    await page.goto(`${spa.url}/projects`);
+    await page.fill('input[name="repositories.0.path"]', many.path);
+    await page.getByRole('button', { name: 'Browse for repository 1' }).click();
+    const picker = page.getByRole('dialog', { name: 'Choose a repository folder' });
+    const pages = picker.getByTestId('picker-truncated');
+    await pages.filter({ hasText: 'Entries 1–2,000 of 2,051' }).waitFor();
+    expect(await picker.locator('li', { hasText: 'zz-repo' }).count()).toBe(0);
+    await pages.getByRole('button', { name: 'Next →' }).click();
+    await pages.filter({ hasText: 'Entries 2,001–2,051 of 2,051' }).waitFor();
+    await picker
+      .locator('li', { hasText: 'zz-repo' })
+      .getByRole('button', { name: 'Use this repository' })
+      .click();
+    expect(await page.inputValue('input[name="repositories.0.path"]')).toBe(join(many.path, 'zz-repo'));
+  }, 60_000);
+
   test('with WORKBENCH_AUTH_API_KEY the app asks for the key, refuses a wrong one, and remembers the right one', async () => {
     await using keyedHome = await createTempDir({ prefix: 'keel-wb-keyed-' });
     const keyed = await createWorkbench({

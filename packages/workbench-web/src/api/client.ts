@@ -66,8 +66,14 @@ export const api = {
       request<McpHealth>('POST', `/api/settings/mcp-servers/${id(name)}/health`, {}),
   },
   directories: {
-    list: (path?: string) =>
-      request<DirectoryListing>('GET', `/api/directories${path ? `?path=${id(path)}` : ''}`),
+    /** One page of 2,000 entries from `offset`. */
+    list: (path?: string, offset = 0) => {
+      const query = new URLSearchParams({
+        ...(path ? { path } : {}),
+        ...(offset ? { offset: String(offset) } : {}),
+      });
+      return request<DirectoryListing>('GET', `/api/directories${query.size ? `?${query}` : ''}`);
+    },
   },
   projects: {
     list: () => list<Project>('/api/projects', 'projects'),

@@ -9,15 +9,23 @@ import { ErrorNote, Loading } from './status.tsx';
  * Browses the workbench machine's directories (`GET /api/directories`) to pick a repository: opens where
  * `start` is (else the home directory), marks git repositories, and hands back the chosen folder.
  */
+/** The service's page of entries (`GET /api/directories`). */
+const pageSize = 2000;
+
 export function DirectoryPicker(props: {
   start?: string;
   onPick: (path: string) => void;
   onClose: () => void;
 }) {
-  const [path, setPath] = useState<string | undefined>(props.start || undefined);
+  const [place, setPlace] = useState<{ path: string | undefined; offset: number }>({
+    path: props.start || undefined,
+    offset: 0,
+  });
+  const { path, offset } = place;
+  const setPath = (next: string | undefined) => setPlace({ path: next, offset: 0 });
   const listing = useQuery<DirectoryListing, ApiError>({
-    queryKey: ['directories', path ?? '~'],
-    queryFn: () => api.directories.list(path),
+    queryKey: ['directories', path ?? '~', offset],
+    queryFn: () => api.directories.list(path, offset),
     retry: false,
   });
   const here = listing.data;
@@ -57,10 +65,28 @@ export function DirectoryPicker(props: {
               </li>
             ))}
         </ul>
-        {here?.truncated ? (
-          <p className="hint" data-testid="picker-truncated">
-            The first {here.entries.length.toLocaleString()} of {here.total?.toLocaleString()} entries, by
-            name.
+        {here && (here.truncated || here.offset > 0) ? (
+          <p className="hint picker-pages" data-testid="picker-truncated">
+            Entries {(here.offset + 1).toLocaleString()}–
+            {(here.offset + here.entries.length).toLocaleString()} of {here.total.toLocaleString()}, by name.{' '}
+            {here.offset > 0 ? (
+              <button
+                type="button"
+                className="button-link"
+                onClick={() => setPlace({ path, offset: Math.max(0, here.offset - pageSize) })}
+              >
+                ← Previous
+              </button>
+            ) : null}{' '}
+            {here.truncated ? (
+              <button
+                type="button"
+                className="button-link"
+                onClick={() => setPlace({ path, offset: here.offset + here.entries.length })}
+              >
+                Next →
+              </button>
+            ) : null}
           </p>
         ) : null}
         <div className="form-actions">

@@ -164,7 +164,10 @@ test('the base package has exactly three dependencies, and the others load on de
   });
 });
 
-test('a TypeScript project type-checks against the published declarations', async () => {
+// tsc over the installed declarations takes seconds alone and much longer beside other test files.
+test('a TypeScript project type-checks against the published declarations', {
+  timeout: 120_000,
+}, async () => {
   await writeFile(join(project.dir, 'consumer.ts'), consumerTypes);
   await writeFile(
     join(project.dir, 'tsconfig.json'),

@@ -46,11 +46,24 @@ async function isExecutable(path: string): Promise<boolean> {
 // Generous for a "short" check: a Node-based agent (Gemini CLI) takes seconds to start on a busy machine.
 const versionTimeoutMs = 20_000;
 
-/** `<binary> --version`, first version-looking token of its output; a clear reason when it fails. */
-export function readVersion(
+/**
+ * `<binary> --version`, first version-looking token of its output; a clear reason when it fails. A run that
+ * was killed or timed out is tried once more: on a busy machine a Node-based agent can miss the bound once.
+ */
+export async function readVersion(
   binary: string,
   env: NodeJS.ProcessEnv,
 ): Promise<{ version: string } | { reason: string }> {
+  const first = await versionOnce(binary, env);
+  return 'retry' in first ? (await versionOnce(binary, env)).answer : first.answer;
+}
+
+type VersionAnswer = { version: string } | { reason: string };
+
+function versionOnce(
+  binary: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ answer: VersionAnswer; retry?: true }> {
   return new Promise((resolve) => {
     execFile(
       binary,
@@ -58,13 +71,20 @@ export function readVersion(
       { env, timeout: versionTimeoutMs, killSignal: 'SIGKILL', maxBuffer: 256 * 1024 },
       (error, stdout, stderr) => {
         if (error) {
-          const detail = (String(stderr).trim().split('\n').at(-1) ?? '') || error.message;
-          resolve({ reason: `'${binary} --version' failed: ${detail}` });
+          const failure = error as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null };
+          const stopped = failure.killed || failure.signal;
+          const detail = stopped
+            ? `it did not answer within ${versionTimeoutMs / 1000} s (stopped by ${failure.signal ?? 'the timeout'})`
+            : (String(stderr).trim().split('\n').at(-1) ?? '') || error.message;
+          resolve({
+            answer: { reason: `'${binary} --version' failed: ${detail}` },
+            ...(stopped ? { retry: true as const } : {}),
+          });
           return;
         }
         const text = `${stdout}`.trim() || `${stderr}`.trim();
         const version = /\d+\.\d+(\.\d+)?([-+.][\w.]+)?/.exec(text)?.[0] ?? text.split('\n')[0] ?? '';
-        resolve(version ? { version } : { reason: `'${binary} --version' printed no version` });
+        resolve({ answer: version ? { version } : { reason: `'${binary} --version' printed no version` } });
       },
     );
   });

@@ -20,13 +20,13 @@ export async function assertOwnGitDir(dir: string): Promise<void> {
 }
 
 async function findLink(folder: string, top: boolean): Promise<string | null> {
-  for (const entry of await readdir(folder, { withFileTypes: true })) {
+  for (const entry of await entriesOf(folder)) {
     const path = join(folder, entry.name);
     if (entry.isSymbolicLink()) return path;
     if (!entry.isDirectory()) continue;
     // objects/: only its own entries (info/, pack/, the fan-out folders) are checked, not every object.
     if (top && entry.name === 'objects') {
-      for (const inner of await readdir(path, { withFileTypes: true })) {
+      for (const inner of await entriesOf(path)) {
         if (inner.isSymbolicLink()) return join(path, inner.name);
       }
       for (const sub of ['info', 'pack']) {
@@ -39,6 +39,17 @@ async function findLink(folder: string, top: boolean): Promise<string | null> {
     if (found) return found;
   }
   return null;
+}
+
+/**
+ * A folder's entries; none when it went away meanwhile (git removes emptied ref folders while it packs
+ * refs or runs beside this check): a folder that is gone holds no link.
+ */
+async function entriesOf(folder: string) {
+  return readdir(folder, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return [];
+    throw error;
+  });
 }
 
 function tampered(path: string, why: string): WorkbenchError {

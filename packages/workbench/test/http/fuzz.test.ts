@@ -5,7 +5,10 @@ import { planningScript, repoWithRemote, startWorkbench, tempDir } from '../harn
 test('10,000 generated and hostile requests: no 5xx, every error in the shape, still healthy', {
   timeout: 300_000,
 }, async () => {
-  await using wb = await startWorkbench(planningScript(1, ['first']));
+  // FUZZ_LOG=1 prints the service's log: where a 500 came from.
+  await using wb = await startWorkbench(planningScript(1, ['first']), {
+    workbench: { logger: process.env.FUZZ_LOG === '1' },
+  });
   const root = tempDir('fuzz');
   const repo = repoWithRemote(root, 'app', { 'README.md': '# app\n' });
   const project = await wb.api('POST', '/api/projects', {

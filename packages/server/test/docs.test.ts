@@ -53,3 +53,38 @@ describe('OpenAPI at /docs', () => {
     expect((await s.api('GET', '/runtime/runs')).status).toBe(401);
   });
 });
+
+test('every route documents the body of its answer, not just "2XX"', async () => {
+  await using s = await startServer([]);
+  const document = (await s.api('GET', '/docs/json')).body as {
+    paths: Record<
+      string,
+      Record<string, { responses: Record<string, { content?: Record<string, { schema?: object }> }> }>
+    >;
+  };
+  // Answers that are not JSON: the event streams (each `data:` line a run event) and an artifact's payload.
+  const otherMedia: Record<string, string> = {
+    'GET /runtime/runs/{id}/events': 'text/event-stream',
+    'POST /run/stream': 'text/event-stream',
+    'GET /runtime/artifacts/{id}/content': '*/*',
+  };
+  const undescribed: string[] = [];
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const route = `${method.toUpperCase()} ${path}`;
+      const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'))?.[1];
+      const schema = success?.content?.[otherMedia[route] ?? 'application/json']?.schema as
+        | { type?: unknown; anyOf?: unknown; oneOf?: unknown; $ref?: unknown }
+        | undefined;
+      const described = schema && (schema.type ?? schema.anyOf ?? schema.oneOf ?? schema.$ref);
+      if (!described) undescribed.push(route);
+    }
+  }
+  expect(undescribed).toEqual([]);
+  // `POST /run` answers the run result, or the event stream with `"stream": true`.
+  expect(Object.keys(document.paths['/run']?.post?.responses['200']?.content ?? {}).sort()).toEqual([
+    'application/json',
+    'text/event-stream',
+  ]);
+  expect(Object.keys(document.paths).length).toBeGreaterThan(40);
+});

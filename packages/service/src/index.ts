@@ -20,9 +20,14 @@ export {
   answerBadUrl,
   type ErrorMapping,
   errorBody,
+  errorSchema,
+  eventStream,
   healthRoutes,
   installApiDocs,
   installErrorHandling,
+  noContent,
+  responses,
   type ServiceErrorObject,
+  sendJsonText,
 } from './http/index.ts';
 export { SlidingWindowLimiter, type SlidingWindowOptions, type WindowDecision } from './rate/index.ts';

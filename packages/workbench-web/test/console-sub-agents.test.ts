@@ -2,14 +2,14 @@
 // `agent_spawned` / `agent_finished` events as transcript blocks that link to the child run.
 import { describe, expect, test } from 'vitest';
 import { foldRunEvents, toolCatalogue } from '../src/console/api/run-transcript.ts';
-import type { RunEvent, RunEventRecord } from '../src/console/api/runtime-types.ts';
+import type { RunAgent, RunEvent, RunEventRecord } from '../src/console/api/runtime-types.ts';
 import { agentOutcome, runLabel } from '../src/console/run-label.ts';
 
 type Body = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'session_id'> : never) : never;
 const records = (...events: Body[]): RunEventRecord[] =>
   events.map((event, index) => ({ seq: index + 1, event: { ...event, session_id: 's' } as RunEvent }));
 
-const agent = {
+const agent: RunAgent = {
   agent_id: 'agt_1',
   type: 'research',
   task: 'Find where the config is loaded',

@@ -93,6 +93,8 @@ describe('foldRunEvents', () => {
         {
           type: 'done',
           output: 'x',
+          thinking: '',
+          tool_traces: [],
           usage: { input_tokens: 3, output_tokens: 2, total_tokens: 5 },
           metadata: { summary: 'Did it.', confidence: 1, issues: [], next_steps: ['Test it'] },
         },

@@ -1,19 +1,6 @@
 import { z } from 'zod';
 
-/** An error as every answer and event carries it: a code from the service's table, words, and details. */
-export const errorObject = z.object({
-  code: z.string(),
-  message: z.string(),
-  details: z.record(z.string(), z.unknown()).optional(),
-});
-export type ErrorObject = z.infer<typeof errorObject>;
-
-/** The body of every error answer. */
-export const errorBody = z.object({ error: errorObject });
-export type ErrorBody = z.infer<typeof errorBody>;
-
-/** An instant as ISO 8601 text. */
-export const timestamp = z.string();
+export { type ErrorBody, type ErrorObject, errorBody, errorObject, timestamp } from '../index.ts';
 
 export const usage = z.object({
   input_tokens: z.number(),

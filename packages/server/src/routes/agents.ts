@@ -1,4 +1,6 @@
+import { agentKilled, agentSpawned, subAgent } from '@keel/protocol/runtime';
 import { spawnRequestSchema } from '@keel/runtime/internal';
+import { responses } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';
@@ -17,7 +19,13 @@ export function agentRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/agent/spawn',
-      { schema: { body: spawnRequestSchema, summary: 'Spawn a sub-agent' } },
+      {
+        schema: {
+          body: spawnRequestSchema,
+          summary: 'Spawn a sub-agent',
+          response: responses(agentSpawned, 400, 429),
+        },
+      },
       async (request) => {
         const agent = await pool.for(request.body.workdir).agents.spawn(request.body);
         return {
@@ -31,19 +39,33 @@ export function agentRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
 
     app.get(
       '/agent/:agent_id',
-      { schema: { params: agentParams, summary: 'A sub-agent’s record' } },
+      {
+        schema: { params: agentParams, summary: 'A sub-agent’s record', response: responses(subAgent, 404) },
+      },
       async (request) => pool.find((runtime) => runtime.agents.get(request.params.agent_id)),
     );
 
     app.delete(
       '/agent/:agent_id',
-      { schema: { params: agentParams, summary: 'Kill a pending or running sub-agent' } },
+      {
+        schema: {
+          params: agentParams,
+          summary: 'Kill a pending or running sub-agent',
+          response: responses(agentKilled, 404),
+        },
+      },
       async (request) => pool.find((runtime) => runtime.agents.kill(request.params.agent_id)),
     );
 
     app.post(
       '/agent/:agent_id/resume',
-      { schema: { params: agentParams, summary: 'Resume a completed, failed or timed-out sub-agent' } },
+      {
+        schema: {
+          params: agentParams,
+          summary: 'Resume a completed, failed or timed-out sub-agent',
+          response: responses(subAgent, 404, 409, 429),
+        },
+      },
       async (request) => pool.find((runtime) => runtime.agents.resume(request.params.agent_id)),
     );
   };

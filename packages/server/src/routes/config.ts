@@ -1,3 +1,4 @@
+import { configStatus, type EffectiveConfig, effectiveConfig } from '@keel/protocol/runtime';
 import {
   type ConfigReport,
   configFileAt,
@@ -7,10 +8,9 @@ import {
 } from '@keel/runtime';
 
 import { globalConfigPath, hideSecrets, readEnv } from '@keel/runtime/internal';
+import { responses } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-
 import { applyConfigUpdate, configUpdateBody } from '../config-update.ts';
-
 import { modelReadiness } from '../model-readiness.ts';
 import type { RuntimePool } from '../runtime-pool.ts';
 
@@ -33,16 +33,21 @@ export function configRoutes(pool: RuntimePool, options: ConfigRouteOptions): Fa
   const globalFile = configFileAt(globalConfigPath(options.runtimeDir));
   const trust = options.runtime?.trustProjectConfig;
   const report = () => loadConfigReport(options.runtimeDir, pool.workdir, trust);
-  const effective = () => report().config;
+  // The effective configuration is an object, and stays one with its secrets hidden.
+  const effective = () => hideSecrets(report().config) as EffectiveConfig;
   return async (app) => {
-    app.get('/config', async () => hideSecrets(effective()));
+    app.get('/config', { schema: { response: responses(effectiveConfig, 400) } }, async () => effective());
 
-    app.put('/config', { schema: { body: configUpdateBody } }, async (request) => {
-      await globalFile.update((current) => applyConfigUpdate(current, request.body));
-      return hideSecrets(effective());
-    });
+    app.put(
+      '/config',
+      { schema: { body: configUpdateBody, response: responses(effectiveConfig, 400) } },
+      async (request) => {
+        await globalFile.update((current) => applyConfigUpdate(current, request.body));
+        return effective();
+      },
+    );
 
-    app.get('/config/status', async () => {
+    app.get('/config/status', { schema: { response: responses(configStatus, 400) } }, async () => {
       const { config, ...project } = report();
       return {
         ...modelReadiness(config, readEnv(options.env), options.runtime ?? {}),

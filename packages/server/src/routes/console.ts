@@ -2,7 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { serverInfo, type ToolInfo } from '@keel/protocol/runtime';
 import { createCodingTools } from '@keel/runtime';
+import { responses } from '@keel/service';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { RuntimePool } from '../runtime-pool.ts';
@@ -68,7 +70,7 @@ function loadFiles(dir: string): Map<string, ConsoleFile> {
  * a call by what its tool does, with no table of names of its own. Tools a run adds (the MCP and agent meta
  * tools, skills) are not built in, so not listed.
  */
-function toolCatalogue(): { name: string; kind: string }[] {
+function toolCatalogue(): ToolInfo[] {
   const tools = createCodingTools();
   return tools.list().map((tool) => ({ name: tool.name, kind: tools.traitsOf(tool.name).kind }));
 }
@@ -109,6 +111,10 @@ export function consoleRoutes(pool: RuntimePool, options: { dir?: string } = {})
     });
     app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console'));
     const tools = toolCatalogue();
-    app.get('/console/info', async () => ({ version, workdir: pool.workdir, tools }));
+    app.get('/console/info', { schema: { response: responses(serverInfo) } }, async () => ({
+      version,
+      workdir: pool.workdir,
+      tools,
+    }));
   };
 }

@@ -1,5 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { directory } from '@keel/protocol/runtime';
+import { responses } from '@keel/service';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '../errors.ts';
@@ -36,6 +39,7 @@ export function directoryRoutes(options: DirectoryRouteOptions): FastifyPluginAs
           tags: ['projects'],
           summary: 'List a directory: {path, parent, entries: [{name, is_dir}]}',
           querystring: query,
+          response: responses(directory, 400, 403, 404),
         },
       },
       async (request, reply) => {
@@ -75,11 +79,7 @@ export function directoryRoutes(options: DirectoryRouteOptions): FastifyPluginAs
 /** What means "no such directory" to the user. */
 const missing = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP']);
 
-function refuse(
-  reply: { status(code: number): { send(body: unknown): unknown } },
-  code: string | undefined,
-  path: string,
-): unknown {
+function refuse(reply: FastifyReply, code: string | undefined, path: string): FastifyReply {
   if (code !== undefined && !missing.has(code) && code !== 'EACCES' && code !== 'EPERM') {
     // Not the user's mistake (EIO, EMFILE, …): a server error, logged by the server's handler.
     throw new Error(`Could not read ${path}: ${code}`);

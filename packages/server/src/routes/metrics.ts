@@ -1,3 +1,5 @@
+import { serverMetrics } from '@keel/protocol/runtime';
+import { responses } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sumRuns } from '../run-totals.ts';
 import type { RuntimePool } from '../runtime-pool.ts';
@@ -6,7 +8,7 @@ import type { RuntimePool } from '../runtime-pool.ts';
 export function metricsRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
   const startedAt = Date.now();
   return async (app) => {
-    app.get('/metrics', async () => ({
+    app.get('/metrics', { schema: { response: responses(serverMetrics) } }, async () => ({
       ...(await sumRuns(pool.for())),
       uptime_seconds: Math.round((Date.now() - startedAt) / 1000),
     }));

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
+import { deleted, project, projectInit, projectPage } from '@keel/protocol/runtime';
 import { KeelError, type Runtime } from '@keel/runtime';
 import { invalidFields, newProjectSchema, projectUpdateSchema } from '@keel/runtime/internal';
+import { responses } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';
@@ -64,6 +66,7 @@ export function projectRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
           tags: ['projects'],
           summary: 'Create a project: its runtime directory and chat session are made with it (201)',
           body: newProjectSchema,
+          response: responses(project, 400, 413, 422),
         },
       },
       async (request, reply) => {
@@ -84,6 +87,7 @@ export function projectRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
           summary:
             "List projects, newest first: {projects, next_cursor} (the store of `workdir`, default the server's)",
           querystring: pageQuery.extend({ workdir: z.string().min(1).optional() }),
+          response: responses(projectPage, 422),
         },
       },
       async (request) => {
@@ -96,7 +100,14 @@ export function projectRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
 
     app.get(
       '/api/projects/:project_id',
-      { schema: { tags: ['projects'], summary: 'Read a project', params: projectParams } },
+      {
+        schema: {
+          tags: ['projects'],
+          summary: 'Read a project',
+          params: projectParams,
+          response: responses(project, 404),
+        },
+      },
       async (request) => pool.find((runtime) => runtime.projects.get(request.params.project_id)),
     );
 
@@ -108,6 +119,7 @@ export function projectRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
           summary: 'Update a project: the fields given change, the others stay',
           params: projectParams,
           body: projectUpdateSchema,
+          response: responses(project, 400, 404, 413, 422),
         },
       },
       async (request) =>
@@ -123,11 +135,12 @@ export function projectRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
           tags: ['projects'],
           summary: "Delete a project and its tasks' records (sessions, runs, files and branches stay)",
           params: projectParams,
+          response: responses(deleted, 404),
         },
       },
       async (request) => {
         await pool.find((runtime) => runtime.projects.delete(request.params.project_id));
-        return { status: 'deleted', id: request.params.project_id };
+        return { status: 'deleted' as const, id: request.params.project_id };
       },
     );
 
@@ -139,6 +152,7 @@ export function projectRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
           summary:
             'Analyse the project with the configured model and create or update AGENTS.md: 202, {run_id, guide_path, run}',
           params: projectParams,
+          response: responses(projectInit, 400, 404),
         },
       },
       async (request, reply) => {

@@ -1,4 +1,6 @@
+import { errorBody, runEvent, runResult, toolCallResult } from '@keel/protocol/runtime';
 import type { RunRequest, RuntimeEvent } from '@keel/runtime';
+import { eventStream, responses } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';
@@ -44,20 +46,44 @@ export function runRoutes(pool: RuntimePool, options: { idleMs: number }): Fasti
       }
     };
 
-    app.post('/run', { schema: { body: runBody } }, async (request, reply) => {
-      if (request.body.stream === true) return streamRun(request.body, reply);
-      const { request: runRequest, runtime } = prepare(request.body);
-      return runtime.run(runRequest);
-    });
-
-    app.post('/run/stream', { schema: { body: runBody } }, async (request, reply) =>
-      streamRun(request.body, reply),
+    const streamed = eventStream(runEvent, "The run's events: `session_start` first, `done` or `error` last");
+    app.post(
+      '/run',
+      {
+        schema: {
+          body: runBody,
+          response: {
+            // The run result when the run ends; with `"stream": true`, its events instead.
+            200: {
+              description: 'The run result',
+              content: { ...streamed.content, 'application/json': { schema: runResult } },
+            },
+            400: errorBody,
+            404: errorBody,
+          },
+        },
+      },
+      async (request, reply) => {
+        if (request.body.stream === true) return streamRun(request.body, reply);
+        const { request: runRequest, runtime } = prepare(request.body);
+        return runtime.run(runRequest);
+      },
     );
 
-    app.post('/tool', { schema: { body: toolBody } }, async (request) => {
-      const { tool, params, workdir } = request.body;
-      const result = await pool.for(workdir).callTool(tool, params, workdir ?? pool.workdir);
-      return { status: 'success', result };
-    });
+    app.post(
+      '/run/stream',
+      { schema: { body: runBody, response: { 200: streamed, 400: errorBody, 404: errorBody } } },
+      async (request, reply) => streamRun(request.body, reply),
+    );
+
+    app.post(
+      '/tool',
+      { schema: { body: toolBody, response: responses(toolCallResult, 400, 403, 404) } },
+      async (request) => {
+        const { tool, params, workdir } = request.body;
+        const result = await pool.for(workdir).callTool(tool, params, workdir ?? pool.workdir);
+        return { status: 'success' as const, result };
+      },
+    );
   };
 }

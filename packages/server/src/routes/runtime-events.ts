@@ -1,4 +1,6 @@
+import { errorBody, runEvent } from '@keel/protocol/runtime';
 import type { Runtime } from '@keel/runtime';
+import { eventStream } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';
@@ -10,7 +12,9 @@ export const streamIdleMs = 10 * 60_000;
 /**
  * `GET /runtime/runs/{id}/events`: the run's stored events as Server-Sent Events, from a cursor, then live
  * until the run ends. Each message is `id: <seq>` and `data: <event JSON>`; a client that reconnects
- * with `Last-Event-ID` (or `?after=`) gets exactly the events it missed, in order, none twice.
+ * with `Last-Event-ID` (or `?after=`) gets exactly the events it missed, in order, none twice. The events go
+ * out as the store keeps their JSON (no parse, no serialise): `runEvent` documents them, and the tests
+ * parse what they read against it.
  */
 export function runtimeEventRoutes(
   pool: RuntimePool,
@@ -25,6 +29,11 @@ export function runtimeEventRoutes(
           params: z.object({ id: z.string().min(1) }),
           querystring: z.object({ after: z.coerce.number().int().min(0).optional() }),
           headers: z.looseObject({ 'last-event-id': z.coerce.number().int().min(0).optional() }),
+          response: {
+            200: eventStream(runEvent, "The run's events: `id: <seq>`, `data: <event>`, live to the end"),
+            400: errorBody,
+            404: errorBody,
+          },
         },
       },
       async (request, reply) => {

@@ -1,10 +1,19 @@
+import {
+  approval,
+  approvalDecided,
+  approvalList,
+  approvalStatuses,
+  artifactWithContent,
+  auditPage,
+  errorBody,
+} from '@keel/protocol/runtime';
+import { responses } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';
 import { continueQueued, runBody } from './runtime-runs.ts';
 
 const idParams = z.object({ id: z.string().min(1) });
-const approvalStatuses = ['pending', 'approved', 'rejected', 'answered', 'cancelled', 'expired'] as const;
 // A decision may come with no body at all (fastify then sees null).
 const decisionBody = z
   .object({ reason: z.string().optional(), by: z.string().optional() })
@@ -24,6 +33,7 @@ export function runtimeRecordRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
             limit: z.coerce.number().int().min(1).max(500).default(50),
             workdir: z.string().min(1).optional(),
           }),
+          response: responses(approvalList, 400),
         },
       },
       async (request) => {
@@ -32,14 +42,22 @@ export function runtimeRecordRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       },
     );
 
-    app.get('/runtime/approvals/:id', { schema: { params: idParams } }, async (request) =>
-      pool.find((runtime) => runtime.approvals.get(request.params.id)),
+    app.get(
+      '/runtime/approvals/:id',
+      { schema: { params: idParams, response: responses(approval, 404) } },
+      async (request) => pool.find((runtime) => runtime.approvals.get(request.params.id)),
     );
 
     for (const decision of ['approve', 'reject'] as const) {
       app.post(
         `/runtime/approvals/:id/${decision}`,
-        { schema: { params: idParams, body: decisionBody } },
+        {
+          schema: {
+            params: idParams,
+            body: decisionBody,
+            response: responses(approvalDecided, 400, 404, 409),
+          },
+        },
         async (request) =>
           pool.find(async (runtime) => {
             const { approval, run } = await runtime.approvals[decision](
@@ -54,7 +72,13 @@ export function runtimeRecordRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
 
     app.post(
       '/runtime/approvals/:id/answer',
-      { schema: { params: idParams, body: z.object({ answer: z.string(), by: z.string().optional() }) } },
+      {
+        schema: {
+          params: idParams,
+          body: z.object({ answer: z.string(), by: z.string().optional() }),
+          response: responses(approvalDecided, 400, 404, 409),
+        },
+      },
       async (request) =>
         pool.find(async (runtime) => {
           const { answer, by } = request.body;
@@ -68,18 +92,39 @@ export function runtimeRecordRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
         }),
     );
 
-    app.get('/runtime/artifacts/:id', { schema: { params: idParams } }, async (request) => {
-      const artifact = await pool.find((runtime) => runtime.artifacts.get(request.params.id));
-      return { ...artifact, content_url: `/runtime/artifacts/${artifact.id}/content` };
-    });
+    app.get(
+      '/runtime/artifacts/:id',
+      { schema: { params: idParams, response: responses(artifactWithContent, 404) } },
+      async (request) => {
+        const artifact = await pool.find((runtime) => runtime.artifacts.get(request.params.id));
+        return { ...artifact, content_url: `/runtime/artifacts/${artifact.id}/content` };
+      },
+    );
 
-    app.get('/runtime/artifacts/:id/content', { schema: { params: idParams } }, async (request, reply) => {
-      const { artifact, payload } = await pool.find(async (runtime) => ({
-        artifact: await runtime.artifacts.get(request.params.id),
-        payload: await runtime.artifacts.read(request.params.id),
-      }));
-      return reply.type(artifact.media_type).send(Buffer.from(payload));
-    });
+    // The payload as it was stored, with its own media type: not JSON, so past any serializer.
+    app.get(
+      '/runtime/artifacts/:id/content',
+      {
+        schema: {
+          params: idParams,
+          response: {
+            200: {
+              description: "The artifact's payload, with its media type",
+              content: { '*/*': { schema: z.string().describe('the payload, as stored') } },
+            },
+            404: errorBody,
+          },
+        },
+      },
+      async (request, reply) => {
+        const { artifact, payload } = await pool.find(async (runtime) => ({
+          artifact: await runtime.artifacts.get(request.params.id),
+          payload: await runtime.artifacts.read(request.params.id),
+        }));
+        // Fastify sends a Buffer as it is (no serializer runs); the schema above only documents it.
+        return reply.type(artifact.media_type).send(Buffer.from(payload) as unknown as string);
+      },
+    );
 
     // `GET /audit` is the spec's audit endpoint; `/runtime/audit` the canonical API's name for it.
     for (const path of ['/runtime/audit', '/audit']) {
@@ -94,6 +139,7 @@ export function runtimeRecordRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
               limit: z.coerce.number().int().min(1).max(1000).default(50),
               workdir: z.string().min(1).optional(),
             }),
+            response: responses(auditPage, 400),
           },
         },
         async (request) => {

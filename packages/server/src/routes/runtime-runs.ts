@@ -1,4 +1,15 @@
+import {
+  checkpointList,
+  artifactList as protocolArtifactList,
+  runDetail,
+  runMetrics,
+  runPage,
+  run as runSchema,
+  timeline,
+  userInput,
+} from '@keel/protocol/runtime';
 import { type Run, type Runtime, runStatuses } from '@keel/runtime';
+import { responses } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';
@@ -32,54 +43,80 @@ export function continueQueued(runtime: Runtime, run: Run): void {
 /** The canonical runtime API's runs (spec section 4): start, list, detail, timeline, metrics, controls. */
 export function runtimeRunRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
   return async (app) => {
-    app.post('/runtime/runs', { schema: { body: startBody } }, async (request, reply) => {
-      const { workflow, ...runRequest } = request.body;
-      const runtime = pool.for(runRequest.workdir);
-      const run = await runtime.start(
-        runRequest as Parameters<Runtime['start']>[0],
-        workflow === undefined ? {} : { workflow: workflow as never },
-      );
-      return reply.status(202).send(runBody(run));
-    });
+    app.post(
+      '/runtime/runs',
+      { schema: { body: startBody, response: responses(runSchema, 400) } },
+      async (request, reply) => {
+        const { workflow, ...runRequest } = request.body;
+        const runtime = pool.for(runRequest.workdir);
+        const run = await runtime.start(
+          runRequest as Parameters<Runtime['start']>[0],
+          workflow === undefined ? {} : { workflow: workflow as never },
+        );
+        return reply.status(202).send(runBody(run));
+      },
+    );
 
-    app.get('/runtime/runs', { schema: { querystring: listQuery } }, async (request) => {
-      const { status, limit, cursor, workdir } = request.query;
-      const runtime = pool.for(workdir);
-      const page = await runtime.runs.list({
-        limit: limit + 1,
-        ...(status ? { status: status as Run['status'] } : {}),
-        ...(cursor ? { before: cursor } : {}),
-      });
-      const runs = page.slice(0, limit);
-      return { runs: runs.map(runBody), next_cursor: page.length > limit ? (runs.at(-1)?.id ?? null) : null };
-    });
-
-    app.get('/runtime/runs/:id', { schema: { params: runParams } }, async (request) =>
-      pool.find(async (runtime) => {
-        const run = await runtime.runs.get(request.params.id);
+    app.get(
+      '/runtime/runs',
+      { schema: { querystring: listQuery, response: responses(runPage, 400) } },
+      async (request) => {
+        const { status, limit, cursor, workdir } = request.query;
+        const runtime = pool.for(workdir);
+        const page = await runtime.runs.list({
+          limit: limit + 1,
+          ...(status ? { status: status as Run['status'] } : {}),
+          ...(cursor ? { before: cursor } : {}),
+        });
+        const runs = page.slice(0, limit);
         return {
-          ...runBody(run),
-          orphaned: runtime.runs.isOrphaned(run),
-          steps: await runtime.runs.steps(run.id),
+          runs: runs.map(runBody),
+          next_cursor: page.length > limit ? (runs.at(-1)?.id ?? null) : null,
         };
+      },
+    );
+
+    app.get(
+      '/runtime/runs/:id',
+      { schema: { params: runParams, response: responses(runDetail, 404) } },
+      async (request) =>
+        pool.find(async (runtime) => {
+          const run = await runtime.runs.get(request.params.id);
+          return {
+            ...runBody(run),
+            orphaned: runtime.runs.isOrphaned(run),
+            steps: await runtime.runs.steps(run.id),
+          };
+        }),
+    );
+
+    app.get(
+      '/runtime/runs/:id/timeline',
+      { schema: { params: runParams, response: responses(timeline, 404) } },
+      async (request) => pool.find((runtime) => runtime.runs.timeline(request.params.id)),
+    );
+
+    app.get(
+      '/runtime/runs/:id/metrics',
+      { schema: { params: runParams, response: responses(runMetrics, 404) } },
+      async (request) => pool.find((runtime) => runtime.runs.metrics(request.params.id)),
+    );
+
+    app.get(
+      '/runtime/runs/:id/checkpoints',
+      { schema: { params: runParams, response: responses(checkpointList, 404) } },
+      async (request) => ({
+        checkpoints: await pool.find((runtime) => runtime.runs.checkpoints(request.params.id)),
       }),
     );
 
-    app.get('/runtime/runs/:id/timeline', { schema: { params: runParams } }, async (request) =>
-      pool.find((runtime) => runtime.runs.timeline(request.params.id)),
+    app.get(
+      '/runtime/runs/:id/artifacts',
+      { schema: { params: runParams, response: responses(protocolArtifactList, 404) } },
+      async (request) => ({
+        artifacts: await pool.find((runtime) => runtime.runs.artifacts(request.params.id)),
+      }),
     );
-
-    app.get('/runtime/runs/:id/metrics', { schema: { params: runParams } }, async (request) =>
-      pool.find((runtime) => runtime.runs.metrics(request.params.id)),
-    );
-
-    app.get('/runtime/runs/:id/checkpoints', { schema: { params: runParams } }, async (request) => ({
-      checkpoints: await pool.find((runtime) => runtime.runs.checkpoints(request.params.id)),
-    }));
-
-    app.get('/runtime/runs/:id/artifacts', { schema: { params: runParams } }, async (request) => ({
-      artifacts: await pool.find((runtime) => runtime.runs.artifacts(request.params.id)),
-    }));
 
     const controls = {
       pause: (runtime: Runtime, id: string) => runtime.pauseRun(id),
@@ -89,18 +126,27 @@ export function runtimeRunRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       recover: (runtime: Runtime, id: string) => runtime.recoverRun(id),
     };
     for (const [name, control] of Object.entries(controls)) {
-      app.post(`/runtime/runs/:id/${name}`, { schema: { params: runParams } }, async (request) =>
-        pool.find(async (runtime) => {
-          const run = await control(runtime, request.params.id);
-          continueQueued(runtime, run);
-          return runBody(run);
-        }),
+      app.post(
+        `/runtime/runs/:id/${name}`,
+        { schema: { params: runParams, response: responses(runSchema, 404, 409) } },
+        async (request) =>
+          pool.find(async (runtime) => {
+            const run = await control(runtime, request.params.id);
+            continueQueued(runtime, run);
+            return runBody(run);
+          }),
       );
     }
 
     app.post(
       '/runtime/runs/:id/input',
-      { schema: { params: runParams, body: z.object({ content: z.string().min(1) }) } },
+      {
+        schema: {
+          params: runParams,
+          body: z.object({ content: z.string().min(1) }),
+          response: responses(userInput, 400, 404, 409),
+        },
+      },
       async (request, reply) => {
         const input = await pool.find((runtime) =>
           runtime.sendInput(request.params.id, request.body.content),
@@ -111,7 +157,12 @@ export function runtimeRunRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
 
     app.post(
       '/runtime/forks',
-      { schema: { body: z.object({ checkpoint_id: z.string().min(1) }) } },
+      {
+        schema: {
+          body: z.object({ checkpoint_id: z.string().min(1) }),
+          response: responses(runSchema, 400, 404),
+        },
+      },
       async (request, reply) => {
         const run = await pool.find(async (runtime) => {
           const fork = await runtime.forkRun(request.body.checkpoint_id);

@@ -1,3 +1,5 @@
+import { deleted, session, sessionDetail, sessionList } from '@keel/protocol/runtime';
+import { responses } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';
@@ -16,6 +18,7 @@ export function sessionRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
             model: z.string().default(''),
             workdir: z.string().default(''),
           }),
+          response: responses(session, 400),
         },
       },
       async (request) => pool.for().sessions.create(request.query),
@@ -23,17 +26,28 @@ export function sessionRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
 
     app.get(
       '/sessions',
-      { schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(20) }) } },
+      {
+        schema: {
+          querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(20) }),
+          response: responses(sessionList, 400),
+        },
+      },
       async (request) => ({ sessions: pool.for().sessions.list(request.query.limit) }),
     );
 
-    app.get('/sessions/:session_id', { schema: { params: idParams } }, async (request) =>
-      pool.for().sessions.detail(request.params.session_id),
+    app.get(
+      '/sessions/:session_id',
+      { schema: { params: idParams, response: responses(sessionDetail, 404) } },
+      async (request) => pool.for().sessions.detail(request.params.session_id),
     );
 
-    app.delete('/sessions/:session_id', { schema: { params: idParams } }, async (request) => {
-      pool.for().sessions.delete(request.params.session_id);
-      return { status: 'deleted', id: request.params.session_id };
-    });
+    app.delete(
+      '/sessions/:session_id',
+      { schema: { params: idParams, response: responses(deleted, 404) } },
+      async (request) => {
+        pool.for().sessions.delete(request.params.session_id);
+        return { status: 'deleted' as const, id: request.params.session_id };
+      },
+    );
   };
 }

@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { skill, skillDetail, skillList } from '@keel/protocol/runtime';
+import { responses } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';
@@ -26,14 +28,20 @@ export function skillRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
     workdir: workdir === undefined ? pool.workdir : resolve(pool.workdir, workdir),
   });
   return async (app) => {
-    app.get('/skills', { schema: { querystring: workdirQuery } }, async (request) => {
-      const { runtime, workdir } = place(request.query.workdir);
-      return runtime.skills.list({ workdir });
-    });
+    app.get(
+      '/skills',
+      { schema: { querystring: workdirQuery, response: responses(skillList, 400) } },
+      async (request) => {
+        const { runtime, workdir } = place(request.query.workdir);
+        return runtime.skills.list({ workdir });
+      },
+    );
 
     app.get(
       '/skills/:name',
-      { schema: { params: nameParams, querystring: workdirQuery } },
+      {
+        schema: { params: nameParams, querystring: workdirQuery, response: responses(skillDetail, 400, 404) },
+      },
       async (request) => {
         const { runtime, workdir } = place(request.query.workdir);
         return runtime.skills.get(request.params.name, { workdir });
@@ -43,7 +51,7 @@ export function skillRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
     for (const verb of ['enable', 'disable'] as const) {
       app.post(
         `/skills/:name/${verb}`,
-        { schema: { params: nameParams, querystring: changeQuery } },
+        { schema: { params: nameParams, querystring: changeQuery, response: responses(skill, 400, 404) } },
         async (request) => {
           const { runtime, workdir } = place(request.query.workdir);
           return runtime.skills[verb](request.params.name, { workdir, scope: request.query.scope });

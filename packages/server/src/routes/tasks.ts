@@ -1,4 +1,6 @@
+import { deleted, task, taskPage } from '@keel/protocol/runtime';
 import { newTaskSchema, taskUpdateSchema } from '@keel/runtime/internal';
+import { responses } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';
@@ -27,6 +29,7 @@ export function taskRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
           summary: "A project's tasks, newest first: {tasks, next_cursor}",
           params: projectParams,
           querystring: pageQuery,
+          response: responses(taskPage, 404, 422),
         },
       },
       async (request) => {
@@ -46,6 +49,7 @@ export function taskRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
           summary: 'Create a task: creates or switches to branch_name in the project repository (201)',
           params: projectParams,
           body: newTaskSchema,
+          response: responses(task, 404, 409, 422),
         },
       },
       async (request, reply) => {
@@ -58,7 +62,14 @@ export function taskRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
 
     app.get(
       '/api/tasks/:task_id',
-      { schema: { tags: ['projects'], summary: 'Read a task', params: taskParams } },
+      {
+        schema: {
+          tags: ['projects'],
+          summary: 'Read a task',
+          params: taskParams,
+          response: responses(task, 404),
+        },
+      },
       async (request) => pool.find((runtime) => runtime.tasks.get(request.params.task_id)),
     );
 
@@ -70,6 +81,7 @@ export function taskRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
           summary: 'Update a task: rename it, or move it to another branch (created or switched to)',
           params: taskParams,
           body: taskUpdateSchema,
+          response: responses(task, 404, 409, 422),
         },
       },
       async (request) => pool.find((runtime) => runtime.tasks.update(request.params.task_id, request.body)),
@@ -82,11 +94,12 @@ export function taskRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
           tags: ['projects'],
           summary: "Delete a task's record (its branch, session and runs stay)",
           params: taskParams,
+          response: responses(deleted, 404),
         },
       },
       async (request) => {
         await pool.find((runtime) => runtime.tasks.delete(request.params.task_id));
-        return { status: 'deleted', id: request.params.task_id };
+        return { status: 'deleted' as const, id: request.params.task_id };
       },
     );
   };

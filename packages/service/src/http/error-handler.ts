@@ -1,12 +1,9 @@
+import type { ErrorObject } from '@keel/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 /** The services' error object: `{"error": {"code", "message", "details"?}}` is every error body. */
-export interface ServiceErrorObject {
-  code: string;
-  message: string;
-  details?: Record<string, unknown>;
-}
+export type ServiceErrorObject = ErrorObject;
 
 export function errorBody<E extends ServiceErrorObject>(error: E): { error: E } {
   return { error };

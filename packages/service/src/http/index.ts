@@ -7,3 +7,4 @@ export {
   type ServiceErrorObject,
 } from './error-handler.ts';
 export { healthRoutes } from './health.ts';
+export { errorSchema, eventStream, noContent, responses, sendJsonText } from './responses.ts';

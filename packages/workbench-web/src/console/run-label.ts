@@ -2,9 +2,10 @@ import type { Run } from './api/runtime-types.ts';
 
 /**
  * How a run is named in lists and headers: a sub-agent's run by its type and task ("↳ research: Find …"),
- * since its prompt is the runtime's wording of that task; any other run by its prompt.
+ * since its prompt is the runtime's wording of that task; any other run by its prompt. An older server
+ * sends no `agent` at all.
  */
-export function runLabel(run: Pick<Run, 'prompt' | 'agent'>): string {
+export function runLabel(run: Pick<Run, 'prompt'> & { agent?: Run['agent'] }): string {
   return run.agent ? `↳ ${run.agent.type}: ${run.agent.task}` : run.prompt;
 }
 

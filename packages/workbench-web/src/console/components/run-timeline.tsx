@@ -3,7 +3,7 @@ import type { ApiError } from '../../api/errors.ts';
 import { Badge, Empty, ErrorNote, Loading } from '../../components/status.tsx';
 import { runtimeApi } from '../api/runtime-client.ts';
 import {
-  type Checkpoint,
+  type CheckpointSummary,
   finishedStatuses,
   type Run,
   type RunDetail,
@@ -20,6 +20,7 @@ import { RunLink } from './run-link.tsx';
 const stepNames: Record<Step['kind'], string> = {
   model_turn: 'Model turn',
   tool_batch: 'Tools',
+  context: 'Context trimmed',
   tool: 'Tool node',
   approval: 'Approval',
   gate: 'Quality gate',
@@ -135,7 +136,7 @@ function CheckpointRow({
   checkpoint,
   onOpenRun,
 }: {
-  checkpoint: Checkpoint;
+  checkpoint: CheckpointSummary;
   onOpenRun: (runId: string) => void;
 }) {
   const queryClient = useQueryClient();

@@ -1,0 +1,224 @@
+import * as protocol from '@keel/protocol/runtime';
+import type {
+  Approval,
+  Artifact,
+  AuditEntry,
+  Checkpoint,
+  EventOf,
+  EventType,
+  Project,
+  Run,
+  RunAgent,
+  RunMetrics,
+  RunResult,
+  RuntimeEvent,
+  SandboxStatus,
+  Session,
+  SessionDetail,
+  Skill,
+  SkillDetail,
+  SkillList,
+  Step,
+  SubAgent,
+  Task,
+  Timeline,
+  TimelineEntry,
+  UserInput,
+} from '@keel/runtime';
+import { parseEvent } from '@keel/runtime';
+import { eventSchemas } from '@keel/runtime/internal';
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { startServer } from './harness.ts';
+
+// The runtime keeps its own zod definitions of its events and records (it keeps exactly three
+// dependencies, so it cannot import @keel/protocol); keel-web answers through @keel/protocol/runtime. These
+// checks prove the two say the same thing: the type-level ones fail `npm run typecheck`, the others here.
+
+/** True when every `From` is a `To` (the runtime's records fit what keel-web declares it sends). */
+type Fits<From, To> = [From] extends [To] ? true : false;
+/** True when both name the same fields (a field the protocol forgot would silently not be sent). */
+type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
+type Agree<A, B> = Fits<A, B> extends true ? SameKeys<A, B> : false;
+type Check<T extends true> = T;
+
+type ApiRun = Run & { run_id: string };
+export type RecordsAgree = [
+  Check<Agree<Run, protocol.RunRecord>>,
+  Check<Agree<ApiRun, protocol.Run>>,
+  Check<Agree<RunAgent, protocol.RunAgent>>,
+  Check<Agree<Step, protocol.Step>>,
+  Check<Agree<Checkpoint, protocol.Checkpoint>>,
+  Check<Agree<Approval, protocol.Approval>>,
+  Check<Agree<Artifact, protocol.Artifact>>,
+  Check<Agree<AuditEntry, protocol.AuditEntry>>,
+  Check<Agree<UserInput, protocol.UserInput>>,
+  Check<Agree<RunMetrics, protocol.RunMetrics>>,
+  Check<Agree<RunResult, protocol.RunResult>>,
+  Check<Agree<Timeline, protocol.Timeline>>,
+  Check<Fits<TimelineEntry, protocol.TimelineEntry>>,
+  Check<Fits<protocol.TimelineEntry['type'], TimelineEntry['type']>>,
+  Check<Agree<Project, protocol.Project>>,
+  Check<Agree<Task, protocol.Task>>,
+  Check<Agree<Session, protocol.Session>>,
+  Check<Agree<SessionDetail, protocol.SessionDetail>>,
+  Check<Agree<SubAgent, protocol.SubAgent>>,
+  Check<Agree<Skill, protocol.Skill>>,
+  Check<Agree<SkillDetail, protocol.SkillDetail>>,
+  Check<Agree<SkillList, protocol.SkillList>>,
+  Check<Agree<SandboxStatus, protocol.SandboxStatus>>,
+];
+
+// Events: the same types, and for each type the same fields, both ways.
+export type EventsAgree = [
+  Check<Fits<EventType, protocol.RunEventType>>,
+  Check<Fits<protocol.RunEventType, EventType>>,
+  Check<Fits<RuntimeEvent, protocol.RunEvent>>,
+  Check<Fits<protocol.RunEvent, RuntimeEvent>>,
+  Check<{ [K in EventType]: Agree<EventOf<K>, protocol.RunEventOf<K>> }[EventType]>,
+];
+
+/** One event of every type the runtime defines (the mapped type makes a new type a compile error here). */
+const samples: { [K in EventType]: EventOf<K> } = {
+  session_start: { type: 'session_start', session_id: 's' },
+  thinking: { type: 'thinking', session_id: 's', content: 'hm' },
+  tool_call: {
+    type: 'tool_call',
+    session_id: 's',
+    tool_name: 'read_file',
+    args: { path: 'a' },
+    tool_call_id: 'c1',
+  },
+  tool_result: {
+    type: 'tool_result',
+    session_id: 's',
+    tool_name: 'read_file',
+    tool_call_id: 'c1',
+    result: 'x',
+  },
+  text_delta: { type: 'text_delta', session_id: 's', content: 'Hi' },
+  done: {
+    type: 'done',
+    session_id: 's',
+    output: 'Hi',
+    thinking: '',
+    tool_traces: [{ tool_name: 'read_file', args: { path: 'a' }, result: 'x' }],
+    usage: { input_tokens: 3, output_tokens: 1, total_tokens: 4 },
+    metadata: { summary: 'said hi', confidence: 0.9, issues: [], next_steps: ['none'] },
+  },
+  compact: {
+    type: 'compact',
+    session_id: 's',
+    original_messages: 40,
+    compacted_messages: 6,
+    estimated_tokens_saved: 9000,
+  },
+  prune: { type: 'prune', session_id: 's', pruned_count: 3, estimated_tokens_saved: 1200 },
+  circuit_breaker: {
+    type: 'circuit_breaker',
+    session_id: 's',
+    reason: 'max_tokens',
+    tokens_used: 10,
+    cost_usd: 0.5,
+  },
+  cancelled: { type: 'cancelled', session_id: 's' },
+  retry: { type: 'retry', session_id: 's', attempt: 1, max_attempts: 3, error: '503' },
+  interaction_request: {
+    type: 'interaction_request',
+    session_id: 's',
+    request_id: 'apr_1',
+    kind: 'approval',
+    prompt: 'Run it?',
+    options: ['approve', 'reject'],
+  },
+  user_input_received: { type: 'user_input_received', session_id: 's', content: 'also docs' },
+  error: {
+    type: 'error',
+    session_id: 's',
+    error: { code: 'MODEL_ERROR', message: 'down', details: { status: 503 } },
+  },
+  agent_spawned: {
+    type: 'agent_spawned',
+    session_id: 's',
+    agent_id: 'agt_1',
+    run_id: 'run_2',
+    agent_type: 'code',
+    task: 't',
+  },
+  agent_finished: {
+    type: 'agent_finished',
+    session_id: 's',
+    agent_id: 'agt_1',
+    run_id: 'run_2',
+    status: 'completed',
+    error: null,
+  },
+};
+
+/** A JSON Schema with its `required` lists in one order: the same fields, whichever order they were named in. */
+function normalised(schema: z.ZodType): unknown {
+  const sortRequired = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(sortRequired);
+    if (typeof value !== 'object' || value === null) return value;
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== 'description')
+        .map(([key, inner]) => [
+          key,
+          key === 'required' ? [...(inner as string[])].sort() : sortRequired(inner),
+        ]),
+    );
+  };
+  return sortRequired(z.toJSONSchema(schema, { io: 'output' }));
+}
+
+describe("@keel/protocol/runtime agrees with the runtime's own definitions", () => {
+  test('the same event types, each with the same JSON Schema (plus `type` and `session_id`)', () => {
+    expect(Object.keys(protocol.runEventSchemas).sort()).toEqual(Object.keys(eventSchemas).sort());
+    for (const type of Object.keys(eventSchemas) as EventType[]) {
+      const runtime = eventSchemas[type].extend({ type: z.literal(type), session_id: z.string() });
+      expect(normalised(protocol.runEventSchemas[type]), type).toEqual(normalised(runtime));
+    }
+  });
+
+  test('every event the runtime accepts, the protocol accepts as it is; what one refuses, so does the other', () => {
+    for (const [type, sample] of Object.entries(samples)) {
+      expect(parseEvent(sample), type).toEqual(sample);
+      expect(protocol.runEvent.parse(sample), type).toEqual(sample);
+      // Without one of its own fields, each refuses it.
+      for (const field of Object.keys(sample).filter((key) => key !== 'type' && key !== 'session_id')) {
+        const { [field]: _dropped, ...broken } = sample as Record<string, unknown>;
+        expect(() => parseEvent(broken), `${type} without ${field}`).toThrow();
+        expect(protocol.runEvent.safeParse(broken).success, `${type} without ${field}`).toBe(false);
+      }
+    }
+    expect(protocol.runEvent.safeParse({ type: 'no_such_event', session_id: 's' }).success).toBe(false);
+  });
+
+  test("a real run's stream, detail, timeline and metrics parse against the protocol", async () => {
+    await using s = await startServer([
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content: 'hello\n' } }] },
+      { text: 'Wrote out.txt.' },
+    ]);
+    const started = await s.api('POST', '/runtime/runs', { prompt: 'write a file', workdir: s.repo.path });
+    expect(protocol.run.parse(started.body)).toEqual(started.body);
+    // The event stream goes out as stored text, past any serializer: every event it sends must still parse.
+    const stream = await (await fetch(`${s.base}/runtime/runs/${started.body.id}/events`)).text();
+    const events = [...stream.matchAll(/^data: (.*)$/gm)].map((match) => JSON.parse(match[1] as string));
+    expect(events.map((event) => event.type)).toContain('tool_result');
+    expect(events.at(-1)?.type).toBe('done');
+    for (const event of events) expect(protocol.runEvent.parse(event)).toEqual(event);
+    for (const [path, schema] of [
+      [`/runtime/runs/${started.body.id}`, protocol.runDetail],
+      [`/runtime/runs/${started.body.id}/timeline`, protocol.timeline],
+      [`/runtime/runs/${started.body.id}/metrics`, protocol.runMetrics],
+      [`/runtime/runs/${started.body.id}/checkpoints`, protocol.checkpointList],
+      ['/runtime/runs', protocol.runPage],
+    ] as const) {
+      const answer = await s.api('GET', path);
+      expect(answer.status, path).toBe(200);
+      // Serialised through the schema: parsing it again changes nothing (no field was dropped on the way).
+      expect((schema as z.ZodType).parse(answer.body), path).toEqual(answer.body);
+    }
+  });
+});

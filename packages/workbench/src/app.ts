@@ -1,5 +1,6 @@
 import cors from '@fastify/cors';
 import websocket from '@fastify/websocket';
+import { clientMessage, serverMessage } from '@keel/protocol/workbench';
 import { answerClientError } from '@keel/runtime';
 import { checkBind, healthRoutes, installApiDocs } from '@keel/service';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -94,7 +95,12 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   await installApiDocs(app, {
     title: 'Keel workbench API',
     version,
-    description: 'The local AI development workbench: projects, tasks, the five-stage flow, sessions.',
+    description:
+      'The local AI development workbench: projects, tasks, the five-stage flow, sessions. ' +
+      '`WS /api/ws` (one connection, many subscriptions to `session:{id}` and `task:{id}`; `?token=` for the key): ' +
+      'what a client sends is `components.schemas.WsClientMessage`, what the service sends `WsServerMessage`. ' +
+      'Every schema here is also in `@keel/protocol/workbench`.',
+    messages: { WsClientMessage: clientMessage, WsServerMessage: serverMessage },
   });
   await app.register(healthRoutes(version));
   await app.register(websocket);

@@ -126,4 +126,20 @@ test('every route documents the body of its answer, not just "2XX"', async () =>
   }
   expect(undescribed).toEqual([]);
   expect(Object.keys(document.paths).length).toBeGreaterThan(50);
+  // The WebSocket's messages, which OpenAPI has no words for, as named schemas the description points to.
+  const { components, info } = document as unknown as {
+    components: {
+      schemas: Record<string, { oneOf?: { properties: { type: { const?: string; enum?: string[] } } }[] }>;
+    };
+    info: { description: string };
+  };
+  const types = (name: string) =>
+    (components.schemas[name]?.oneOf ?? []).map(
+      ({ properties }) => properties.type.const ?? properties.type.enum?.[0],
+    );
+  expect(types('WsClientMessage')).toEqual(['subscribe', 'unsubscribe', 'chat', 'ping']);
+  expect(types('WsServerMessage')).toEqual(
+    expect.arrayContaining(['event', 'status', 'queue', 'task', 'subscribed', 'queued', 'pong', 'error']),
+  );
+  expect(info.description).toContain('WsClientMessage');
 });

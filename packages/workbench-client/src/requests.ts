@@ -1,5 +1,5 @@
-// REQUEST BODIES, WRITTEN OUT HERE BY HAND. @keel/protocol describes every answer of the workbench but no
-// request body yet (issue #25): these types mirror the route schemas in packages/workbench/src
+// REQUEST BODIES. The task routes' come from @keel/protocol; the others are still written out here by
+// hand (issue #25): they mirror the route schemas in packages/workbench/src
 // (`settings/schema.ts`, `settings/connection-test.ts`, `projects/types.ts`, `tasks/types.ts`,
 // `sessions/routes.ts`) and the workbench README's endpoint table. The service checks every body itself
 // (400 INVALID_PARAMS naming the field; unknown fields are refused), so a drift here shows as a 400, not as
@@ -82,74 +82,18 @@ export interface ProjectUpdate {
 /** `POST /api/projects/{id}/init`: nothing (every layer), or one layer of one repository to retry. */
 export type ProjectInit = Record<string, never> | { repository: string; layer: KnowledgeLayer };
 
-export interface TaskImageInput {
-  /** Base64, at most 5 MiB of it. */
-  data: string;
-  /** `image/…`. */
-  media_type: string;
-  filename?: string;
-}
-
-/** `POST /api/tasks`. */
-export interface TaskCreate {
-  project_id: string;
-  description: string;
-  /** http(s) URLs, at most 20. */
-  prd_links?: string[];
-  /** At most 8. */
-  images?: TaskImageInput[];
-  /** A runner config id; null: the project's default. */
-  runner?: string | null;
-  branch?: string;
-}
-
-/** `PUT /api/tasks/{id}`: the input fields, until planning ends. */
-export interface TaskUpdate {
-  description?: string;
-  prd_links?: string[];
-  images?: TaskImageInput[];
-  runner?: string | null;
-  branch?: string;
-}
-
-/** `POST /api/tasks/{id}/plan`, `/todo`, `/commit-message`: a message refines or adjusts; none drafts again. */
-export interface StageMessage {
-  message?: string;
-}
-
-/** `POST /api/tasks/{id}/submit-mr` (default: the edited MR title and description, else the commit message). */
-export interface SubmitMergeRequest {
-  title?: string;
-  description?: string;
-}
-
-/** `PUT /api/tasks/{id}/commit-message` (REVIEWING; null: from the commit message again). */
-export interface CommitMessageEdit {
-  commit_message?: string;
-  mr_title?: string | null;
-  mr_description?: string | null;
-}
-
-export interface TodoInput {
-  title: string;
-  description?: string;
-  expected_output?: string;
-}
-
-/** `POST /api/tasks/{id}/todos` (TODO_READY): `position` is 1-based, default the end. */
-export interface TodoCreate extends TodoInput {
-  position?: number;
-}
-
-/** `PATCH /api/tasks/{id}/todos/{todo_id}`: at least one field. */
-export type TodoUpdate = Partial<TodoInput>;
-
-/** `POST /api/tasks/{id}/follow-up`: at least one finding, merge-request item or todo. */
-export interface FollowUp {
-  findings?: string[];
-  merge_request?: ({ repository: string; check: string } | { repository: string; comment_id: string })[];
-  todos?: TodoInput[];
-}
+// The task routes' bodies come from the protocol (the schemas the service validates them with).
+export type {
+  CommitMessageEdit,
+  FollowUpInput as FollowUp,
+  MessageInput as StageMessage,
+  SubmitInput as SubmitMergeRequest,
+  TaskCreate,
+  TaskImageInput,
+  TaskUpdate,
+  TodoInput as TodoCreate,
+  TodoPatch as TodoUpdate,
+} from '@keel/protocol/workbench';
 
 /** `GET /api/sessions/{id}/logs`. */
 export interface LogQuery {

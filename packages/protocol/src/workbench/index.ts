@@ -2,6 +2,7 @@
 // their types. The service answers through them (a response that does not match is a bug it reports), the
 // SPA and clients import the types. No Node here: this runs in a browser as well.
 export * from './answers.ts';
+export * from './branch-name.ts';
 export * from './common.ts';
 export * from './diffs.ts';
 export * from './events.ts';
@@ -10,5 +11,6 @@ export * from './names.ts';
 export * from './projects.ts';
 export * from './sessions.ts';
 export * from './settings.ts';
+export * from './task-requests.ts';
 export * from './tasks.ts';
 export * from './websocket.ts';

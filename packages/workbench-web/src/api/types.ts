@@ -1,17 +1,17 @@
 // The workbench service's wire comes from @keel/protocol (the schemas the service answers through), so the
-// SPA and the service cannot disagree on a field. Only the request bodies the SPA builds are written here.
+// SPA and the service cannot disagree on a field. The request bodies not in the protocol yet are written here.
 import type {
   CheckSetting,
   GitIdentity,
   McpServer,
   RepositoryType,
   RunnerConfig,
-  Todo,
 } from '@keel/protocol/workbench';
 
 export type {
   CheckResult,
   CheckSetting,
+  CommitMessageEdit,
   ConnectionTest,
   DirectoryListing,
   ErrorObject,
@@ -20,6 +20,7 @@ export type {
   FindingSeverity,
   Flow,
   FollowedMergeRequest,
+  FollowUpInput,
   GitIdentity,
   InitStep,
   Knowledge,
@@ -56,13 +57,17 @@ export type {
   SettingsCheck,
   SubmitResult,
   Task,
+  TaskCreate,
   TaskDiff,
   TaskImageInfo,
+  TaskImageInput,
   TaskReview,
   TaskState,
   Todo,
   TodoDiff,
+  TodoInput,
   TodoOrigin,
+  TodoPatch,
   TodoStatus,
   ToolKind,
   Usage,
@@ -111,43 +116,4 @@ export interface ProjectCreate {
   description?: string;
   repositories: { path: string; type: RepositoryType; name?: string }[];
   default_runner?: string | null;
-}
-
-/** `POST /api/tasks/{id}/follow-up`: what becomes new todos at the end of the list. */
-export interface FollowUpInput {
-  findings?: string[];
-  merge_request?: ({ repository: string; check: string } | { repository: string; comment_id: string })[];
-  todos?: { title: string; description?: string; expected_output?: string }[];
-}
-
-/** A todo added by hand (position 1-based, default the end). */
-export interface TodoInput {
-  title: string;
-  description?: string;
-  expected_output?: string;
-  position?: number;
-}
-
-export type TodoPatch = Partial<Pick<Todo, 'title' | 'description' | 'expected_output'>>;
-
-/** The commit message and the merge request's title and description, by hand (null: from the message). */
-export interface CommitMessageEdit {
-  commit_message?: string;
-  mr_title?: string | null;
-  mr_description?: string | null;
-}
-
-export interface TaskImageInput {
-  data: string;
-  media_type: string;
-  filename?: string;
-}
-
-export interface TaskCreate {
-  project_id: string;
-  description: string;
-  prd_links?: string[];
-  images?: TaskImageInput[];
-  runner?: string | null;
-  branch?: string;
 }

@@ -1,10 +1,10 @@
-// REQUEST BODIES. The task routes' come from @keel/protocol; the others are still written out here by
+// REQUEST BODIES. The project and task routes' come from @keel/protocol; the others are still written out here by
 // hand (issue #25): they mirror the route schemas in packages/workbench/src
 // (`settings/schema.ts`, `settings/connection-test.ts`, `projects/types.ts`, `tasks/types.ts`,
 // `sessions/routes.ts`) and the workbench README's endpoint table. The service checks every body itself
 // (400 INVALID_PARAMS naming the field; unknown fields are refused), so a drift here shows as a 400, not as
 // a wrong write. Move them to the protocol package when it gains request schemas.
-import type { KnowledgeLayer, RepositoryType, RunnerKind } from '@keel/protocol/workbench';
+import type { RunnerKind } from '@keel/protocol/workbench';
 
 /** `PUT /api/settings`: every field optional; null clears model, base_url and the secrets. */
 export interface SettingsUpdate {
@@ -48,45 +48,15 @@ export interface ConnectionTestInput {
   model?: string;
 }
 
-export interface RepositoryInput {
-  path: string;
-  type: RepositoryType;
-  /** Its folder in each task's work directory (default: the path's last name). */
-  name?: string;
-  provider?: 'gitlab' | 'github' | 'other';
-}
-
-/** `POST /api/projects`. */
-export interface ProjectCreate {
-  name: string;
-  description?: string;
-  repositories: RepositoryInput[];
-  default_runner?: string | null;
-}
-
-/** `PUT /api/projects/{id}`. */
-export interface ProjectUpdate {
-  name?: string;
-  description?: string;
-  /** New repositories reset the knowledge and generate it again. */
-  repositories?: RepositoryInput[];
-  default_runner?: string | null;
-  trust_repository_config?: boolean;
-  /** Per repository name, its checks replaced as a whole (`[]`: none). */
-  checks?: Record<string, { name: string; command: string; timeout_ms?: number }[]>;
-  /** 0–5. */
-  repair_turns?: number;
-  review_runner?: string | null;
-}
-
-/** `POST /api/projects/{id}/init`: nothing (every layer), or one layer of one repository to retry. */
-export type ProjectInit = Record<string, never> | { repository: string; layer: KnowledgeLayer };
-
-// The task routes' bodies come from the protocol (the schemas the service validates them with).
+// The project and task routes' bodies come from the protocol (the schemas the service validates them with).
 export type {
   CommitMessageEdit,
   FollowUpInput as FollowUp,
   MessageInput as StageMessage,
+  ProjectCreate,
+  ProjectInit,
+  ProjectUpdate,
+  RepositoryInput,
   SubmitInput as SubmitMergeRequest,
   TaskCreate,
   TaskImageInput,

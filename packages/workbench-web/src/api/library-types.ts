@@ -1,8 +1,4 @@
-// Skills, conversations and project updates as the workbench's API takes and answers them
-// (packages/workbench/src/skills, src/conversations, src/projects). Apart from types.ts to keep both small.
-import type { RepositoryType } from './types.ts';
-
-export type { Conversation, Skill, SkillWithContent } from '@keel/protocol/workbench';
+export type { Conversation, ProjectUpdate, Skill, SkillWithContent } from '@keel/protocol/workbench';
 
 import type { repositoryProviders } from '@keel/protocol/workbench/names';
 
@@ -28,11 +24,3 @@ export interface ConversationCreate {
 
 export { repositoryProviders as providers } from '@keel/protocol/workbench/names';
 export type Provider = (typeof repositoryProviders)[number];
-
-// `PUT /api/projects/{id}`: new repositories reset the knowledge (status CREATED).
-export interface ProjectUpdate {
-  name?: string;
-  description?: string;
-  repositories?: { path: string; type: RepositoryType; name?: string; provider?: Provider }[];
-  default_runner?: string | null;
-}

@@ -1,14 +1,9 @@
 // The workbench service's wire comes from @keel/protocol (the schemas the service answers through), so the
 // SPA and the service cannot disagree on a field. The request bodies not in the protocol yet are written here.
-import type {
-  CheckSetting,
-  GitIdentity,
-  McpServer,
-  RepositoryType,
-  RunnerConfig,
-} from '@keel/protocol/workbench';
+import type { GitIdentity, McpServer, ProjectUpdate, RunnerConfig } from '@keel/protocol/workbench';
 
 export type {
+  CheckInput,
   CheckResult,
   CheckSetting,
   CommitMessageEdit,
@@ -37,8 +32,10 @@ export type {
   PlanVersion,
   PrdLinkError,
   Project,
+  ProjectCreate,
   ProjectRepositoryConfig,
   ProjectStatus,
+  ProjectUpdate,
   QueuedMessage,
   Repository,
   RepositoryConfigAsk,
@@ -97,23 +94,7 @@ export interface ConnectionTestInput {
 }
 
 /** `PUT /api/projects/{id}` beside the other project settings. */
-export interface ProjectTrustUpdate {
-  trust_repository_config?: boolean;
-  review_runner?: string | null;
-}
-
-/** A repository's check as sent: without a timeout, the service's default. */
-export type CheckInput = Omit<CheckSetting, 'timeout_ms'> & { timeout_ms?: number };
+export type ProjectTrustUpdate = Pick<ProjectUpdate, 'trust_repository_config' | 'review_runner'>;
 
 /** `PUT /api/projects/{id}`: each named repository's checks (replaced as a whole), the repair bound. */
-export interface ProjectChecksUpdate {
-  checks?: Record<string, CheckInput[]>;
-  repair_turns?: number;
-}
-
-export interface ProjectCreate {
-  name: string;
-  description?: string;
-  repositories: { path: string; type: RepositoryType; name?: string }[];
-  default_runner?: string | null;
-}
+export type ProjectChecksUpdate = Pick<ProjectUpdate, 'checks' | 'repair_turns'>;

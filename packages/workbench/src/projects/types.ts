@@ -1,3 +1,4 @@
+import type { CheckSetting } from '@keel/protocol/workbench';
 import {
   type KnowledgeLayer,
   knowledgeLayers,
@@ -6,38 +7,23 @@ import {
   repositoryProviders as providers,
   repositoryTypes,
 } from '@keel/protocol/workbench/names';
-import { z } from 'zod';
 
+export {
+  type CheckSetting,
+  checkSchema,
+  projectCreateSchema,
+  projectInitSchema,
+  projectUpdateSchema,
+  repositoryInputSchema,
+} from '@keel/protocol/workbench';
 export { knowledgeLayers, knowledgeStatuses, projectStatuses, providers, repositoryTypes };
 
 export type ProjectStatus = (typeof projectStatuses)[number];
 export type { KnowledgeLayer };
 export type KnowledgeStatus = (typeof knowledgeStatuses)[number];
 
-/** A verification command of a repository, run at its root after each todo that changed it (issue #26). */
-export const checkSchema = z.strictObject({
-  /** What it checks, e.g. `test`, `lint`, `typecheck`, `build`. */
-  name: z.string().trim().min(1).max(40),
-  /** The command line, run in the sandbox under the runtime's command policy. */
-  command: z.string().trim().min(1).max(1000),
-  timeout_ms: z.number().int().min(1000).max(3_600_000).default(600_000),
-});
-export type CheckSetting = z.infer<typeof checkSchema>;
-
 /** How many repair turns a todo whose checks fail gets by default, before it is `failed`. */
 export const defaultRepairTurns = 2;
-
-/** A repository entry as given: its name becomes its folder in each task's work directory. */
-export const repositoryInputSchema = z.strictObject({
-  path: z.string().min(1),
-  type: z.enum(repositoryTypes),
-  name: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be letters, digits, dots, hyphens or underscores')
-    .optional(),
-  /** Overrides the provider read from the remote URL (for self-hosted GitLab or GitHub Enterprise). */
-  provider: z.enum(providers).optional(),
-});
 
 export interface Repository {
   /** Absolute path of the repository's root. */
@@ -81,25 +67,6 @@ export interface KnowledgeRecord {
   updated_at: string;
 }
 
-export const projectCreateSchema = z.strictObject({
-  name: z.string().trim().min(1).max(200),
-  description: z.string().max(20_000).default(''),
-  repositories: z.array(repositoryInputSchema).min(1, 'at least one repository').max(20),
-  default_runner: z.string().min(1).nullable().optional(),
-});
-
-export const projectUpdateSchema = z.strictObject({
-  name: z.string().trim().min(1).max(200).optional(),
-  description: z.string().max(20_000).optional(),
-  repositories: z.array(repositoryInputSchema).min(1, 'at least one repository').max(20).optional(),
-  default_runner: z.string().min(1).nullable().optional(),
-  trust_repository_config: z.boolean().optional(),
-  /** Each named repository's checks, replaced as a whole (`[]`: none). */
-  checks: z.record(z.string(), z.array(checkSchema).max(10)).optional(),
-  repair_turns: z.number().int().min(0).max(5).optional(),
-  review_runner: z.string().min(1).nullable().optional(),
-});
-
 /** One key of a repository's `.runtime/config.json` that applies only when the project trusts it. */
 export interface RepositoryConfigAsk {
   /** The config file. */
@@ -126,13 +93,3 @@ export interface RepositoryConfigReport {
   /** The file (or the runtime's global config) could not be read: nothing of it applies. */
   error?: { code: string; message: string };
 }
-
-export const projectInitSchema = z
-  .strictObject({
-    /** With `layer`: retry that one layer of that repository (by repository name). */
-    repository: z.string().min(1).optional(),
-    layer: z.enum(knowledgeLayers).optional(),
-  })
-  .refine((body) => (body.repository === undefined) === (body.layer === undefined), {
-    message: 'give both repository and layer (one layer) or neither (every layer)',
-  });

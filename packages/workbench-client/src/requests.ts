@@ -52,6 +52,7 @@ export interface ConnectionTestInput {
 export type {
   CommitMessageEdit,
   FollowUpInput as FollowUp,
+  LogQuery,
   MessageInput as StageMessage,
   ProjectCreate,
   ProjectInit,
@@ -64,11 +65,3 @@ export type {
   TodoInput as TodoCreate,
   TodoPatch as TodoUpdate,
 } from '@keel/protocol/workbench';
-
-/** `GET /api/sessions/{id}/logs`. */
-export interface LogQuery {
-  /** Entries with a seq above this (default 0). */
-  after?: number;
-  /** 1–1000 (default 200). */
-  limit?: number;
-}

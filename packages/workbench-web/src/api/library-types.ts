@@ -1,4 +1,10 @@
-export type { Conversation, ProjectUpdate, Skill, SkillWithContent } from '@keel/protocol/workbench';
+export type {
+  Conversation,
+  ConversationCreate,
+  ProjectUpdate,
+  Skill,
+  SkillWithContent,
+} from '@keel/protocol/workbench';
 
 import type { repositoryProviders } from '@keel/protocol/workbench/names';
 
@@ -15,11 +21,6 @@ export interface SkillCreate {
 export interface SkillUpdate {
   description?: string;
   content?: string;
-}
-
-export interface ConversationCreate {
-  title: string;
-  project_id?: string | null;
 }
 
 export { repositoryProviders as providers } from '@keel/protocol/workbench/names';

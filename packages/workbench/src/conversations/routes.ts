@@ -1,15 +1,10 @@
 import * as wire from '@keel/protocol/workbench';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { idParams, noContent, responses } from '../http/index.ts';
 import type { ConversationService } from './conversation-service.ts';
 
-const createBody = z.strictObject({
-  title: z.string().trim().min(1).max(200),
-  project_id: z.string().min(1).nullable().optional(),
-});
-const updateBody = z.strictObject({ title: z.string().trim().min(1).max(200).optional() });
-const listQuery = z.object({ project_id: z.string().min(1).optional() });
+const { conversationCreateBody: createBody, conversationUpdateBody: updateBody } = wire;
+const listQuery = wire.conversationListQuery;
 
 /** Conversations CRUD on `/api/conversations` and `POST /api/conversations/{id}/init`. */
 export function conversationRoutes(conversations: ConversationService): FastifyPluginAsyncZod {

@@ -6,13 +6,10 @@ import type { SessionLog } from './session-log.ts';
 import type { SessionRunner } from './session-runner.ts';
 import type { SessionStore } from './session-store.ts';
 
-const messageBody = z.strictObject({ content: z.string().trim().min(1).max(200_000) });
+const messageBody = wire.sessionMessageBody;
 const queueParams = z.object({ id: z.string().min(1).max(200), message_id: z.string().min(1).max(200) });
 
-const logsQuery = z.object({
-  after: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(1000).default(200),
-});
+const logsQuery = wire.logsQuery;
 
 /**
  * `GET /api/sessions/{id}/status` (the row), `GET /api/sessions/{id}/logs?after=&limit=` (a page) and

@@ -13,6 +13,7 @@ export * from './project-requests.ts';
 export * from './projects.ts';
 export * from './sessions.ts';
 export * from './settings.ts';
+export * from './settings-requests.ts';
 export * from './task-requests.ts';
 export * from './tasks.ts';
 export * from './websocket.ts';

@@ -1,6 +1,6 @@
 // The workbench service's wire comes from @keel/protocol (the schemas the service answers through), so the
 // SPA and the service cannot disagree on a field. The request bodies not in the protocol yet are written here.
-import type { GitIdentity, McpServer, ProjectUpdate, RunnerConfig } from '@keel/protocol/workbench';
+import type { ProjectUpdate } from '@keel/protocol/workbench';
 
 export type {
   CheckInput,
@@ -8,6 +8,7 @@ export type {
   CheckSetting,
   CommitMessageEdit,
   ConnectionTest,
+  ConnectionTestInput,
   DirectoryListing,
   ErrorObject,
   FileChange,
@@ -52,6 +53,7 @@ export type {
   SessionStatus,
   Settings,
   SettingsCheck,
+  SettingsUpdate,
   SubmitResult,
   Task,
   TaskCreate,
@@ -70,28 +72,6 @@ export type {
   Usage,
 } from '@keel/protocol/workbench';
 export { knowledgeLayers, repositoryTypes, runnerKinds } from '@keel/protocol/workbench/names';
-
-export interface SettingsUpdate {
-  model?: string | null;
-  base_url?: string | null;
-  api_key?: string | null;
-  default_runner?: string;
-  runner_configs?: RunnerConfig[];
-  mcp_servers?: McpServer[];
-  github_token?: string | null;
-  github_api_url?: string;
-  gitlab_token?: string | null;
-  gitlab_api_url?: string;
-  prd_links?: { allow_private_network?: boolean; allowed_hosts?: string[] };
-  git_identity?: GitIdentity;
-}
-
-/** `POST /api/settings/test-connection`: unsaved values to test (the saved ones where absent). */
-export interface ConnectionTestInput {
-  base_url?: string;
-  api_key?: string;
-  model?: string;
-}
 
 /** `PUT /api/projects/{id}` beside the other project settings. */
 export type ProjectTrustUpdate = Pick<ProjectUpdate, 'trust_repository_config' | 'review_runner'>;

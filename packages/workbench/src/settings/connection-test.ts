@@ -1,13 +1,8 @@
-import { z } from 'zod';
-import { modelBaseUrl } from './schema.ts';
+import type { connectionTestBody } from '@keel/protocol/workbench';
+import type { z } from 'zod';
 import type { SettingsService } from './settings-service.ts';
 
-/** `POST /api/settings/test-connection`: unsaved values to test instead of the stored ones. */
-export const connectionTestBody = z.strictObject({
-  base_url: modelBaseUrl.optional(),
-  api_key: z.string().regex(/^\S+$/, 'must be one word: no spaces or line breaks').optional(),
-  model: z.string().trim().min(1).max(200).optional(),
-});
+export { connectionTestBody } from '@keel/protocol/workbench';
 export type ConnectionTestInput = z.infer<typeof connectionTestBody>;
 
 export interface ConnectionTestResult {

@@ -1,53 +1,14 @@
+import * as wire from '@keel/protocol/workbench';
+import {
+  gitIdentitySchema,
+  mcpServerSchema,
+  modelBaseUrl,
+  runnerConfigSchema,
+} from '@keel/protocol/workbench';
 import { HostPolicy } from '@keel/runtime/internal';
-import { z } from 'zod';
-import { runnerKinds } from '../runners/index.ts';
+import type { z } from 'zod';
 
-const stringMap = z.record(z.string(), z.string());
-
-export const runnerConfigSchema = z.strictObject({
-  id: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'must be lowercase letters, digits, dots, hyphens or underscores'),
-  name: z.string().min(1).max(200),
-  kind: z.enum(runnerKinds),
-  binary_path: z.string().min(1).optional(),
-  model: z.string().min(1).optional(),
-  extra_args: z.array(z.string()).default([]),
-  env: stringMap.default({}),
-});
-
-/** An environment variable's name as a shell and every runner's config format take it. */
-const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** An MCP server's env: each entry a variable name and a value, a bad one refused by its name, never dropped. */
-const mcpEnv = stringMap.default({}).superRefine((env, context) => {
-  for (const [name, value] of Object.entries(env)) {
-    if (!envName.test(name)) {
-      context.addIssue({
-        code: 'custom',
-        path: [name],
-        message: `env entry "${name}" is not a variable name: use letters, digits and _, not starting with a digit (NAME=value)`,
-      });
-    } else if (value.includes('\0')) {
-      context.addIssue({
-        code: 'custom',
-        path: [name],
-        message: `env entry "${name}" holds a NUL character`,
-      });
-    }
-  }
-});
-
-export const mcpServerSchema = z.strictObject({
-  name: z.string().min(1).max(200),
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  env: mcpEnv,
-  enabled: z.boolean().default(true),
-  /** What `GET /api/settings` shows beside the masked values; accepted back and ignored. */
-  env_set: z.record(z.string(), z.boolean()).optional(),
-});
-export type McpServerSetting = z.infer<typeof mcpServerSchema>;
+export { gitIdentitySchema, mcpServerSchema, modelBaseUrl, runnerConfigSchema };
 
 /** Env names whose values are secrets: shown masked, kept when the mask is sent back. */
 export const secretEnvName = /key|token|secret|password|auth/i;
@@ -60,95 +21,27 @@ export interface McpServerView extends Omit<McpServerSetting, 'env_set'> {
 }
 
 /**
- * Which hosts a task's PRD links may be fetched from, shaped like the runtime's config `web`. Public hosts
- * always; cloud metadata and link-local addresses never; loopback and private addresses (this machine, the
- * LAN: the workbench's own API, a router) only when `allow_private_network` is true or an `allowed_hosts`
- * entry names them (a name, `*.example.com`, an address or a CIDR range). Unlike `web.allowed_hosts`, the
- * list only lets hosts in: it does not limit PRD links to them.
+ * Which hosts a task's PRD links may be fetched from (the protocol's shape), each `allowed_hosts` entry read
+ * as the runtime's host policy reads it, so what is saved is what the fetch understands.
  */
-export const prdLinksSchema = z.strictObject({
-  allow_private_network: z.boolean().default(false),
-  allowed_hosts: z
-    .array(z.string().trim().min(1))
-    .max(100)
-    .default([])
-    .superRefine((entries, ctx) => {
-      // The runtime's own reading of host entries, so what is saved is what the fetch understands (only
-      // `setting` shows in its errors).
-      try {
-        new HostPolicy({ allowed_hosts: entries }, { setting: 'prd_links', fetcher: '', where: '' });
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: (error as Error).message });
-      }
-    }),
+export const prdLinksSchema = wire.prdLinksSchema.extend({
+  allowed_hosts: wire.prdLinksSchema.shape.allowed_hosts.superRefine((entries, ctx) => {
+    try {
+      new HostPolicy({ allowed_hosts: entries }, { setting: 'prd_links', fetcher: '', where: '' });
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    }
+  }),
 });
 export type PrdLinksSettings = z.infer<typeof prdLinksSchema>;
 
-// A key or token is one word: a space or line break is a paste gone wrong, refused here rather than failing
-// every later call to the model or GitHub with an unclear 401.
-const secret = z.string().regex(/^\S+$/, 'must be one word: no spaces or line breaks');
-
-/**
- * The model's base URL: an absolute http(s) URL. `api.openai.com/v1` (no scheme) is refused with the fix,
- * not stored to fail every later call: `new URL` would read `localhost:11434/v1` as scheme `localhost:`.
- */
-export const modelBaseUrl = z
-  .string()
-  .trim()
-  .min(1)
-  .max(2000)
-  .superRefine((value, context) => {
-    let url: URL | undefined;
-    try {
-      url = new URL(value);
-    } catch {}
-    if (url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname) return;
-    const fix = /^[a-z][a-z0-9+.-]*:\/\//i.test(value)
-      ? 'use http:// or https://'
-      : `add https:// (or http:// for a local server): https://${value}`;
-    context.addIssue({
-      code: 'custom',
-      message: `must be an absolute http(s) URL such as https://api.openai.com/v1; ${fix}`,
-    });
-  });
-
-/**
- * Who authors the workbench's commits when the user's source repository (its config, then git's global
- * and system files) names nobody: a name and an email, each null for the next fallback (the environment's
- * GIT_AUTHOR_* / EMAIL, then "Keel Workbench").
- */
-export const gitIdentitySchema = z.strictObject({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .regex(/^[^<>\n\r\0]+$/, 'must not hold <, >, a line break or NUL (git refuses them in a name)')
-    .nullable()
-    .default(null),
-  email: z.email('must be an email address such as ada@example.com').max(320).nullable().default(null),
-});
-export type GitIdentitySettings = z.infer<typeof gitIdentitySchema>;
-
-/** `PUT /api/settings`: every field optional; the secrets are write-only (null clears them). */
-export const settingsUpdateSchema = z.strictObject({
-  model: z.string().trim().min(1).max(200).nullable().optional(),
-  base_url: modelBaseUrl.nullable().optional(),
-  api_key: secret.nullable().optional(),
-  default_runner: z.string().min(1).optional(),
-  runner_configs: z.array(runnerConfigSchema).optional(),
-  mcp_servers: z.array(mcpServerSchema).optional(),
-  github_token: secret.nullable().optional(),
-  github_api_url: z.url().optional(),
-  /** Read access to GitLab's API (scope read_api): the workbench follows merge requests with it. */
-  gitlab_token: secret.nullable().optional(),
-  gitlab_api_url: z.url().optional(),
-  /** Replaced as a whole: a field left out takes its default. */
+/** `PUT /api/settings`: the protocol's body, with the PRD link hosts read as the runtime reads them. */
+export const settingsUpdateSchema = wire.settingsUpdateSchema.extend({
   prd_links: prdLinksSchema.optional(),
-  /** Replaced as a whole: a field left out is null. */
-  git_identity: gitIdentitySchema.optional(),
 });
 export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
+export type McpServerSetting = z.infer<typeof mcpServerSchema>;
+export type GitIdentitySettings = z.infer<typeof gitIdentitySchema>;
 
 /** What the database holds: everything but the secrets. */
 export interface StoredSettings {

@@ -12,17 +12,8 @@ const nameSchema = z
     (name) => skillNameProblem(name) === null,
     'must be lowercase letters and hyphens, at most 64 characters',
   );
-const createBody = z.strictObject({
-  name: nameSchema,
-  description: z.string().trim().min(1).max(1024),
-  content: z.string().max(200_000).default(''),
-});
-const updateBody = z.strictObject({
-  description: z.string().trim().min(1).max(1024).optional(),
-  content: z.string().max(200_000).optional(),
-});
-const linkBody = z.strictObject({ project_id: z.string().min(1), linked: z.boolean() });
-const listQuery = z.object({ project_id: z.string().min(1).optional() });
+const createBody = wire.skillCreateBody.extend({ name: nameSchema });
+const { skillUpdateBody: updateBody, skillLinkBody: linkBody, skillListQuery: listQuery } = wire;
 
 /** Skills CRUD on `/api/skills` and `POST /api/skills/{id}/link`. */
 export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {

@@ -26,7 +26,14 @@ import type {
   UserInput,
 } from '@keel/runtime';
 import { parseEvent } from '@keel/runtime';
-import { eventSchemas } from '@keel/runtime/internal';
+import {
+  eventSchemas,
+  newProjectSchema,
+  newTaskSchema,
+  projectUpdateSchema,
+  runRequestSchema,
+  taskUpdateSchema,
+} from '@keel/runtime/internal';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { startServer } from './harness.ts';
@@ -156,7 +163,7 @@ const samples: { [K in EventType]: EventOf<K> } = {
 };
 
 /** A JSON Schema with its `required` lists in one order: the same fields, whichever order they were named in. */
-function normalised(schema: z.ZodType): unknown {
+function normalised(schema: z.ZodType, io: 'input' | 'output' = 'output'): unknown {
   const sortRequired = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(sortRequired);
     if (typeof value !== 'object' || value === null) return value;
@@ -169,7 +176,7 @@ function normalised(schema: z.ZodType): unknown {
         ]),
     );
   };
-  return sortRequired(z.toJSONSchema(schema, { io: 'output' }));
+  return sortRequired(z.toJSONSchema(schema, { io }));
 }
 
 describe("@keel/protocol/runtime agrees with the runtime's own definitions", () => {
@@ -178,6 +185,37 @@ describe("@keel/protocol/runtime agrees with the runtime's own definitions", () 
     for (const type of Object.keys(eventSchemas) as EventType[]) {
       const runtime = eventSchemas[type].extend({ type: z.literal(type), session_id: z.string() });
       expect(normalised(protocol.runEventSchemas[type]), type).toEqual(normalised(runtime));
+    }
+  });
+
+  test('the request bodies: the same fields and bounds, and the same bodies accepted and refused', () => {
+    const pairs = [
+      ['run request', runRequestSchema, protocol.runRequest],
+      ['new project', newProjectSchema, protocol.newProject],
+      ['project update', projectUpdateSchema, protocol.projectUpdate],
+      ['new task', newTaskSchema, protocol.newTask],
+      ['task update', taskUpdateSchema, protocol.taskUpdate],
+    ] as const;
+    for (const [what, runtime, wire] of pairs) {
+      expect(normalised(wire, 'input'), what).toEqual(normalised(runtime, 'input'));
+    }
+    const bodies: [z.ZodType, z.ZodType, unknown][] = [
+      [runRequestSchema, protocol.runRequest, { prompt: 'hi', max_steps: 3 }],
+      [runRequestSchema, protocol.runRequest, { prompt: '  ' }],
+      [runRequestSchema, protocol.runRequest, { prompt: 'hi', include_tools: ['a'], exclude_tools: ['b'] }],
+      [
+        runRequestSchema,
+        protocol.runRequest,
+        { prompt: 'hi', images: [{ data: 'data:x', media_type: 'image/png' }] },
+      ],
+      [newProjectSchema, protocol.newProject, { name: 'p', workdir: '/w' }],
+      [newProjectSchema, protocol.newProject, { name: ' ', workdir: '/w' }],
+      [newProjectSchema, protocol.newProject, { name: 'p', workdir: '/w\0' }],
+      [newTaskSchema, protocol.newTask, { name: 't', branch_name: '' }],
+      [taskUpdateSchema, protocol.taskUpdate, { name: 't', extra: 1 }],
+    ];
+    for (const [runtime, wire, body] of bodies) {
+      expect(wire.safeParse(body).success, JSON.stringify(body)).toBe(runtime.safeParse(body).success);
     }
   });
 

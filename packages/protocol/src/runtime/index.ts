@@ -8,6 +8,7 @@ export * from './events.ts';
 export * from './names.ts';
 export * from './projects.ts';
 export * from './records.ts';
+export * from './requests.ts';
 export * from './runs.ts';
 export * from './server.ts';
 export * from './sessions.ts';

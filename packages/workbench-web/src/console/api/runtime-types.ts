@@ -1,6 +1,6 @@
-// keel-web's wire comes from @keel/protocol/runtime (the schemas keel-web answers through), so the console
-// and the server cannot disagree on a field. Only the request bodies the console builds, and its own pairing
-// of an event with its stream id, are written here.
+// keel-web's wire, its answers and the request bodies the console sends, comes from @keel/protocol/runtime:
+// the console and the server cannot disagree on a field. Only the console's own pairing of an event with its
+// stream id is written here.
 import type { RunEvent } from '@keel/protocol/runtime';
 
 export type {
@@ -12,9 +12,12 @@ export type {
   CheckpointSummary,
   ConfigStatus,
   Directory,
+  NewProject,
+  NewTask,
   Project,
   ProjectInit,
   ProjectPage,
+  ProjectUpdate,
   Run,
   RunAgent,
   RunDetail,
@@ -23,12 +26,14 @@ export type {
   RunMetrics,
   RunPage,
   RunRecord,
+  RunRequest as RunStart,
   RunStatus,
   ServerInfo,
   Step,
   StepKind,
   Task,
   TaskPage,
+  TaskUpdate,
   Timeline,
   TimelineEntry,
   ToolInfo,
@@ -44,36 +49,3 @@ export interface RunEventRecord {
   seq: number;
   event: RunEvent;
 }
-
-/** The run request fields the console's form sends (spec section 2). */
-export interface RunStart {
-  prompt: string;
-  workdir: string;
-  /** Continue this session (a project's or a task's). */
-  session_id?: string;
-  model?: string;
-  enable_thinking?: boolean;
-  max_tokens?: unknown;
-  max_cost_usd?: unknown;
-  max_steps?: unknown;
-}
-
-/** `POST /api/projects`. */
-export interface NewProject {
-  name: string;
-  workdir: string;
-  description?: string;
-  code_paths?: string[];
-}
-
-/** `PUT /api/projects/{id}`: the fields given change, the others stay. */
-export type ProjectUpdate = Partial<NewProject>;
-
-/** `POST /api/projects/{id}/tasks`. */
-export interface NewTask {
-  name: string;
-  branch_name: string;
-}
-
-/** `PUT /api/tasks/{id}`: rename it, or move it to another branch (created or switched to). */
-export type TaskUpdate = Partial<NewTask>;

@@ -101,7 +101,7 @@ export function NewRunForm({
     if (session) body.session_id = session;
     if (model.trim()) body.model = model.trim();
     if (thinking) body.enable_thinking = true;
-    const budgets: [keyof RunStart, string][] = [
+    const budgets: ['max_tokens' | 'max_cost_usd' | 'max_steps', string][] = [
       ['max_tokens', maxTokens],
       ['max_cost_usd', maxCost],
       ['max_steps', maxSteps],

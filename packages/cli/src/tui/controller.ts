@@ -48,6 +48,8 @@ export class TuiController implements SlashContext {
   #abort: AbortController | null = null;
   #running: Promise<void> | null = null;
   #lastEnd: RuntimeEvent['type'] | null = null;
+  /** Messages typed before the run had its id: sent as soon as it has one. */
+  #early: string[] = [];
 
   constructor(options: ControllerOptions) {
     this.#options = options;
@@ -233,8 +235,10 @@ export class TuiController implements SlashContext {
     this.#running = streamRun(runtime, request, {
       signal: abort.signal,
       onEvent: (event) => this.#onEvent(event),
-      onRunId: (id) =>
-        this.#update((current) => (current.run ? { ...current, run: { ...current.run, id } } : current)),
+      onRunId: (id) => {
+        this.#update((current) => (current.run ? { ...current, run: { ...current.run, id } } : current));
+        for (const text of this.#early.splice(0)) void this.#deliver(id, text);
+      },
     })
       .catch((error: unknown) => this.notice('error', errorText(error)))
       .finally(() => this.#runEnded());
@@ -274,6 +278,7 @@ export class TuiController implements SlashContext {
 
   #runEnded(): void {
     this.#abort = null;
+    this.#early = [];
     this.#running = null;
     const unseen = this.#state().queued;
     this.#update((state) => ({ ...state, run: null, pending: null, queued: [] }));
@@ -289,15 +294,17 @@ export class TuiController implements SlashContext {
 
   async #sendInput(text: string): Promise<void> {
     const runId = this.#state().run?.id;
-    if (!runId) {
-      this.notice(
-        'warning',
-        'The run is still starting: send your message again in a moment (↑ recalls it).',
-      );
-      return;
-    }
     // Shown as queued until the run confirms it with `user_input_received`.
     this.#update((state) => ({ ...state, queued: [...state.queued, text] }));
+    // Typed before the run has its id (it is still starting): sent as soon as it has one.
+    if (!runId) {
+      this.#early.push(text);
+      return;
+    }
+    await this.#deliver(runId, text);
+  }
+
+  async #deliver(runId: string, text: string): Promise<void> {
     try {
       await this.#options.runtime.sendInput(runId, text);
     } catch (error) {

@@ -1,3 +1,4 @@
+import type { ServerMessage } from '@keel/protocol/workbench';
 import type { ErrorObject, LogEntry, QueuedMessage, Session } from './types.ts';
 
 /** What a subscriber hears about its session. */
@@ -21,15 +22,6 @@ interface Subscription {
 function cursor(subscription: Subscription): number {
   return Math.min(...subscription.listeners.values());
 }
-
-type ServerMessage =
-  | { type: 'subscribed'; channel: string; after: number }
-  | ({ type: 'event'; channel: string } & LogEntry)
-  | { type: 'status'; channel: string; session: Session }
-  | { type: 'queue'; channel: string; messages: QueuedMessage[] }
-  | { type: 'unsubscribed'; channel: string }
-  | { type: 'pong' }
-  | { type: 'error'; error: ErrorObject };
 
 export interface SocketOptions {
   /** How often to ping an open socket (ms); a missed pong within one interval reconnects. */

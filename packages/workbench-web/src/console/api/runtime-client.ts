@@ -2,13 +2,14 @@ import { request } from '../../api/request.ts';
 import type {
   Approval,
   ApprovalStatus,
-  Checkpoint,
+  CheckpointList,
   ConfigStatus,
   Directory,
   NewProject,
   NewTask,
   Project,
   ProjectInit,
+  ProjectPage,
   ProjectUpdate,
   Run,
   RunDetail,
@@ -18,6 +19,7 @@ import type {
   RunStatus,
   ServerInfo,
   Task,
+  TaskPage,
   TaskUpdate,
   Timeline,
 } from './runtime-types.ts';
@@ -44,8 +46,7 @@ export const runtimeApi = {
     start: (body: RunStart) => request<Run>('POST', '/runtime/runs', body),
     timeline: (runId: string) => request<Timeline>('GET', `/runtime/runs/${id(runId)}/timeline`),
     metrics: (runId: string) => request<RunMetrics>('GET', `/runtime/runs/${id(runId)}/metrics`),
-    checkpoints: (runId: string) =>
-      request<{ checkpoints: Checkpoint[] }>('GET', `/runtime/runs/${id(runId)}/checkpoints`),
+    checkpoints: (runId: string) => request<CheckpointList>('GET', `/runtime/runs/${id(runId)}/checkpoints`),
     control: (runId: string, control: RunControl) =>
       request<Run>('POST', `/runtime/runs/${id(runId)}/${control}`),
     input: (runId: string, content: string) =>
@@ -54,7 +55,7 @@ export const runtimeApi = {
   },
   projects: {
     list: (params: { cursor?: string; limit?: number } = {}) =>
-      request<{ projects: Project[]; next_cursor: string | null }>('GET', `/api/projects${query(params)}`),
+      request<ProjectPage>('GET', `/api/projects${query(params)}`),
     get: (projectId: string) => request<Project>('GET', `/api/projects/${id(projectId)}`),
     create: (body: NewProject) => request<Project>('POST', '/api/projects', body),
     update: (projectId: string, body: ProjectUpdate) =>
@@ -62,10 +63,7 @@ export const runtimeApi = {
     remove: (projectId: string) => request<unknown>('DELETE', `/api/projects/${id(projectId)}`),
     init: (projectId: string) => request<ProjectInit>('POST', `/api/projects/${id(projectId)}/init`),
     tasks: (projectId: string, params: { cursor?: string; limit?: number } = {}) =>
-      request<{ tasks: Task[]; next_cursor: string | null }>(
-        'GET',
-        `/api/projects/${id(projectId)}/tasks${query(params)}`,
-      ),
+      request<TaskPage>('GET', `/api/projects/${id(projectId)}/tasks${query(params)}`),
     createTask: (projectId: string, body: NewTask) =>
       request<Task>('POST', `/api/projects/${id(projectId)}/tasks`, body),
   },

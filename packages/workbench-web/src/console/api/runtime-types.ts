@@ -9,6 +9,7 @@ export type {
   Artifact,
   ArtifactWithContent,
   Checkpoint,
+  CheckpointList,
   CheckpointSummary,
   ConfigStatus,
   Directory,

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { pipeline, Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { decodedBody } from '../net/index.ts';
 
 /**
  * The model client's transport: a `fetch` for one JSON request and its (streamed) answer, over
@@ -59,32 +59,13 @@ export const httpFetch: typeof fetch = async (input, init = {}) => {
   }
   const nullBody = status === 204 || status === 205 || status === 304 || method === 'HEAD';
   if (nullBody) response.resume();
-  else answer = decoded(response);
+  else answer = decodedBody(response);
   return new Response(answer ? (Readable.toWeb(answer) as ReadableStream) : null, {
     status,
     statusText: response.statusMessage ?? '',
     headers: answerHeaders,
   });
 };
-
-/** The body as sent, decompressed as the global `fetch` would. */
-function decoded(response: IncomingMessage): Readable {
-  const encoding = String(response.headers['content-encoding'] ?? '')
-    .trim()
-    .toLowerCase();
-  const decoder =
-    encoding === 'gzip' || encoding === 'x-gzip'
-      ? createGunzip()
-      : encoding === 'deflate'
-        ? createInflate()
-        : encoding === 'br'
-          ? createBrotliDecompress()
-          : undefined;
-  if (!decoder) return response;
-  // pipeline, not pipe: a cancelled or failed decoder also destroys the response (and frees its socket).
-  pipeline(response, decoder, () => {});
-  return decoder;
-}
 
 /** What `fetch` rejects with when aborted: the signal's reason, or an `AbortError`. */
 function abortError(signal: AbortSignal | undefined): unknown {

@@ -1,8 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import {
   CancelledError,
   InvalidParamsError,
@@ -10,6 +8,7 @@ import {
   TimeoutError,
   ToolError,
 } from '../../errors/index.ts';
+import { decodedBody } from '../../net/index.ts';
 import { formatBytes } from '../files/text-file.ts';
 import type { HostPolicy } from './host-policy.ts';
 import { type FetchLimits, maxRedirects } from './web-settings.ts';
@@ -179,7 +178,7 @@ async function readBody(
     response.destroy();
     throw tooLarge(formatBytes(declared));
   }
-  const stream = decoded(response);
+  const stream = decodedBody(response);
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -195,21 +194,6 @@ async function readBody(
     }
   }
   return Buffer.concat(chunks);
-}
-
-function decoded(response: IncomingMessage): Readable {
-  const encoding = response.headers['content-encoding']?.trim().toLowerCase();
-  const decoder =
-    encoding === 'gzip' || encoding === 'x-gzip'
-      ? createGunzip()
-      : encoding === 'deflate'
-        ? createInflate()
-        : encoding === 'br'
-          ? createBrotliDecompress()
-          : undefined;
-  if (decoder === undefined) return response;
-  response.on('error', (error) => decoder.destroy(error));
-  return response.pipe(decoder);
 }
 
 /** ` (setting)` after a limit in a message, or nothing for a limit no setting changes. */

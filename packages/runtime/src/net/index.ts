@@ -1,0 +1,1 @@
+export { decodedBody } from './decoded-body.ts';

@@ -84,18 +84,3 @@ export class KeelEventMapper {
     }
   }
 }
-
-/** The event with every occurrence of `secret` in its strings replaced, so a key never reaches a log. */
-export function withoutSecret<T>(value: T, secret: string | undefined): T {
-  // A very short "key" (a local model's placeholder) would only mangle ordinary text.
-  if (!secret || secret.length < 6) return value;
-  const scrub = (item: unknown): unknown => {
-    if (typeof item === 'string') return item.split(secret).join('[hidden]');
-    if (Array.isArray(item)) return item.map(scrub);
-    if (item && typeof item === 'object') {
-      return Object.fromEntries(Object.entries(item).map(([key, inner]) => [key, scrub(inner)]));
-    }
-    return item;
-  };
-  return scrub(value) as T;
-}

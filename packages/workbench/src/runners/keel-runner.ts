@@ -10,7 +10,7 @@ import type {
   RunnerRequest,
   RunnerUsage,
 } from './contract.ts';
-import { KeelEventMapper, withoutSecret } from './keel-events.ts';
+import { KeelEventMapper } from './keel-events.ts';
 import { type KeelRunnerOptions, runRequestOf, runtimeOptionsOf } from './keel-request.ts';
 import { runtimeVersion } from './runtime-version.ts';
 
@@ -38,7 +38,7 @@ export class KeelRunner implements Runner {
 
   async run(request: RunnerRequest, emit: (event: RunnerEvent) => Promise<void>): Promise<RunnerOutcome> {
     assertRunnerRequest(request, 'keel');
-    const send = (event: RunnerEvent) => emit(withoutSecret(event, request.model.apiKey));
+    const send = emit;
     if (request.signal.aborted) return { status: 'cancelled', output: '' };
     let runtime: Runtime | undefined;
     let run: Run;
@@ -49,7 +49,7 @@ export class KeelRunner implements Runner {
     } catch (thrown) {
       // No model, an unknown session, a missing workdir: the agent cannot start, which is a failure to report.
       await runtime?.close().catch(() => undefined);
-      return failed(toErrorObject(thrown), send, request.model.apiKey);
+      return failed(toErrorObject(thrown), send);
     }
     try {
       await send({
@@ -71,7 +71,7 @@ export class KeelRunner implements Runner {
           }
         },
       });
-      return await outcomeOf(final, errorSent, send, request.model.apiKey);
+      return await outcomeOf(final, errorSent, send);
     } finally {
       // Stops the MCP servers this run started and closes the store.
       await runtime.close().catch(() => undefined);
@@ -83,7 +83,6 @@ async function outcomeOf(
   run: Run,
   errorSent: boolean,
   send: (event: RunnerEvent) => Promise<void>,
-  secret: string | undefined,
 ): Promise<RunnerOutcome> {
   const ids = { ...(run.session_id ? { runnerSessionId: run.session_id } : {}), runId: run.id };
   const usage: RunnerUsage = { ...run.usage, cost_usd: run.cost_usd };
@@ -100,14 +99,13 @@ async function outcomeOf(
   const error: RunnerErrorObject = run.error ?? { code: 'SERVER_ERROR', message: `Run '${run.id}' failed.` };
   // A run failed before its first step (a broken config) has no error event of its own.
   if (!errorSent) await send({ type: 'error', error });
-  return { status: 'failed', output: '', ...ids, usage, error: withoutSecret(error, secret) };
+  return { status: 'failed', output: '', ...ids, usage, error };
 }
 
 async function failed(
   error: RunnerErrorObject,
   send: (event: RunnerEvent) => Promise<void>,
-  secret: string | undefined,
 ): Promise<RunnerOutcome> {
   await send({ type: 'error', error });
-  return { status: 'failed', output: '', error: withoutSecret(error, secret) };
+  return { status: 'failed', output: '', error };
 }

@@ -23,6 +23,7 @@ import {
   type SessionRecord,
   sessionView,
 } from './types.ts';
+import { withoutSecret } from './without-secret.ts';
 
 export interface RunnerSource {
   get(kind: RunnerKind): Runner;
@@ -481,7 +482,10 @@ export class SessionRunner {
     });
     this.#status(running);
     this.record(session.id, { type: 'message', role: 'user', content: input.shownAs ?? input.prompt });
-    const emit = async (event: RunnerEvent) => {
+    // The one place a runner's words are scrubbed of the model key before anything keeps or sends them.
+    const secret = model.apiKey;
+    const emit = async (raw: RunnerEvent) => {
+      const event = withoutSecret(raw, secret);
       this.record(session.id, event);
       if (event.type === 'runner_started' && (event.runner_session_id || event.run_id)) {
         this.#store.update(session.id, {
@@ -492,7 +496,7 @@ export class SessionRunner {
     };
     let outcome: RunnerOutcome;
     if (!controller.signal.aborted)
-      outcome = await this.#run(session, input, config, model, controller, emit);
+      outcome = withoutSecret(await this.#run(session, input, config, model, controller, emit), secret);
     else outcome = { status: 'cancelled', output: '' }; // stopped in the gap between its 202 and its turn
     if (controller.signal.aborted && outcome.status !== 'succeeded') {
       // A stop is not a runner failure: the log and the row say who stopped it, whatever the runner said.
@@ -570,9 +574,12 @@ export class SessionRunner {
       );
     } catch (error) {
       // Only a broken request throws (the contract); it still ends as a failed session, never a hang.
-      const failure = WorkbenchError.is(error)
-        ? error.toJSON()
-        : { code: 'RUNNER_FAILED', message: (error as Error).message };
+      const failure = withoutSecret(
+        WorkbenchError.is(error)
+          ? error.toJSON()
+          : { code: 'RUNNER_FAILED', message: (error as Error).message },
+        model.apiKey,
+      );
       this.record(session.id, { type: 'error', error: failure });
       return { status: 'failed', output: '', error: failure };
     }

@@ -11,7 +11,6 @@ import type {
   RunnerRequest,
   RunnerUsage,
 } from '../contract.ts';
-import { withoutSecret } from '../keel-events.ts';
 import { keelClient } from './acp-client.ts';
 import { AcpEventMapper } from './acp-events.ts';
 import {
@@ -61,8 +60,7 @@ export class AcpRunner implements Runner {
 
   async run(request: RunnerRequest, emit: (event: RunnerEvent) => Promise<void>): Promise<RunnerOutcome> {
     assertRunnerRequest(request, 'acp');
-    const secret = request.model.apiKey;
-    const send = (event: RunnerEvent) => emit(withoutSecret(event, secret));
+    const send = emit;
     if (request.signal.aborted) return { status: 'cancelled', output: '' };
     const env = agentEnvOf(this.#options, request, agentNameOf(request.config));
     const command = await agentCommandOf(request.config, env, this.#options.agentsDir);
@@ -72,7 +70,7 @@ export class AcpRunner implements Runner {
         message: notFound(request.config, this.#options.agentsDir),
       };
       await send({ type: 'error', error });
-      return { status: 'failed', output: '', error: withoutSecret(error, secret) };
+      return { status: 'failed', output: '', error };
     }
     const confinement = await Confinement.of([request.workdir, ...(request.allowedRoots ?? [])]);
     const mcpServers = await mcpServersOf(request, env);
@@ -135,7 +133,7 @@ export class AcpRunner implements Runner {
       queue(mapper.flush());
       await emitted;
       this.#remember(session.sessionId, memoryOf(request, mapper.text));
-      return await outcomeOf(response, mapper.text, session.sessionId, send, secret);
+      return await outcomeOf(response, mapper.text, session.sessionId, send);
     } catch (thrown) {
       finished = true;
       queue(mapper.flush());
@@ -145,7 +143,7 @@ export class AcpRunner implements Runner {
       if (stop.status === 'cancelled') return { status: 'cancelled', output: mapper.text, ...ids };
       const error = withStderr(stop.error as RunnerErrorObject, agent.stderrTail());
       await send({ type: 'error', error });
-      return { status: 'failed', output: mapper.text, ...ids, error: withoutSecret(error, secret) };
+      return { status: 'failed', output: mapper.text, ...ids, error };
     } finally {
       opened();
       guard.dispose();
@@ -172,7 +170,6 @@ async function outcomeOf(
   output: string,
   sessionId: string,
   send: (event: RunnerEvent) => Promise<void>,
-  secret: string | undefined,
 ): Promise<RunnerOutcome> {
   const usage = usageOf(response);
   if (usage) await send({ type: 'usage', usage });
@@ -187,7 +184,7 @@ async function outcomeOf(
     message: `The ACP agent stopped with '${response.stopReason}'.`,
   };
   await send({ type: 'error', error });
-  return { status: 'failed', ...base, error: withoutSecret(error, secret) };
+  return { status: 'failed', ...base, error };
 }
 
 const stopErrors: Readonly<Record<string, RunnerErrorObject>> = {

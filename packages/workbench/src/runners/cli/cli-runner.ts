@@ -9,7 +9,6 @@ import type {
   RunnerOutcome,
   RunnerRequest,
 } from '../contract.ts';
-import { withoutSecret } from '../keel-events.ts';
 import type { AgentAdapter, AgentContext, AgentEventMapper } from './agent.ts';
 import { findBinary, readVersion } from './find-binary.ts';
 import { parseJsonLine } from './json-lines.ts';
@@ -58,15 +57,14 @@ export class CliRunner implements Runner {
 
   async run(request: RunnerRequest, emit: (event: RunnerEvent) => Promise<void>): Promise<RunnerOutcome> {
     assertRunnerRequest(request, this.kind);
-    const secret = request.model.apiKey;
     const sentErrors = new Set<string>();
     const send = async (event: RunnerEvent) => {
       if (event.type === 'error') sentErrors.add(event.error.message);
-      await emit(withoutSecret(event, secret));
+      await emit(event);
     };
     const fail = async (error: RunnerErrorObject, extra: Partial<RunnerOutcome> = {}) => {
       if (!sentErrors.has(error.message)) await send({ type: 'error', error });
-      return { status: 'failed', output: '', ...extra, error: withoutSecret(error, secret) } as RunnerOutcome;
+      return { status: 'failed', output: '', ...extra, error } as RunnerOutcome;
     };
     if (request.signal.aborted) return { status: 'cancelled', output: '' };
 

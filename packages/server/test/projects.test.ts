@@ -145,7 +145,7 @@ describe('/api/projects', () => {
     expect((await s.api('GET', '/api/projects')).body.projects).toHaveLength(1);
   });
 
-  test('a malformed body is 400 INVALID_PARAMS (not a field), a huge one 413, both in the error shape', async () => {
+  test('a malformed body is 400 INVALID_PARAMS (not a field), a huge one 413 PAYLOAD_TOO_LARGE, both in the error shape', async () => {
     await using s = await startServer([]);
     const malformed = await s.api('POST', '/api/projects', '{"name": ');
     expect(malformed.status).toBe(400);
@@ -156,7 +156,7 @@ describe('/api/projects', () => {
       description: 'd'.repeat(2_000_000),
     });
     expect(huge.status).toBe(413);
-    expect(huge.body.error.code).toBe('INVALID_PARAMS');
+    expect(huge.body.error.code).toBe('PAYLOAD_TOO_LARGE');
     const text = await s.exchange('POST', '/api/projects', undefined, { 'content-type': 'text/plain' });
     expect(text.status).toBeGreaterThanOrEqual(400);
     expect(text.status).toBeLessThan(500);

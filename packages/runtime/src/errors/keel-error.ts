@@ -29,7 +29,9 @@ export type ErrorCode =
   | 'PROJECT_NOT_FOUND'
   | 'TASK_NOT_FOUND'
   /** An HTTP path no endpoint serves. */
-  | 'NOT_FOUND';
+  | 'NOT_FOUND'
+  /** An HTTP request body over the server's limit. */
+  | 'PAYLOAD_TOO_LARGE';
 
 /** HTTP status of each code, used by every HTTP surface. */
 export const httpStatusOf: Record<ErrorCode, number> = {
@@ -61,6 +63,7 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   PROJECT_NOT_FOUND: 404,
   TASK_NOT_FOUND: 404,
   NOT_FOUND: 404,
+  PAYLOAD_TOO_LARGE: 413,
 };
 
 const brand = Symbol.for('keel.error');

@@ -17,14 +17,12 @@ export interface ErrorMapping {
    * for a plain 500 SERVER_ERROR.
    */
   fault?(error: unknown): ServiceErrorObject | undefined;
-  /** The code of Fastify's own 4xx refusal with `status` (default INVALID_PARAMS). */
-  frameworkCode?(status: number): string;
 }
 
 /**
  * The ONE mapping of failures to responses, for both services: invalid input is 400 INVALID_PARAMS naming
  * the field, a service's own error keeps its code and status, Fastify's own refusals (bad JSON, a body too
- * large) keep their 4xx status, an unknown route is 404 NOT_FOUND, and anything else is a 500 whose cause
+ * large) keep their 4xx status (a body over the limit is 413 PAYLOAD_TOO_LARGE, anything else INVALID_PARAMS), an unknown route is 404 NOT_FOUND, and anything else is a 500 whose cause
  * goes to the log with the request id, never to the client.
  */
 export function installErrorHandling(app: FastifyInstance, mapping: ErrorMapping): void {
@@ -46,7 +44,7 @@ export function installErrorHandling(app: FastifyInstance, mapping: ErrorMapping
     const known = mapping.known(error);
     if (known) return reply.status(known.status).send(errorBody(known.error));
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      const code = mapping.frameworkCode?.(error.statusCode) ?? 'INVALID_PARAMS';
+      const code = error.statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_PARAMS';
       return reply
         .status(error.statusCode)
         .send(errorBody({ code, message: error.message, details: { reason: error.code } }));

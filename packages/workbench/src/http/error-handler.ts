@@ -20,6 +20,5 @@ export function installErrorHandler(app: FastifyInstance): void {
     known: (error) =>
       WorkbenchError.is(error) ? { status: error.status, error: error.toJSON() } : undefined,
     fault: (error) => storeFailure(error)?.toJSON(),
-    frameworkCode: (status) => (status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_PARAMS'),
   });
 }

@@ -1,5 +1,15 @@
 // What Keel's two local services share (keel-web and keel-workbench): one home for each concept that both
 // servers need, so a fix lands in both at once.
+
+export {
+  DirectoryListingError,
+  type ListedEntry,
+  type Listing,
+  type ListingFailure,
+  type ListOptions,
+  listDirectory,
+  maxEntries,
+} from './directories/index.ts';
 export {
   ApiKey,
   type BindCheck,

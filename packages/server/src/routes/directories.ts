@@ -1,7 +1,6 @@
-import { readdir, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { directory } from '@keel/protocol/runtime';
-import { responses } from '@keel/service';
+import { DirectoryListingError, listDirectory, responses } from '@keel/service';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -46,45 +45,25 @@ export function directoryRoutes(options: DirectoryRouteOptions): FastifyPluginAs
         const home = options.home();
         const asked = request.query.path || home;
         const path = resolve(home, asked === '~' ? home : asked.replace(/^~\//, `${home}/`));
-        const info = await stat(path).catch((error: NodeJS.ErrnoException) => error);
-        if (info instanceof Error || !info.isDirectory()) {
-          const code = info instanceof Error ? info.code : 'ENOTDIR';
-          return refuse(reply, code, path);
+        try {
+          // The spec's answer has no pages: the whole directory, without the workbench's `.git` marks.
+          return await listDirectory(path, { hidden: request.query.hidden === 'true', limit: Infinity });
+        } catch (error) {
+          if (!(error instanceof DirectoryListingError)) throw error;
+          return refuse(reply, error);
         }
-        const dirents = await readdir(path, { withFileTypes: true }).catch(
-          (error: NodeJS.ErrnoException) => error,
-        );
-        if (dirents instanceof Error) return refuse(reply, dirents.code, path);
-        const shown = dirents.filter(
-          (dirent) => request.query.hidden === 'true' || !dirent.name.startsWith('.'),
-        );
-        const entries = await Promise.all(
-          shown.map(async (dirent) => ({
-            name: dirent.name,
-            // A link to a directory counts as one: a linked checkout can be picked.
-            is_dir:
-              dirent.isDirectory() ||
-              (dirent.isSymbolicLink() &&
-                ((await stat(join(path, dirent.name)).catch(() => undefined))?.isDirectory() ?? false)),
-          })),
-        );
-        entries.sort((a, b) => Number(b.is_dir) - Number(a.is_dir) || a.name.localeCompare(b.name));
-        const parent = dirname(path);
-        return { path, parent: parent === path ? null : parent, entries };
       },
     );
   };
 }
 
-/** What means "no such directory" to the user. */
-const missing = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP']);
-
-function refuse(reply: FastifyReply, code: string | undefined, path: string): FastifyReply {
-  if (code !== undefined && !missing.has(code) && code !== 'EACCES' && code !== 'EPERM') {
+function refuse(reply: FastifyReply, error: DirectoryListingError): FastifyReply {
+  const { path } = error;
+  if (error.reason === 'failed') {
     // Not the user's mistake (EIO, EMFILE, …): a server error, logged by the server's handler.
-    throw new Error(`Could not read ${path}: ${code}`);
+    throw new Error(`Could not read ${path}: ${error.fsCode ?? error.message}`);
   }
-  if (code === 'EACCES' || code === 'EPERM') {
+  if (error.reason === 'forbidden') {
     return reply.status(403).send(
       errorBody({
         code: 'PERMISSION_DENIED',
@@ -93,11 +72,12 @@ function refuse(reply: FastifyReply, code: string | undefined, path: string): Fa
       }),
     );
   }
+  const notDirectory = error.reason === 'not_a_directory' || error.fsCode === 'ENOTDIR';
   return reply.status(404).send(
     errorBody({
       code: 'INVALID_PARAMS',
-      message: code === 'ENOTDIR' ? `${path} is not a directory.` : `No directory at ${path}.`,
-      details: { path, reason: code ?? 'ENOENT' },
+      message: notDirectory ? `${path} is not a directory.` : `No directory at ${path}.`,
+      details: { path, reason: error.fsCode ?? 'ENOENT' },
     }),
   );
 }

@@ -30,6 +30,7 @@ export {
   untrustFolder,
 } from './config/index.ts';
 export { eventSchemas } from './events/index.ts';
+export { type CollectedRun, gitEnv, hardenedConfig, type SpawnGitOptions, spawnGit } from './git/index.ts';
 export { maxEntriesPerCategory, memoryCategories, memoryDir, ProjectMemory } from './memory/index.ts';
 export {
   guideFileName,

@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
 import { InvalidStateError } from '../errors/index.ts';
+import { spawnGit } from '../git/index.ts';
 
 export interface GitResult {
   /** The exit code; a non-zero one is an answer here, not an error. */
@@ -12,31 +12,23 @@ const timeoutMs = 60_000;
 const maxOutputBytes = 16 * 1024 * 1024;
 
 /**
- * Runs `git args` in `cwd` without a shell, bounded in time and output. Messages are in English (LC_ALL=C)
- * and git never waits for a password. Only a git that cannot run (missing, killed, timed out) throws.
+ * Runs `git args` in `cwd` through the hardened `spawnGit` (a project's repository picks no program:
+ * no hook, fsmonitor or filter runs), bounded in time and output; messages are in English and git never
+ * waits for a password. Only a git that cannot run (missing, killed, timed out) throws.
  */
-export function git(cwd: string, args: readonly string[]): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      [...args],
-      {
-        cwd,
-        timeout: timeoutMs,
-        maxBuffer: maxOutputBytes,
-        env: { ...process.env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' },
-      },
-      (error, stdout, stderr) => {
-        const code = (error as { code?: unknown } | null)?.code;
-        if (error && typeof code !== 'number') {
-          const why = error.killed ? `timed out after ${timeoutMs / 1000} s` : (code ?? error.message);
-          reject(new InvalidStateError(`Could not run git in ${cwd} (${String(why)}): is git installed?`));
-          return;
-        }
-        resolve({ code: typeof code === 'number' ? code : 0, stdout, stderr });
-      },
-    );
-  });
+export async function git(cwd: string, args: readonly string[]): Promise<GitResult> {
+  const run = await spawnGit(cwd, args, { timeoutMs, maxStdoutBytes: maxOutputBytes });
+  const why = run.spawnError
+    ? (run.spawnError.code ?? run.spawnError.message)
+    : run.timedOut
+      ? `timed out after ${timeoutMs / 1000} s`
+      : run.truncated
+        ? `output over ${maxOutputBytes} bytes`
+        : run.code === null
+          ? 'killed'
+          : undefined;
+  if (why) throw new InvalidStateError(`Could not run git in ${cwd} (${why}): is git installed?`);
+  return { code: run.code ?? 0, stdout: run.stdout.toString('utf8'), stderr: run.stderr };
 }
 
 /** A failed git command as an INVALID_STATE error with git's own reason (its last `fatal:`/`error:` line). */

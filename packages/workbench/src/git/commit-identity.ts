@@ -1,5 +1,17 @@
-import { fallbackIdentity } from './git-env.ts';
 import { runGit } from './run-git.ts';
+
+/** Who commits when the repository and the environment name nobody (git would refuse to commit). */
+export const fallbackIdentity = { name: 'Keel Workbench', email: 'workbench@keel.local' };
+
+/** Author and committer variables naming Keel, for commits that are Keel's own objects (snapshots). */
+export function fixedIdentityEnv(): Record<string, string> {
+  return {
+    GIT_AUTHOR_NAME: fallbackIdentity.name,
+    GIT_AUTHOR_EMAIL: fallbackIdentity.email,
+    GIT_COMMITTER_NAME: fallbackIdentity.name,
+    GIT_COMMITTER_EMAIL: fallbackIdentity.email,
+  };
+}
 
 /**
  * Author and committer variables for a commit in `dir`.

@@ -1,10 +1,7 @@
-import { lstat, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { spawnGit } from '@keel/runtime/internal';
 import { WorkbenchError, type WorkbenchErrorCode } from '../errors.ts';
-import { gitEnv } from './git-env.ts';
 import { gitError } from './git-error.ts';
-import { hardenedConfig, namedCommandOverrides } from './hardened-config.ts';
-import { spawnCollect } from './spawn-collect.ts';
 
 export interface RunGitOptions {
   /** Variables added to the git environment (temporary index, identity, ...). */
@@ -37,7 +34,7 @@ export interface GitResult {
   truncated: boolean;
 }
 
-/** Runs `git args` in `cwd` (never through a shell), bounding output and time; failures are WorkbenchErrors. */
+/** Runs `git args` in `cwd` through the runtime's hardened `spawnGit`; failures are WorkbenchErrors. */
 export async function runGit(
   cwd: string,
   args: readonly string[],
@@ -45,17 +42,12 @@ export async function runGit(
 ): Promise<GitResult> {
   const maxStdoutBytes = options.maxStdoutBytes ?? 64 * 1024 * 1024;
   const what = options.what ?? `git ${args[0] ?? ''} failed`;
-  const env = { ...(await pinnedRepository(cwd, options.env)), ...options.env };
-  const config = [...hardenedConfig, ...(await namedCommandOverrides(cwd, args, env))];
-  const run = await spawnCollect('git', args, {
-    cwd,
-    env: gitEnv(env, {
-      config,
-      ...(options.allowProtocols ? { allowProtocols: options.allowProtocols } : {}),
-    }),
+  const run = await spawnGit(cwd, args, {
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.input === undefined ? {} : { input: options.input }),
     timeoutMs: options.timeoutMs ?? 120_000,
     maxStdoutBytes,
-    ...(options.input === undefined ? {} : { input: options.input }),
+    ...(options.allowProtocols ? { allowProtocols: options.allowProtocols } : {}),
   });
   if (run.spawnError) throw await spawnFailure(cwd, run.spawnError);
   const command = `git ${args[0] ?? ''}`;
@@ -78,21 +70,6 @@ export async function runGit(
     exitCode: run.code ?? -1,
     truncated: run.truncated,
   };
-}
-
-/**
- * When `cwd` holds a real `.git` folder (every workspace does), GIT_DIR and GIT_WORK_TREE name it and `cwd`
- * explicitly: the environment wins over `core.worktree` in the repository's config, which could otherwise
- * point the workbench's `add`, `read-tree -u` and `reset` at any folder of the user's.
- */
-async function pinnedRepository(
-  cwd: string,
-  env: Record<string, string> = {},
-): Promise<Record<string, string>> {
-  if (env.GIT_DIR !== undefined) return {};
-  const dotGit = join(resolve(cwd), '.git');
-  const info = await lstat(dotGit).catch(() => null);
-  return info?.isDirectory() ? { GIT_DIR: dotGit, GIT_WORK_TREE: resolve(cwd) } : {};
 }
 
 /** A spawn error is either a missing working directory (the user's mistake) or a missing git binary. */

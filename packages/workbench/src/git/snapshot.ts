@@ -1,4 +1,4 @@
-import { fixedIdentityEnv } from './git-env.ts';
+import { fixedIdentityEnv } from './commit-identity.ts';
 import { headCommit } from './is-git-repository.ts';
 import { assertOwnGitDir } from './own-git-dir.ts';
 import { resolveRevision } from './resolve-revision.ts';

@@ -1,12 +1,9 @@
-/** Who commits when the repository and the environment name nobody (git would refuse to commit). */
-export const fallbackIdentity = { name: 'Keel Workbench', email: 'workbench@keel.local' };
-
 /**
  * The environment every git command runs with: the caller's, plus no interactive prompts (a prompt would hang
  * a service with no terminal) and untranslated messages (we match a few of git's stderr texts). LANGUAGE
  * rather than LC_ALL, so messages of the tools git starts keep the user's locale.
  *
- * Task workspaces are hostile (the model writes in them), so nothing here lets a repository pick a program:
+ * A repository is hostile (a model writes in it, or it came from someone else), so nothing here lets it pick a program:
  * no system config, no pager or editor, no askpass program (an empty GIT_ASKPASS also hides `core.askPass`),
  * no lazy fetch from a planted promisor remote (git >= 2.45), and only the transports in `allowProtocols`
  * (GIT_ALLOW_PROTOCOL overrides every `protocol.*.allow` in any config). The `-c` overrides that neutralise the
@@ -41,14 +38,4 @@ export function gitEnv(
   });
   env.GIT_CONFIG_COUNT = String(start + config.length);
   return { ...env, ...extra };
-}
-
-/** Author and committer variables naming Keel, for commits that are Keel's own objects (snapshots). */
-export function fixedIdentityEnv(): Record<string, string> {
-  return {
-    GIT_AUTHOR_NAME: fallbackIdentity.name,
-    GIT_AUTHOR_EMAIL: fallbackIdentity.email,
-    GIT_COMMITTER_NAME: fallbackIdentity.name,
-    GIT_COMMITTER_EMAIL: fallbackIdentity.email,
-  };
 }

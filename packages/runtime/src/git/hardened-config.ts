@@ -2,13 +2,13 @@ import { gitEnv } from './git-env.ts';
 import { spawnCollect } from './spawn-collect.ts';
 
 /**
- * Command-scope config for every git command the workbench runs. Command scope is read after the system,
+ * Command-scope config for every git command Keel runs. Command scope is read after the system,
  * global and repository files, so each of these wins over whatever a model wrote into a workspace's
  * `.git/config` (or a file it includes). Each key names a way a repository's config could make git run a
  * program: hooks, the fsmonitor, pager, editor, askpass, ssh, signing programs, credential helpers,
  * background gc/maintenance. The user's *global* signing setup is not carried over: workbench commits are
- * unsigned. The network keys (ssh, credentials) only matter for the push, which never reads a workspace's
- * config at all (`push-branch.ts`); they are reset here for every other command as a second fence.
+ * unsigned (as are the runtime's task branches, which commit nothing). The network keys (ssh, credentials) only matter for the push, which never reads a workspace's
+ * config at all (the workbench's `push-branch.ts`); they are reset here for every other command as a second fence.
  */
 export const hardenedConfig: readonly (readonly [string, string])[] = [
   ['core.fsmonitor', 'false'],

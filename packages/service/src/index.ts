@@ -40,4 +40,12 @@ export {
   type ServiceErrorObject,
   sendJsonText,
 } from './http/index.ts';
+export {
+  collect,
+  type Listening,
+  runServiceProgram,
+  type ServeFlags,
+  type ServiceProgram,
+  serveUntilStopped,
+} from './program/index.ts';
 export { SlidingWindowLimiter, type SlidingWindowOptions, type WindowDecision } from './rate/index.ts';

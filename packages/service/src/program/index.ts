@@ -1,0 +1,8 @@
+export {
+  collect,
+  type Listening,
+  runServiceProgram,
+  type ServeFlags,
+  type ServiceProgram,
+  serveUntilStopped,
+} from './service-program.ts';

@@ -15,8 +15,10 @@ export interface ReconnectOptions {
 }
 
 export interface ChannelOptions {
-  /** The `WS /api/ws` URL, with `?token=` when there is a key. */
-  url: string;
+  /** The `WS /api/ws` URL, with `?token=` when there is a key: read at every (re)connect. */
+  url: () => string;
+  /** Hears a refused key (close code 4001) before the follow rejects. */
+  onUnauthorized?: (() => void) | undefined;
   channel: string;
   connect: WebSocketFactory;
   reconnect: Required<ReconnectOptions>;
@@ -76,7 +78,7 @@ export function followChannel(options: ChannelOptions): Promise<void> {
       if (done) return;
       let current: WebSocket;
       try {
-        current = options.connect(options.url);
+        current = options.connect(options.url());
       } catch {
         again();
         return;
@@ -129,9 +131,11 @@ export function followChannel(options: ChannelOptions): Promise<void> {
             }
             return;
           case 'error':
-            // Errors name no channel; this connection carries only this subscription, so before `subscribed`
-            // it is the subscription's refusal (an unknown session, say). Nothing else is sent on it after.
-            if (!subscribed) finish(new WorkbenchApiError(null, message.error, route));
+            // This connection carries only this subscription, so an error before `subscribed` is its refusal
+            // (an unknown session, say); a service that names the channel says so outright.
+            if (message.channel === channel || (message.channel === undefined && !subscribed)) {
+              finish(new WorkbenchApiError(null, message.error, route));
+            }
             return;
           case 'event':
           case 'status':
@@ -151,6 +155,7 @@ export function followChannel(options: ChannelOptions): Promise<void> {
       current.addEventListener('close', (event: CloseEvent) => {
         if (done || socket !== current) return;
         if (event.code === unauthorized) {
+          options.onUnauthorized?.();
           finish(
             new WorkbenchApiError(
               401,

@@ -1,9 +1,12 @@
 import type {
   ConnectionTest,
+  Conversation,
+  DirectoryListing,
   FileDiff,
   Flow,
   Knowledge,
   LogPage,
+  McpHealth,
   PlanDiff,
   PlanVersion,
   Project,
@@ -14,6 +17,8 @@ import type {
   SessionQueue,
   Settings,
   SettingsCheck,
+  Skill,
+  SkillWithContent,
   Task,
   TaskDiff,
   Todo,
@@ -22,16 +27,20 @@ import type {
 import * as wire from '@keel/protocol/workbench';
 import { z } from 'zod';
 import type { ReconnectOptions, WebSocketFactory } from './channel.ts';
-import { createCall, type Fetch, segment as id } from './http.ts';
+import { type ApiKey, createCall, type Fetch, segment as id, keyOf } from './http.ts';
 import type {
   CommitMessageEdit,
   ConnectionTestInput,
+  ConversationCreate,
+  ConversationUpdate,
   FollowUp,
   LogQuery,
   ProjectCreate,
   ProjectInit,
   ProjectUpdate,
   SettingsUpdate,
+  SkillCreate,
+  SkillUpdate,
   StageMessage,
   SubmitMergeRequest,
   TaskCreate,
@@ -46,6 +55,7 @@ import {
   type WaitOptions,
   waitForSession,
 } from './sessions.ts';
+import { type SocketOptions, WorkbenchSocket } from './socket.ts';
 import { type WatchOptions, waitForTask, watchTask } from './tasks.ts';
 
 // Answers the protocol has schemas for but no named types (yet).
@@ -57,12 +67,18 @@ export type PlanSaved = z.output<typeof wire.planSaved>;
 export type PlanVersionList = z.output<typeof wire.planVersionList>;
 export type ProjectInitStarted = z.output<typeof wire.projectInitStarted>;
 export type TaskMergeRequests = z.output<typeof wire.taskMergeRequests>;
+export type ConversationStarted = z.output<typeof wire.conversationStarted>;
 
 export interface WorkbenchClientOptions {
   /** Where the workbench answers, e.g. `http://127.0.0.1:8000`. */
   baseUrl: string;
-  /** `WORKBENCH_AUTH_API_KEY`: sent as `Authorization: Bearer` over REST, as `?token=` on the WebSocket. */
-  apiKey?: string;
+  /**
+   * `WORKBENCH_AUTH_API_KEY`: sent as `Authorization: Bearer` over REST, as `?token=` on the WebSocket. A
+   * function is read at every request and connection (a page that asks for the key after a 401).
+   */
+  apiKey?: ApiKey;
+  /** Hears every refused key (a 401, a WebSocket closed with 4001) before the call rejects. */
+  onUnauthorized?: () => void;
   /** Default: the global `fetch`. */
   fetch?: Fetch;
   /** Default: the global `WebSocket`. Also a seam for tests (wrap it to drop connections). */
@@ -77,11 +93,21 @@ const noContent = z.null().transform(() => undefined);
 /** A typed client of keel-workbench: every answer checked against its `@keel/protocol/workbench` schema. */
 export function createWorkbenchClient(options: WorkbenchClientOptions) {
   const fetcher: Fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
-  const call = createCall({ baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: fetcher });
-  const wsUrl = new URL('/api/ws', options.baseUrl.replace(/^http/, 'ws'));
-  if (options.apiKey) wsUrl.searchParams.set('token', options.apiKey);
+  const { call, blob } = createCall({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    fetch: fetcher,
+    onUnauthorized: options.onUnauthorized,
+  });
+  const wsUrl = () => {
+    const url = new URL('/api/ws', options.baseUrl.replace(/^http/, 'ws'));
+    const key = keyOf(options.apiKey);
+    if (key) url.searchParams.set('token', key);
+    return url.toString();
+  };
   const follow = {
-    url: wsUrl.toString(),
+    url: wsUrl,
+    onUnauthorized: options.onUnauthorized,
     connect: options.webSocket ?? ((url: string) => new WebSocket(url)),
     reconnect: {
       initialDelayMs: options.reconnect?.initialDelayMs ?? 250,
@@ -99,6 +125,56 @@ export function createWorkbenchClient(options: WorkbenchClientOptions) {
     check: (): Promise<SettingsCheck> => call('GET', '/api/settings/check', wire.settingsCheck),
     testConnection: (body: ConnectionTestInput = {}): Promise<ConnectionTest> =>
       call('POST', '/api/settings/test-connection', wire.connectionTest, { body }),
+    /** Starts the saved MCP server of that name as the runners would, lists its tools and stops it. */
+    mcpHealth: (name: string): Promise<McpHealth> =>
+      call('POST', `/api/settings/mcp-servers/${id(name)}/health`, wire.mcpHealth),
+  };
+
+  const directories = {
+    /** One page of a directory of the workbench's machine (`truncated`: ask again from `offset`). */
+    list: (query: { path?: string; offset?: number; hidden?: boolean } = {}): Promise<DirectoryListing> =>
+      call('GET', '/api/directories', wire.directoryListing, {
+        query: { ...query, hidden: query.hidden === undefined ? undefined : String(query.hidden) },
+      }),
+  };
+
+  const skills = {
+    list: async (query: { projectId?: string } = {}): Promise<Skill[]> =>
+      (await call('GET', '/api/skills', wire.skillList, { query: { project_id: query.projectId } })).skills,
+    get: (skillId: string): Promise<SkillWithContent> =>
+      call('GET', `/api/skills/${id(skillId)}`, wire.skillWithContent),
+    /** 201. */
+    create: (body: SkillCreate): Promise<SkillWithContent> =>
+      call('POST', '/api/skills', wire.skillWithContent, { body }),
+    update: (skillId: string, body: SkillUpdate): Promise<SkillWithContent> =>
+      call('PUT', `/api/skills/${id(skillId)}`, wire.skillWithContent, { body }),
+    remove: (skillId: string): Promise<void> => call('DELETE', `/api/skills/${id(skillId)}`, noContent),
+    /** Links the skill to a project (`linked: true`) or unlinks it. */
+    link: (skillId: string, projectId: string, linked: boolean): Promise<SkillWithContent> =>
+      call('POST', `/api/skills/${id(skillId)}/link`, wire.skillWithContent, {
+        body: { project_id: projectId, linked },
+      }),
+  };
+
+  const conversations = {
+    list: async (query: { projectId?: string } = {}): Promise<Conversation[]> =>
+      (
+        await call('GET', '/api/conversations', wire.conversationList, {
+          query: { project_id: query.projectId },
+        })
+      ).conversations,
+    get: (conversationId: string): Promise<Conversation> =>
+      call('GET', `/api/conversations/${id(conversationId)}`, wire.conversation),
+    /** 201. */
+    create: (body: ConversationCreate): Promise<Conversation> =>
+      call('POST', '/api/conversations', wire.conversation, { body }),
+    update: (conversationId: string, body: ConversationUpdate): Promise<Conversation> =>
+      call('PUT', `/api/conversations/${id(conversationId)}`, wire.conversation, { body }),
+    remove: (conversationId: string): Promise<void> =>
+      call('DELETE', `/api/conversations/${id(conversationId)}`, noContent),
+    /** 201: opens its session (with the project's knowledge); chat in it with `sessions.send`. */
+    init: (conversationId: string): Promise<ConversationStarted> =>
+      call('POST', `/api/conversations/${id(conversationId)}/init`, wire.conversationStarted),
   };
 
   const projects = {
@@ -169,6 +245,9 @@ export function createWorkbenchClient(options: WorkbenchClientOptions) {
     diff: (taskId: string): Promise<TaskDiff> => call('GET', task(taskId, 'diff'), wire.taskDiff),
     fileDiff: (taskId: string, query: { repository: string; path: string }): Promise<FileDiff> =>
       call('GET', task(taskId, 'diff/file'), wire.fileDiff, { query }),
+    /** One of the task's images (by its place in `images`, from 0) as its bytes. */
+    image: (taskId: string, index: number, request: { signal?: AbortSignal } = {}): Promise<Blob> =>
+      blob('GET', task(taskId, `images/${index}`), request),
     /** 05 (202): the reviewer again. */
     review: (taskId: string): Promise<TaskWithSession> =>
       call('POST', task(taskId, 'review'), wire.taskWithSession),
@@ -241,12 +320,26 @@ export function createWorkbenchClient(options: WorkbenchClientOptions) {
 
   return {
     settings,
+    directories,
+    skills,
+    conversations,
     projects,
     tasks,
     todos,
     sessions,
     /** `GET /api/flow`: the five stages, every state and the table of moves. */
     flow: (): Promise<Flow> => call('GET', '/api/flow', wire.flow),
+    /**
+     * One multiplexed `WS /api/ws` connection for following many sessions at once (an app's one socket):
+     * it connects on the first subscription, pings, and resubscribes each channel from its cursor after a
+     * drop. `sessions.subscribe` is the simpler way to follow one.
+     */
+    socket: (socket: Omit<SocketOptions, 'onUnauthorized'> = {}): WorkbenchSocket =>
+      new WorkbenchSocket(wsUrl, {
+        ...(options.webSocket ? { create: options.webSocket } : {}),
+        ...(options.onUnauthorized ? { onUnauthorized: options.onUnauthorized } : {}),
+        ...socket,
+      }),
   };
 }
 

@@ -2,6 +2,7 @@
 // schemas of @keel/protocol. No Node APIs: the global fetch and WebSocket (Node ≥ 22, browsers).
 export type { ReconnectOptions, WebSocketFactory } from './channel.ts';
 export {
+  type ConversationStarted,
   createWorkbenchClient,
   type PlanSaved,
   type PlanVersionList,
@@ -15,7 +16,8 @@ export {
   type WorkbenchClientOptions,
 } from './client.ts';
 export { WorkbenchApiError, WorkbenchConnectionError, WorkbenchResponseError } from './errors.ts';
-export type { Fetch } from './http.ts';
+export type { ApiKey, Fetch } from './http.ts';
 export type * from './requests.ts';
 export { type SubscribeOptions, sessionEnded, type WaitOptions } from './sessions.ts';
+export { type SessionListener, type SocketOptions, WorkbenchSocket } from './socket.ts';
 export type { WatchOptions } from './tasks.ts';

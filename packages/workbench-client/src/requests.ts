@@ -3,6 +3,8 @@
 export type {
   CommitMessageEdit,
   ConnectionTestInput,
+  ConversationCreate,
+  ConversationUpdate,
   FollowUpInput as FollowUp,
   LogQuery,
   MessageInput as StageMessage,
@@ -11,6 +13,8 @@ export type {
   ProjectUpdate,
   RepositoryInput,
   SettingsUpdate,
+  SkillCreate,
+  SkillUpdate,
   SubmitInput as SubmitMergeRequest,
   TaskCreate,
   TaskImageInput,

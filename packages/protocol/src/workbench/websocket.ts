@@ -68,6 +68,15 @@ export const serverMessage = z.discriminatedUnion('type', [
     position: z.number().int().optional(),
   }),
   z.object({ type: z.literal('pong') }),
-  z.object({ type: z.literal('error'), error: errorObject }),
+  z.object({
+    type: z.literal('error'),
+    /**
+     * The channel the error is about, when it is about one: a refused `subscribe` (an unknown session or
+     * task), or a refused `chat` (`session:<session_id>`). Absent for a message that could not be read.
+     * Older services never send it.
+     */
+    channel: z.string().optional(),
+    error: errorObject,
+  }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessage>;

@@ -1,223 +1,195 @@
-import type {
-  Conversation,
-  ConversationCreate,
-  ProjectUpdate,
-  Skill,
-  SkillCreate,
-  SkillUpdate,
-  SkillWithContent,
-} from './library-types.ts';
-import { request } from './request.ts';
+import {
+  createWorkbenchClient,
+  WorkbenchApiError,
+  type WorkbenchClient,
+  WorkbenchResponseError,
+} from '@keel/workbench-client';
+import { apiKey, reportUnauthorized } from './auth.ts';
+import { ApiError, asApiError } from './errors.ts';
+import type { ConversationCreate, ProjectUpdate, SkillCreate, SkillUpdate } from './library-types.ts';
 import type {
   CommitMessageEdit,
-  ConnectionTest,
   ConnectionTestInput,
-  DirectoryListing,
-  FileDiff,
-  Flow,
-  FollowedMergeRequest,
   FollowUpInput,
-  Knowledge,
-  LogPage,
-  McpHealth,
-  PlanDiff,
-  PlanVersion,
-  Project,
+  KnowledgeLayer,
   ProjectChecksUpdate,
   ProjectCreate,
-  ProjectRepositoryConfig,
   ProjectTrustUpdate,
-  QueuedMessage,
-  ReviewFinding,
-  SentMessage,
-  Session,
-  Settings,
-  SettingsCheck,
   SettingsUpdate,
-  Task,
   TaskCreate,
-  TaskDiff,
-  Todo,
-  TodoDiff,
   TodoInput,
   TodoPatch,
 } from './types.ts';
 
-const id = encodeURIComponent;
+// Typed by hand: this file is also type-checked by the repository's Node-only configuration.
+const where = (globalThis as unknown as { location?: { origin: string } }).location;
 
-/** A list endpoint answers `{<name>: [...]}`; a bare array is taken as well. */
-async function list<T>(path: string, name: string): Promise<T[]> {
-  const body = await request<T[] | Record<string, T[]>>('GET', path);
-  return Array.isArray(body) ? body : (body[name] ?? []);
+/**
+ * The workbench that served the page, through @keel/workbench-client: every answer checked against its
+ * protocol schema. The key is read at every request (the prompt may set it after a 401), and a 401 (or a
+ * WebSocket refused with 4001) opens the prompt.
+ */
+export const workbench: WorkbenchClient = createWorkbenchClient({
+  baseUrl: where?.origin ?? 'http://127.0.0.1:8000',
+  apiKey: apiKey,
+  onUnauthorized: reportUnauthorized,
+  // Read at each call: a test (or an extension) may replace the global.
+  fetch: (url, init) => fetch(url, init),
+});
+
+/**
+ * What the page shows for a failed call, as the SPA's own `ApiError` (the words of `error-words.ts`): the
+ * service's refusal as it came, an answer in no error shape as "The service answered <status>.", an answer
+ * its schema does not describe as UNEXPECTED_ANSWER, a network failure as NETWORK_ERROR. An abort stays
+ * what it was, for the caller to recognise.
+ */
+export function fromClientError(error: unknown): unknown {
+  if (error instanceof ApiError) return error;
+  if (WorkbenchApiError.is(error)) {
+    const status = error.status ?? 0;
+    if (error.code === `HTTP_${status}`) {
+      const said = /failed with (\d{3}(?: [^:]*)?):/.exec(error.message)?.[1]?.trim() ?? String(status);
+      return new ApiError(status, { code: error.code, message: `The service answered ${said}.` });
+    }
+    return new ApiError(status, {
+      code: error.code,
+      message: error.message,
+      ...(error.details ? { details: error.details } : {}),
+    });
+  }
+  if (WorkbenchResponseError.is(error)) {
+    return new ApiError(0, {
+      code: 'UNEXPECTED_ANSWER',
+      message: `The workbench answered something this page does not understand (is the page older than the service? Reload it). ${error.message}`,
+      details: { route: error.route },
+    });
+  }
+  if (error instanceof Error && error.name === 'AbortError') return error;
+  return asApiError(error);
 }
 
-/** Every endpoint the app uses, by resource. */
+/** Runs one call of the client: its failure becomes what `fromClientError` makes of it. */
+async function run<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    throw fromClientError(error);
+  }
+}
+
+const { settings, directories, projects, tasks, todos, skills, conversations, sessions } = workbench;
+
+/** Every endpoint the app uses, by resource, in the shapes its pages read. */
 export const api = {
-  flow: () => request<Flow>('GET', '/api/flow'),
+  flow: () => run(workbench.flow()),
   settings: {
-    get: () => request<Settings>('GET', '/api/settings'),
-    update: (patch: SettingsUpdate) => request<Settings>('PUT', '/api/settings', patch),
-    check: () => request<SettingsCheck>('GET', '/api/settings/check'),
+    get: () => run(settings.get()),
+    update: (patch: SettingsUpdate) => run(settings.update(patch)),
+    check: () => run(settings.check()),
     /** Calls `{base_url}/models` with the values given (the saved ones where absent). */
-    testConnection: (input: ConnectionTestInput) =>
-      request<ConnectionTest>('POST', '/api/settings/test-connection', input),
+    testConnection: (input: ConnectionTestInput) => run(settings.testConnection(input)),
     /** Starts the saved MCP server of that name, lists its tools and stops it. */
-    mcpHealth: (name: string) =>
-      request<McpHealth>('POST', `/api/settings/mcp-servers/${id(name)}/health`, {}),
+    mcpHealth: (name: string) => run(settings.mcpHealth(name)),
   },
   directories: {
     /** One page of 2,000 entries from `offset`. */
-    list: (path?: string, offset = 0) => {
-      const query = new URLSearchParams({
-        ...(path ? { path } : {}),
-        ...(offset ? { offset: String(offset) } : {}),
-      });
-      return request<DirectoryListing>('GET', `/api/directories${query.size ? `?${query}` : ''}`);
-    },
+    list: (path?: string, offset = 0) =>
+      run(directories.list({ ...(path ? { path } : {}), ...(offset ? { offset } : {}) })),
   },
   projects: {
-    list: () => list<Project>('/api/projects', 'projects'),
-    get: (projectId: string) => request<Project>('GET', `/api/projects/${id(projectId)}`),
-    create: (input: ProjectCreate) => request<Project>('POST', '/api/projects', input),
+    list: () => run(projects.list()),
+    get: (projectId: string) => run(projects.get(projectId)),
+    create: (input: ProjectCreate) => run(projects.create(input)),
     update: (projectId: string, patch: ProjectUpdate & ProjectChecksUpdate & ProjectTrustUpdate) =>
-      request<Project>('PUT', `/api/projects/${id(projectId)}`, patch),
-    remove: (projectId: string) => request<void>('DELETE', `/api/projects/${id(projectId)}`),
-    init: (projectId: string, one?: { repository: string; layer: string }) =>
-      request<{ project: Project; knowledge: Knowledge }>(
-        'POST',
-        `/api/projects/${id(projectId)}/init`,
-        one ?? {},
-      ),
-    knowledge: (projectId: string) => request<Knowledge>('GET', `/api/projects/${id(projectId)}/knowledge`),
-    repositoryConfig: (projectId: string) =>
-      request<ProjectRepositoryConfig>('GET', `/api/projects/${id(projectId)}/repository-config`),
+      run(projects.update(projectId, patch)),
+    remove: (projectId: string) => run(projects.remove(projectId)),
+    init: (projectId: string, one?: { repository: string; layer: KnowledgeLayer }) =>
+      run(projects.init(projectId, one ?? {})),
+    knowledge: (projectId: string) => run(projects.knowledge(projectId)),
+    repositoryConfig: (projectId: string) => run(projects.repositoryConfig(projectId)),
   },
   tasks: {
-    list: (projectId?: string) =>
-      list<Task>(projectId ? `/api/tasks?project_id=${id(projectId)}` : '/api/tasks', 'tasks'),
-    get: (taskId: string) => request<Task>('GET', `/api/tasks/${id(taskId)}`),
-    create: (input: TaskCreate) => request<Task>('POST', '/api/tasks', input),
-    remove: (taskId: string) => request<void>('DELETE', `/api/tasks/${id(taskId)}`),
-    init: (taskId: string) => request<Task>('POST', `/api/tasks/${id(taskId)}/init`, {}),
-    confirmInit: (taskId: string) => request<Task>('POST', `/api/tasks/${id(taskId)}/confirm-init`, {}),
-    plan: (taskId: string, message?: string) =>
-      request<{ task: Task; session: Session }>(
-        'POST',
-        `/api/tasks/${id(taskId)}/plan`,
-        message ? { message } : {},
-      ),
-    lockPlan: (taskId: string) =>
-      request<{ task: Task; session: Session }>('POST', `/api/tasks/${id(taskId)}/lock-plan`, {}),
-    todo: (taskId: string, message?: string) =>
-      request<{ task: Task; session: Session }>(
-        'POST',
-        `/api/tasks/${id(taskId)}/todo`,
-        message ? { message } : {},
-      ),
-    startCoding: (taskId: string) => request<Task>('POST', `/api/tasks/${id(taskId)}/start-coding`, {}),
-    runAll: (taskId: string) => request<Task>('POST', `/api/tasks/${id(taskId)}/run-all`, {}),
-    diff: (taskId: string) => request<TaskDiff>('GET', `/api/tasks/${id(taskId)}/diff`),
+    list: (projectId?: string) => run(tasks.list(projectId ? { projectId } : {})),
+    get: (taskId: string) => run(tasks.get(taskId)),
+    create: (input: TaskCreate) => run(tasks.create(input)),
+    remove: (taskId: string) => run(tasks.remove(taskId)),
+    init: (taskId: string) => run(tasks.init(taskId)),
+    confirmInit: (taskId: string) => run(tasks.confirmInit(taskId)),
+    plan: (taskId: string, message?: string) => run(tasks.plan(taskId, message ? { message } : {})),
+    lockPlan: (taskId: string) => run(tasks.lockPlan(taskId)),
+    todo: (taskId: string, message?: string) => run(tasks.todo(taskId, message ? { message } : {})),
+    startCoding: (taskId: string) => run(tasks.startCoding(taskId)),
+    runAll: (taskId: string) => run(tasks.runAll(taskId)),
+    diff: (taskId: string) => run(tasks.diff(taskId)),
     /** One file's patch, for a file past the task diff's 1 MiB cut. */
     fileDiff: (taskId: string, repository: string, path: string) =>
-      request<FileDiff>(
-        'GET',
-        `/api/tasks/${id(taskId)}/diff/file?${new URLSearchParams({ repository, path })}`,
-      ),
+      run(tasks.fileDiff(taskId, { repository, path })),
+    /** One of the task's images as its bytes (an `<img src>` could not send the key). */
+    image: (taskId: string, index: number, signal?: AbortSignal) =>
+      run(tasks.image(taskId, index, signal ? { signal } : {})),
     commitMessage: (taskId: string, message?: string) =>
-      request<{ task: Task; session: Session }>(
-        'POST',
-        `/api/tasks/${id(taskId)}/commit-message`,
-        message ? { message } : {},
-      ),
+      run(tasks.commitMessage(taskId, message ? { message } : {})),
     submitMr: (taskId: string, input: { title?: string; description?: string } = {}) =>
-      request<Task>('POST', `/api/tasks/${id(taskId)}/submit-mr`, input),
+      run(tasks.submitMr(taskId, input)),
     /** Stage 05's reviewer again over the whole change (it runs by itself on entering review). */
-    review: (taskId: string) =>
-      request<{ task: Task; session: Session }>('POST', `/api/tasks/${id(taskId)}/review`, {}),
-    dismissFinding: (taskId: string, findingId: string) =>
-      request<ReviewFinding>('POST', `/api/tasks/${id(taskId)}/findings/${id(findingId)}/dismiss`, {}),
+    review: (taskId: string) => run(tasks.review(taskId)),
+    dismissFinding: (taskId: string, findingId: string) => run(tasks.dismissFinding(taskId, findingId)),
     /** Findings, failed MR checks, MR comments or written todos become todos: the task goes back to CODING. */
-    followUp: (taskId: string, input: FollowUpInput) =>
-      request<{ task: Task; todos: Todo[] }>('POST', `/api/tasks/${id(taskId)}/follow-up`, input),
-    mergeRequests: (taskId: string) =>
-      request<{ task_id: string; merge_requests: FollowedMergeRequest[] }>(
-        'GET',
-        `/api/tasks/${id(taskId)}/merge-requests`,
-      ),
+    followUp: (taskId: string, input: FollowUpInput) => run(tasks.followUp(taskId, input)),
+    mergeRequests: (taskId: string) => run(tasks.mergeRequests(taskId)),
     /** Reads every followed merge request now from GitHub or GitLab. */
-    refreshMergeRequests: (taskId: string) =>
-      request<{ task_id: string; merge_requests: FollowedMergeRequest[] }>(
-        'POST',
-        `/api/tasks/${id(taskId)}/merge-requests/refresh`,
-        {},
-      ),
+    refreshMergeRequests: (taskId: string) => run(tasks.refreshMergeRequests(taskId)),
     /** Hand edits: plan.md (a new version), the todo list, the commit message and MR text. */
-    savePlan: (taskId: string, content: string) =>
-      request<{ task: Task; version: PlanVersion }>('PUT', `/api/tasks/${id(taskId)}/plan`, { content }),
-    planVersions: (taskId: string) =>
-      request<{ task_id: string; versions: PlanVersion[] }>('GET', `/api/tasks/${id(taskId)}/plan/versions`),
-    planDiff: (taskId: string, from: number, to: number) =>
-      request<PlanDiff>('GET', `/api/tasks/${id(taskId)}/plan/diff?from=${from}&to=${to}`),
-    addTodo: (taskId: string, input: TodoInput) =>
-      request<{ todo: Todo; todos: Todo[] }>('POST', `/api/tasks/${id(taskId)}/todos`, input),
+    savePlan: (taskId: string, content: string) => run(tasks.savePlan(taskId, content)),
+    planVersions: async (taskId: string) => ({
+      task_id: taskId,
+      versions: await run(tasks.planVersions(taskId)),
+    }),
+    planDiff: (taskId: string, from: number, to: number) => run(tasks.planDiff(taskId, { from, to })),
+    addTodo: (taskId: string, input: TodoInput) => run(tasks.addTodo(taskId, input)),
     editTodo: (taskId: string, todoId: string, patch: TodoPatch) =>
-      request<{ todo: Todo; todos: Todo[] }>('PATCH', `/api/tasks/${id(taskId)}/todos/${id(todoId)}`, patch),
-    removeTodo: (taskId: string, todoId: string) =>
-      request<{ todos: Todo[] }>('DELETE', `/api/tasks/${id(taskId)}/todos/${id(todoId)}`),
-    reorderTodos: (taskId: string, todoIds: string[]) =>
-      request<{ todos: Todo[] }>('PUT', `/api/tasks/${id(taskId)}/todos/order`, { todo_ids: todoIds }),
+      run(tasks.editTodo(taskId, todoId, patch)),
+    removeTodo: async (taskId: string, todoId: string) => ({
+      todos: await run(tasks.removeTodo(taskId, todoId)),
+    }),
+    reorderTodos: async (taskId: string, todoIds: string[]) => ({
+      todos: await run(tasks.reorderTodos(taskId, todoIds)),
+    }),
     editCommitMessage: (taskId: string, edit: CommitMessageEdit) =>
-      request<Task>('PUT', `/api/tasks/${id(taskId)}/commit-message`, edit),
-    cancel: (taskId: string) => request<Task>('POST', `/api/tasks/${id(taskId)}/cancel`, {}),
-    reopen: (taskId: string) => request<Task>('POST', `/api/tasks/${id(taskId)}/reopen`, {}),
+      run(tasks.editCommitMessage(taskId, edit)),
+    cancel: (taskId: string) => run(tasks.cancel(taskId)),
+    reopen: (taskId: string) => run(tasks.reopen(taskId)),
   },
   todos: {
-    execute: (todoId: string) =>
-      request<{ todo: Todo; session: Session }>('POST', `/api/todos/${id(todoId)}/execute`, {}),
-    skip: (todoId: string) => request<Todo>('POST', `/api/todos/${id(todoId)}/skip`, {}),
-    diff: (todoId: string) => request<TodoDiff>('GET', `/api/todos/${id(todoId)}/diff`),
+    execute: (todoId: string) => run(todos.execute(todoId)),
+    skip: (todoId: string) => run(todos.skip(todoId)),
+    diff: (todoId: string) => run(todos.diff(todoId)),
   },
   skills: {
-    list: () => list<Skill>('/api/skills', 'skills'),
-    get: (skillId: string) => request<SkillWithContent>('GET', `/api/skills/${id(skillId)}`),
-    create: (input: SkillCreate) => request<SkillWithContent>('POST', '/api/skills', input),
-    update: (skillId: string, patch: SkillUpdate) =>
-      request<SkillWithContent>('PUT', `/api/skills/${id(skillId)}`, patch),
-    remove: (skillId: string) => request<void>('DELETE', `/api/skills/${id(skillId)}`),
+    list: () => run(skills.list()),
+    get: (skillId: string) => run(skills.get(skillId)),
+    create: (input: SkillCreate) => run(skills.create(input)),
+    update: (skillId: string, patch: SkillUpdate) => run(skills.update(skillId, patch)),
+    remove: (skillId: string) => run(skills.remove(skillId)),
     link: (skillId: string, projectId: string, linked: boolean) =>
-      request<SkillWithContent>('POST', `/api/skills/${id(skillId)}/link`, { project_id: projectId, linked }),
+      run(skills.link(skillId, projectId, linked)),
   },
   conversations: {
-    list: () => list<Conversation>('/api/conversations', 'conversations'),
-    get: (conversationId: string) => request<Conversation>('GET', `/api/conversations/${id(conversationId)}`),
-    create: (input: ConversationCreate) => request<Conversation>('POST', '/api/conversations', input),
-    remove: (conversationId: string) => request<void>('DELETE', `/api/conversations/${id(conversationId)}`),
-    init: (conversationId: string) =>
-      request<{ conversation: Conversation; session: Session }>(
-        'POST',
-        `/api/conversations/${id(conversationId)}/init`,
-        {},
-      ),
+    list: () => run(conversations.list()),
+    get: (conversationId: string) => run(conversations.get(conversationId)),
+    create: (input: ConversationCreate) => run(conversations.create(input)),
+    remove: (conversationId: string) => run(conversations.remove(conversationId)),
+    init: (conversationId: string) => run(conversations.init(conversationId)),
   },
   sessions: {
-    status: (sessionId: string) => request<Session>('GET', `/api/sessions/${id(sessionId)}/status`),
-    logs: (sessionId: string, after = 0, limit = 1000) =>
-      request<LogPage>('GET', `/api/sessions/${id(sessionId)}/logs?after=${after}&limit=${limit}`),
+    status: (sessionId: string) => run(sessions.status(sessionId)),
+    logs: (sessionId: string, after = 0, limit = 1000) => run(sessions.logs(sessionId, { after, limit })),
     /** Stops the session's running work; answers once it ended (409 SESSION_NOT_RUNNING when nothing ran). */
-    stop: (sessionId: string) => request<Session>('POST', `/api/sessions/${id(sessionId)}/stop`, {}),
+    stop: (sessionId: string) => run(sessions.stop(sessionId)),
     /** A message to the session: a turn now, or queued until the running one ends. */
-    send: (sessionId: string, content: string) =>
-      request<SentMessage>('POST', `/api/sessions/${id(sessionId)}/messages`, { content }),
-    queue: (sessionId: string) =>
-      request<{ session_id: string; messages: QueuedMessage[] }>(
-        'GET',
-        `/api/sessions/${id(sessionId)}/queue`,
-      ),
+    send: (sessionId: string, content: string) => run(sessions.send(sessionId, content)),
+    queue: (sessionId: string) => run(sessions.queue(sessionId)),
     /** Takes a queued message out: it never runs. */
-    unqueue: (sessionId: string, messageId: string) =>
-      request<{ session_id: string; messages: QueuedMessage[] }>(
-        'DELETE',
-        `/api/sessions/${id(sessionId)}/queue/${id(messageId)}`,
-      ),
+    unqueue: (sessionId: string, messageId: string) => run(sessions.unqueue(sessionId, messageId)),
   },
 };

@@ -1,3 +1,5 @@
+// keel-web's console's REST layer. The workbench SPA calls its service through @keel/workbench-client
+// (`client.ts`), which reads the same key and reports the same 401s.
 import { apiKey, reportUnauthorized } from './auth.ts';
 import { asApiError, errorFromResponse } from './errors.ts';
 

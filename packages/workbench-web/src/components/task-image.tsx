@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { authorizedFetch } from '../api/request.ts';
+import { api } from '../api/client.ts';
 import type { TaskImageInfo } from '../api/types.ts';
 
 /**
@@ -23,12 +23,13 @@ export function TaskImageThumb({
     if (!drawable) return;
     const controller = new AbortController();
     let objectUrl: string | null = null;
-    authorizedFetch(`/api/tasks/${encodeURIComponent(taskId)}/images/${index}`, { signal: controller.signal })
-      .then(async (response) => {
-        if (!response.ok) return;
-        objectUrl = URL.createObjectURL(await response.blob());
+    api.tasks
+      .image(taskId, index, controller.signal)
+      .then((bytes) => {
+        objectUrl = URL.createObjectURL(bytes);
         setUrl(objectUrl);
       })
+      // Not readable (gone, refused, aborted): the name stays in its place.
       .catch(() => undefined);
     return () => {
       controller.abort();

@@ -51,7 +51,7 @@ export default function ProjectPage() {
   const [selected, setSelected] = useState<{ repository: string; layer: KnowledgeLayer } | null>(null);
   const [watching, setWatching] = useState<string | null>(null);
 
-  const init = useMutation<unknown, ApiError, { repository: string; layer: string } | undefined>({
+  const init = useMutation<unknown, ApiError, { repository: string; layer: KnowledgeLayer } | undefined>({
     mutationFn: (one) => api.projects.init(id, one),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['knowledge', id] });

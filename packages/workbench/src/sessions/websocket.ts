@@ -33,6 +33,13 @@ export function registerWebSocket(app: FastifyInstance, deps: WebSocketDeps): vo
   });
 }
 
+/** The channel a client message is about: its own, or a chat's session's (none for a ping). */
+function channelOf(message: ClientMessage): string | undefined {
+  if (message.type === 'subscribe' || message.type === 'unsubscribe') return message.channel;
+  if (message.type === 'chat') return `session:${message.session_id}`;
+  return undefined;
+}
+
 class Connection {
   readonly #socket: WebSocket;
   readonly #deps: WebSocketDeps;
@@ -63,8 +70,9 @@ class Connection {
       this.#handle(message);
     } catch (error) {
       const failure = WorkbenchError.is(error) ? error : storeFailure(error);
-      if (failure) this.#error(failure.code, failure.message);
-      else this.#error('SERVER_ERROR', 'The message could not be handled.');
+      const channel = channelOf(message);
+      if (failure) this.#error(failure.code, failure.message, channel);
+      else this.#error('SERVER_ERROR', 'The message could not be handled.', channel);
     }
   }
 
@@ -91,7 +99,7 @@ class Connection {
         // Idle: a turn now. Busy (a turn, or the work before it): queued, delivered when that work ends.
         const sent = this.#deps.runner.send(message.session_id, message.content, (error) => {
           const failure = WorkbenchError.is(error) ? error : storeFailure(error);
-          if (failure) this.#error(failure.code, failure.message);
+          if (failure) this.#error(failure.code, failure.message, `session:${message.session_id}`);
         });
         if (sent.queued) this.#send({ type: 'queued', ...sent });
         return;
@@ -142,8 +150,9 @@ class Connection {
     this.#subscriptions.set(channel, { stop, lastSeq: 0 });
   }
 
-  #error(code: string, message: string): void {
-    this.#send({ type: 'error', error: { code, message } });
+  /** An error, naming the channel it is about when there is one (a client multiplexing channels routes it). */
+  #error(code: string, message: string, channel?: string): void {
+    this.#send({ type: 'error', ...(channel === undefined ? {} : { channel }), error: { code, message } });
   }
 
   #send(message: object): void {

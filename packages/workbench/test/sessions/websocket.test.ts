@@ -108,6 +108,18 @@ describe('WS /api/ws', () => {
       'SESSION_NOT_FOUND',
       'INVALID_PARAMS',
     ]);
+    // A refusal about a channel names it (a client carrying many channels on one connection routes it);
+    // a message that could not be read names none.
+    expect(client.messages.map((m) => m.channel)).toEqual([
+      undefined,
+      undefined,
+      'session:wses_missing',
+      'session:wses_missing',
+      undefined,
+    ]);
+    client.send({ type: 'subscribe', channel: 'task:task_missing' });
+    const refused = await client.next((m) => m.type === 'error' && m.channel === 'task:task_missing');
+    expect((refused.error as Body).code).toBe('TASK_NOT_FOUND');
     client.send({ type: 'ping' });
     await client.next((m) => m.type === 'pong');
     client.socket.close();

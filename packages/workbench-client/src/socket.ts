@@ -1,5 +1,12 @@
-import type { ServerMessage } from '@keel/protocol/workbench';
-import type { ErrorObject, LogEntry, QueuedMessage, Session } from './types.ts';
+import {
+  type ErrorObject,
+  type LogEntry,
+  type QueuedMessage,
+  type ServerMessage,
+  type Session,
+  serverMessage,
+} from '@keel/protocol/workbench';
+import type { WebSocketFactory } from './channel.ts';
 
 /** What a subscriber hears about its session. */
 export interface SessionListener {
@@ -7,6 +14,7 @@ export interface SessionListener {
   onStatus?(session: Session): void;
   /** The messages waiting for the session's next turn, on every change (and on subscribe when some wait). */
   onQueue?(messages: QueuedMessage[]): void;
+  /** An error about this channel: its subscription refused (an unknown session), or a chat into it refused. */
   onError?(error: ErrorObject): void;
 }
 
@@ -24,22 +32,32 @@ function cursor(subscription: Subscription): number {
 }
 
 export interface SocketOptions {
-  /** How often to ping an open socket (ms); a missed pong within one interval reconnects. */
+  /** How often to ping an open socket (ms); a missed pong within one interval reconnects. Default 25 s. */
   pingInterval?: number;
-  /** Longest wait between reconnect attempts (ms). */
+  /** Longest wait between reconnect attempts (ms). Default 10 s. */
   maxBackoff?: number;
-  /** A factory for tests; default the global WebSocket. */
-  create?: (url: string) => WebSocket;
+  /** Default: the global WebSocket. */
+  create?: WebSocketFactory;
+  /** Hears a refused key (close code 4001); the socket still reconnects, with the key read again. */
+  onUnauthorized?: () => void;
 }
 
+/** `WebSocket.OPEN`, without reading the global (a test's double may stand in for it). */
+const open = 1;
+/** The WebSocket close code of a refused token. */
+const unauthorized = 4001;
+
 /**
- * One connection to `WS /api/ws` carrying every session subscription. Subscribes from a cursor (`after`),
- * reconnects with backoff, and on reconnect resubscribes each channel from the last seq it delivered, so a
- * listener sees every entry once, in order, across drops. Pings keep the connection honest.
+ * One connection to `WS /api/ws` carrying every session subscription, for an app that follows many at
+ * once (the SPA). Subscribes from a cursor (`after`), reconnects with backoff while a subscription is
+ * wanted, and on reconnect resubscribes each channel from the last seq it delivered, so a listener sees
+ * every entry once, in order, across drops. Pings keep the connection honest. Every message is checked
+ * against the protocol's `serverMessage`; one it does not describe reaches the error listeners as
+ * `UNEXPECTED_MESSAGE` and is otherwise dropped.
  */
 export class WorkbenchSocket {
   readonly #url: () => string;
-  readonly #options: Required<Omit<SocketOptions, 'create'>> & { create: (url: string) => WebSocket };
+  readonly #options: Required<Omit<SocketOptions, 'onUnauthorized'>> & Pick<SocketOptions, 'onUnauthorized'>;
   readonly #subscriptions = new Map<string, Subscription>();
   #socket: WebSocket | null = null;
   #attempt = 0;
@@ -47,7 +65,7 @@ export class WorkbenchSocket {
   #pingTimer: ReturnType<typeof setInterval> | null = null;
   #awaitingPong = false;
   #closed = false;
-  /** Errors not tied to a channel (a refused chat): every listener hears them. */
+  /** Every error the service sends (a refused chat, a refused subscription) and every unreadable message. */
   readonly #errorListeners = new Set<(error: ErrorObject) => void>();
   readonly #stateListeners = new Set<(open: boolean) => void>();
 
@@ -58,11 +76,12 @@ export class WorkbenchSocket {
       pingInterval: options.pingInterval ?? 25_000,
       maxBackoff: options.maxBackoff ?? 10_000,
       create: options.create ?? ((target) => new WebSocket(target)),
+      onUnauthorized: options.onUnauthorized,
     };
   }
 
   get open(): boolean {
-    return this.#socket?.readyState === WebSocket.OPEN;
+    return this.#socket?.readyState === open;
   }
 
   /**
@@ -92,12 +111,13 @@ export class WorkbenchSocket {
     };
   }
 
-  /** A follow-up turn in a session; false when the socket is not open (the caller says so). */
+  /** A chat message into a session: false when the socket is not open (the caller says so). */
   chat(sessionId: string, content: string): boolean {
     this.#ensureConnected();
     return this.#send({ type: 'chat', session_id: sessionId, content });
   }
 
+  /** Hears every error, whatever channel it names (or none). Answers the function that stops listening. */
   onError(listener: (error: ErrorObject) => void): () => void {
     this.#errorListeners.add(listener);
     return () => this.#errorListeners.delete(listener);
@@ -111,6 +131,8 @@ export class WorkbenchSocket {
   close(): void {
     this.#closed = true;
     this.#stopTimers();
+    if (this.#reconnectTimer) clearTimeout(this.#reconnectTimer);
+    this.#reconnectTimer = null;
     this.#socket?.close();
     this.#socket = null;
   }
@@ -122,7 +144,13 @@ export class WorkbenchSocket {
 
   #connect(): void {
     this.#reconnectTimer = null;
-    const socket = this.#options.create(this.#url());
+    let socket: WebSocket;
+    try {
+      socket = this.#options.create(this.#url());
+    } catch {
+      this.#scheduleReconnect();
+      return;
+    }
     this.#socket = socket;
     socket.addEventListener('open', () => {
       this.#attempt = 0;
@@ -130,11 +158,12 @@ export class WorkbenchSocket {
       this.#startPing();
       for (const listener of this.#stateListeners) listener(true);
     });
-    socket.addEventListener('message', (message) => this.#receive(String(message.data)));
-    socket.addEventListener('close', () => {
+    socket.addEventListener('message', (message: MessageEvent) => this.#receive(String(message.data)));
+    socket.addEventListener('close', (event: CloseEvent) => {
       if (this.#socket !== socket) return;
       this.#socket = null;
       this.#stopTimers();
+      if (event.code === unauthorized) this.#options.onUnauthorized?.();
       for (const listener of this.#stateListeners) listener(false);
       this.#scheduleReconnect();
     });
@@ -173,18 +202,27 @@ export class WorkbenchSocket {
 
   #send(message: object): boolean {
     const socket = this.#socket;
-    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    if (!socket || socket.readyState !== open) return false;
     socket.send(JSON.stringify(message));
     return true;
   }
 
   #receive(text: string): void {
-    let message: ServerMessage;
+    let data: unknown;
     try {
-      message = JSON.parse(text) as ServerMessage;
+      data = JSON.parse(text);
     } catch {
+      this.#unexpected('a message that is not JSON');
       return;
     }
+    const parsed = serverMessage.safeParse(data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? `${issue.path.map(String).join('.')}: ` : '';
+      this.#unexpected(`a message its schema does not describe (${where}${issue?.message ?? 'invalid'})`);
+      return;
+    }
+    const message: ServerMessage = parsed.data;
     switch (message.type) {
       case 'pong':
         this.#awaitingPong = false;
@@ -210,11 +248,20 @@ export class WorkbenchSocket {
         for (const listener of subscription?.listeners.keys() ?? []) listener.onQueue?.(message.messages);
         return;
       }
-      case 'error':
+      case 'error': {
+        // The channel's own listeners first (a service older than the `channel` field names none).
+        const subscription = message.channel ? this.#subscriptions.get(message.channel) : undefined;
+        for (const listener of subscription?.listeners.keys() ?? []) listener.onError?.(message.error);
         for (const listener of this.#errorListeners) listener(message.error);
         return;
+      }
       default:
         return;
     }
+  }
+
+  #unexpected(what: string): void {
+    const error = { code: 'UNEXPECTED_MESSAGE', message: `WS /api/ws sent ${what}.` };
+    for (const listener of this.#errorListeners) listener(error);
   }
 }

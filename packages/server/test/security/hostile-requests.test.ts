@@ -5,18 +5,21 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   errorOf,
+  evilOrigin,
   type OpenApiDocument,
   operationsOf,
   pathSpellings,
   portOf,
   rawRequest,
+  reboundAnswers,
+  reboundHost,
   trySocket,
 } from '@keel/testkit/fuzz';
 import { describe, expect, test } from 'vitest';
 import { startServer } from '../harness.ts';
 
-const rebound = 'rebind.attacker.example';
-const evil = 'http://evil.example:8000';
+const rebound = reboundHost;
+const evil = evilOrigin;
 
 /** What a hostile page would try first: read settings and folders, persist a model URL, start a run. */
 function attacks(workdir: string) {
@@ -34,25 +37,11 @@ describe('keel-web with its defaults (no key) against a hostile page', () => {
   test('a DNS-rebinding Host is refused on every route, and nothing is read or persisted', async () => {
     await using s = await startServer([{ text: 'never asked' }]);
     const port = portOf(s.base);
-    for (const attack of attacks(s.repo.path)) {
-      for (const host of [
-        `${rebound}:${port}`,
-        rebound,
-        `${rebound.toUpperCase()}.:${port}`,
-        `evil@127.0.0.1:${port}`,
-      ]) {
-        const answer = await rawRequest(port, {
-          method: attack.method,
-          path: attack.path,
-          headers: { host, 'content-type': 'application/json' },
-          ...(attack.body ? { body: attack.body } : {}),
-        });
-        expect(answer.status, `${attack.method} ${attack.path} with Host ${host}`).toBe(403);
-        const error = errorOf(answer);
-        expect(error?.code).toBe('PERMISSION_DENIED');
-        expect(error?.details?.reason).toBe('host_not_allowed');
-        expect(error?.message).toContain('--allowed-host');
-      }
+    for (const answer of await reboundAnswers(port, attacks(s.repo.path))) {
+      expect(answer.status, answer.label).toBe(403);
+      expect(answer.error?.code).toBe('PERMISSION_DENIED');
+      expect(answer.error?.details?.reason).toBe('host_not_allowed');
+      expect(answer.error?.message).toContain('--allowed-host');
     }
     // The rebinding WebSocket is refused at the upgrade.
     const socket = await trySocket(`${s.base.replace('http', 'ws')}/ws`, { host: `${rebound}:${port}` });

@@ -1,5 +1,8 @@
+export { codesByStatus, documentedCodes, sourceFiles } from './documented-codes.ts';
 export type { FuzzFailure, FuzzOptions, FuzzReport } from './fuzz-service.ts';
 export { failureSummary, fuzzRequests, fuzzService } from './fuzz-service.ts';
+export type { AttackAnswer } from './host-attacks.ts';
+export { evilOrigin, reboundAnswers, reboundHost, reboundHosts } from './host-attacks.ts';
 export type { PathSpelling, RawRequest, RawResponse, SocketOutcome } from './hostile.ts';
 export { errorOf, pathSpellings, portOf, rawRequest, trySocket } from './hostile.ts';
 export type { JsonSchema, OpenApiDocument, Operation } from './openapi.ts';

@@ -3,18 +3,21 @@
 // spelling. Nothing may be executed, read or persisted; every refusal is in the error shape.
 import {
   errorOf,
+  evilOrigin,
   type OpenApiDocument,
   operationsOf,
   pathSpellings,
   portOf,
   rawRequest,
+  reboundAnswers,
+  reboundHost,
   trySocket,
 } from '@keel/testkit/fuzz';
 import { describe, expect, test } from 'vitest';
 import { startWorkbench } from '../harness.ts';
 
-const rebound = 'rebind.attacker.example';
-const evil = 'http://evil.example:8000';
+const rebound = reboundHost;
+const evil = evilOrigin;
 
 /** A shell command dressed as a runner config: what a page would plant to run code. */
 const runnerConfig = {
@@ -51,26 +54,12 @@ describe('the workbench with its defaults (no key) against a hostile page', () =
     await using wb = await startWorkbench();
     const port = portOf(wb.base);
     const before = (await wb.api('GET', '/api/settings')).body;
-    for (const attack of attacks) {
-      for (const host of [
-        `${rebound}:${port}`,
-        rebound,
-        `${rebound.toUpperCase()}.:${port}`,
-        `x@127.0.0.1:${port}`,
-      ]) {
-        const answer = await rawRequest(port, {
-          method: attack.method,
-          path: attack.path,
-          headers: { host, 'content-type': 'application/json' },
-          ...(attack.body ? { body: attack.body } : {}),
-        });
-        expect(answer.status, `${attack.method} ${attack.path} with Host ${host}`).toBe(403);
-        const error = errorOf(answer);
-        expect(error?.code).toBe('PERMISSION_DENIED');
-        expect(error?.details?.reason).toBe('host_not_allowed');
-        expect(error?.message).toContain('WORKBENCH_ALLOWED_HOSTS');
-        expect(answer.body).not.toContain('.ssh');
-      }
+    for (const answer of await reboundAnswers(port, attacks)) {
+      expect(answer.status, answer.label).toBe(403);
+      expect(answer.error?.code).toBe('PERMISSION_DENIED');
+      expect(answer.error?.details?.reason).toBe('host_not_allowed');
+      expect(answer.error?.message).toContain('WORKBENCH_ALLOWED_HOSTS');
+      expect(answer.body).not.toContain('.ssh');
     }
     // The page itself (the SPA) is refused under a rebound name too: no foothold to script from.
     expect((await rawRequest(port, { method: 'GET', path: '/', headers: { host: rebound } })).status).toBe(

@@ -38,7 +38,6 @@ export {
   AgentNotFoundError,
   ApprovalRejectedError,
   AuthenticationError,
-  answerClientError,
   BudgetExceededError,
   CancelledError,
   CircuitBreakerError,

@@ -28,10 +28,12 @@ export {
 export {
   type ApiDocsOptions,
   answerBadUrl,
+  answerClientError,
   type ErrorMapping,
   errorBody,
   errorSchema,
   eventStream,
+  frameworkOptions,
   healthRoutes,
   installApiDocs,
   installErrorHandling,

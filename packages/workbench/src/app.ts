@@ -1,11 +1,10 @@
 import cors from '@fastify/cors';
 import websocket from '@fastify/websocket';
 import { clientMessage, serverMessage } from '@keel/protocol/workbench';
-import { answerClientError } from '@keel/runtime';
-import { checkBind, healthRoutes, installApiDocs } from '@keel/service';
+import { checkBind, frameworkOptions, healthRoutes, installApiDocs } from '@keel/service';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { answerBadUrl, installBodyParsers, installErrorHandler, installGuard } from './http/index.ts';
+import { installBodyParsers, installErrorHandler, installGuard } from './http/index.ts';
 import { registerRoutes } from './routes.ts';
 import type { RunnerRegistry } from './runners/index.ts';
 import { createServices, type Services } from './services.ts';
@@ -69,11 +68,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 40 * 1024 * 1024,
-    // Long path parameters reach the handlers (404 or 400 in the error shape); a request Node's HTTP
-    // parser refuses (headers too large, not HTTP) gets the error shape too, not Fastify's own body.
-    routerOptions: { maxParamLength: 1024 },
-    clientErrorHandler: answerClientError,
-    frameworkErrors: answerBadUrl,
+    ...frameworkOptions,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

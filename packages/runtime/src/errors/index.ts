@@ -1,4 +1,3 @@
-export { answerClientError } from './client-error.ts';
 export type { ErrorCode, ErrorObject } from './keel-error.ts';
 export { httpStatusOf, KeelError, toErrorObject } from './keel-error.ts';
 export {

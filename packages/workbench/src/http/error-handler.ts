@@ -3,8 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { WorkbenchError, type WorkbenchErrorObject } from '../errors.ts';
 import { storeFailure } from '../store/index.ts';
 
-export { answerBadUrl } from '@keel/service';
-
 /** The one error body of every endpoint: `{"error": {"code", "message", "details"?}}`. */
 export function errorBody(error: WorkbenchErrorObject): { error: WorkbenchErrorObject } {
   return serviceErrorBody(error);

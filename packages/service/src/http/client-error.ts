@@ -1,4 +1,5 @@
 import type { Duplex } from 'node:stream';
+import { answerBadUrl } from './error-handler.ts';
 
 const reasons: Record<number, string> = {
   400: 'Bad Request',
@@ -31,3 +32,15 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
+
+/**
+ * Fastify's options for requests its router or Node's HTTP parser refuse before any handler runs, the same
+ * for both services: long path parameters reach the handlers (which answer 404 or 400 in the error shape),
+ * a request Node cannot parse (headers too large, a broken request line) gets the error shape, and so does
+ * a URL the router cannot decode (`/%ff`, refused before routing, outside the error handler).
+ */
+export const frameworkOptions = {
+  routerOptions: { maxParamLength: 1024 },
+  clientErrorHandler: answerClientError,
+  frameworkErrors: answerBadUrl,
+};

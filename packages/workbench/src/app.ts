@@ -9,6 +9,7 @@ import { registerRoutes } from './routes.ts';
 import type { RunnerRegistry } from './runners/index.ts';
 import { createServices, type Services } from './services.ts';
 import { spaRoutes } from './spa/index.ts';
+import type { StageModule } from './tasks/index.ts';
 import { version } from './version.ts';
 
 export interface WorkbenchOptions {
@@ -25,6 +26,11 @@ export interface WorkbenchOptions {
   mergeRequestPollMs?: number;
   /** Replaces the runner registry (tests, embedding); default: the built-in runners. */
   runners?: RunnerRegistry;
+  /**
+   * The stages of the task flow, in order (default `defaultStages`: the spec's five). The table of moves,
+   * `GET /api/flow` and the stages' routes are built from it (README: "Adding a stage").
+   */
+  stages?: readonly StageModule[];
   /** Port `listen()` uses when given none (default 8000; 0 = any free port). */
   port?: number;
   /** Address `listen()` uses (default 127.0.0.1: loopback unless told otherwise). */

@@ -11,3 +11,4 @@ export { readConfig, type WorkbenchConfig } from './config.ts';
 export { WorkbenchError, type WorkbenchErrorObject } from './errors.ts';
 export { main } from './main.ts';
 export type { Services } from './services.ts';
+export { defaultStages, type StageModule } from './tasks/index.ts';

@@ -7,7 +7,7 @@ import { type Services, taskSnapshot } from './services.ts';
 import { registerWebSocket, sessionRoutes } from './sessions/index.ts';
 import { settingsRoutes } from './settings/index.ts';
 import { skillRoutes } from './skills/index.ts';
-import { editRoutes, flowRoutes, reviewRoutes, taskRoutes } from './tasks/index.ts';
+import { editRoutes, flowRoutes, taskRoutes } from './tasks/index.ts';
 
 /** Every route of the API, in the order of the spec's endpoint table. */
 export async function registerRoutes(
@@ -18,8 +18,8 @@ export async function registerRoutes(
   await app.register(settingsRoutes(services.settings, services.registry));
   await app.register(projectRoutes(services.projects, services.knowledge));
   await app.register(taskRoutes(services.tasks));
+  // GET /api/flow, then each registered stage's endpoints in order.
   await app.register(flowRoutes(services.tasks));
-  await app.register(reviewRoutes(services.tasks));
   await app.register(editRoutes(services.tasks));
   await app.register(sessionRoutes(services.sessions, services.log, services.runner));
   await app.register(async (scope) =>

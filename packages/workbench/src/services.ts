@@ -12,6 +12,7 @@ import {
   cleanUpLogs,
   failInterruptedSessions,
   Hub,
+  type SessionKind,
   SessionLog,
   SessionRunner,
   SessionStore,
@@ -22,12 +23,14 @@ import { SettingsService } from './settings/index.ts';
 import { SkillService } from './skills/index.ts';
 import { type Database, openDatabase, storeFailure } from './store/index.ts';
 import {
+  buildFlow,
+  defaultStages,
   deleteProjectTasks,
+  type Flow,
   initWaitingTasks,
   MergeRequestFollower,
-  planTurnEnded,
   removeOrphanTaskDirs,
-  reviewTurnEnded,
+  type StageModule,
   type Task,
   type TaskDeps,
   TaskLocks,
@@ -103,7 +106,9 @@ export function createServices(options: WorkbenchOptions): Services {
     knowledgeDir: paths.knowledgeDir,
   });
   const skills = new SkillService(db, paths.skillsDir, projectStore);
-  const taskStore = new TaskStore(db);
+  // The flow from the registered stages (the five of the spec unless `stages` says otherwise).
+  const flow = buildFlow(options.stages ?? defaultStages);
+  const taskStore = new TaskStore(db, flow);
   taskStore.onChange = (task) =>
     hub.publish({ type: 'task', channel: taskChannel(task.id), task: taskSnapshot(task) });
   const mergeRequests = new MergeRequestFollower({
@@ -127,13 +132,13 @@ export function createServices(options: WorkbenchOptions): Services {
     // Each repository's checks run as the agent's commands do: sandboxed, under the command policy.
     commands: runtimeCommandRunner({ env, runtimeDir, hiddenPaths: [config.home], trustProjectConfig }),
     mergeRequests,
+    flow,
   };
   // A project's delete stops and deletes its tasks first (their work ended, their directories gone).
   projects.beforeRemove = (projectId) => deleteProjectTasks(tasks, projectId);
   // A project that became READY: its tasks waiting in CREATED initialize themselves.
   knowledge.onReady = (projectId) => initWaitingTasks(tasks, projectId);
-  runner.onTurnEnd('plan', (session, outcome) => planTurnEnded(tasks, session, outcome));
-  runner.onTurnEnd('review', (session, outcome) => reviewTurnEnded(tasks, session, outcome));
+  registerTurnEnds(runner, flow, tasks);
   const conversations = new ConversationService({
     db,
     projects: projectStore,
@@ -189,6 +194,23 @@ export function createServices(options: WorkbenchOptions): Services {
       db.close();
     },
   };
+}
+
+/**
+ * The stages' turn-end handlers, one per session kind: those of a kind run in registry order (02 and 03
+ * share the plan session; each looks at the task's state).
+ */
+function registerTurnEnds(runner: SessionRunner, flow: Flow, tasks: TaskDeps): void {
+  const byKind = new Map<SessionKind, NonNullable<StageModule['turnEnded']>[]>();
+  for (const stage of flow.modules) {
+    if (!stage.turnEnded) continue;
+    byKind.set(stage.turnEnded.kind, [...(byKind.get(stage.turnEnded.kind) ?? []), stage.turnEnded]);
+  }
+  for (const [kind, handlers] of byKind) {
+    runner.onTurnEnd(kind, (session, outcome) => {
+      for (const handler of handlers) handler.handle(tasks, session, outcome);
+    });
+  }
 }
 
 /** What the WebSocket's `task:{id}` channel carries of a task. */

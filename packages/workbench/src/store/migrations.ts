@@ -137,4 +137,23 @@ export const migrations: string[] = [
    ALTER TABLE tasks ADD COLUMN merge_requests TEXT;
    ALTER TABLE todos ADD COLUMN origin TEXT;
    ALTER TABLE projects ADD COLUMN review_runner TEXT;`,
+  // A task's session of each stage is a (task, stage) → session row, so that a stage module keeps its own
+  // session without a column of its own (issue #24); the per-stage columns' values move there, and the
+  // columns go (the task answer's plan_session_id, review_session_id and init_session_id are read from it).
+  `CREATE TABLE task_sessions (
+     task_id TEXT NOT NULL REFERENCES tasks (id) ON DELETE CASCADE,
+     stage TEXT NOT NULL,
+     session_id TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (task_id, stage)
+   );
+   INSERT INTO task_sessions (task_id, stage, session_id, created_at)
+     SELECT id, 'init', init_session_id, updated_at FROM tasks WHERE init_session_id IS NOT NULL
+     UNION ALL
+     SELECT id, 'plan', plan_session_id, updated_at FROM tasks WHERE plan_session_id IS NOT NULL
+     UNION ALL
+     SELECT id, 'review', review_session_id, updated_at FROM tasks WHERE review_session_id IS NOT NULL;
+   ALTER TABLE tasks DROP COLUMN init_session_id;
+   ALTER TABLE tasks DROP COLUMN plan_session_id;
+   ALTER TABLE tasks DROP COLUMN review_session_id;`,
 ];

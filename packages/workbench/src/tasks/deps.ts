@@ -16,6 +16,7 @@ import type { SettingsService } from '../settings/index.ts';
 import type { SkillService } from '../skills/index.ts';
 import type { MergeRequestFollower } from './merge-request-follower.ts';
 import { taskInstructions } from './prompts.ts';
+import type { Flow } from './states.ts';
 import { readTaskFile } from './task-files.ts';
 import type { TaskStore } from './task-store.ts';
 import type { Task } from './types.ts';
@@ -38,6 +39,8 @@ export interface TaskDeps {
   commands: CommandRunner;
   /** Follows submitted merge requests to their end. */
   mergeRequests: MergeRequestFollower;
+  /** The flow built from the registered stages: the table of moves every action is checked against. */
+  flow: Flow;
 }
 
 /**
@@ -149,4 +152,21 @@ export function createTaskSession(
     skillDirs: [join(taskDir, '.skills')],
     ...(options.readOnly ? { readOnly: true } : {}),
   });
+}
+
+/**
+ * The task's session of a stage (its row of `task_sessions`, keyed by the stage's key), made by `create`
+ * and recorded when the task has none yet.
+ */
+export function stageSession(
+  deps: TaskDeps,
+  taskId: string,
+  stage: string,
+  create: () => SessionRecord,
+): SessionRecord {
+  const id = deps.store.sessionOf(taskId, stage);
+  if (id) return deps.sessions.get(id);
+  const session = create();
+  deps.store.setSession(taskId, stage, session.id);
+  return session;
 }

@@ -2,10 +2,13 @@ import { WorkbenchError } from '../errors.ts';
 import type { UserActionEvent } from '../sessions/index.ts';
 import type { TaskDeps } from './deps.ts';
 import { diffLines } from './line-diff.ts';
-import { planSession, readPlan, savePlan, writeTodoFile } from './plan-stage.ts';
-import { reviewSession } from './review-stage.ts';
 import { noteTaskError } from './stage-errors.ts';
-import { allowedActions, type TaskState } from './states.ts';
+import { planSession } from './stages/plan/plan-session.ts';
+import { savePlan } from './stages/plan/plan-stage.ts';
+import { reviewSession } from './stages/review/review-stage.ts';
+import { writeTodoFile } from './stages/todos/todos-stage.ts';
+import type { TaskState } from './states.ts';
+import { readPlan } from './task-files.ts';
 import type { Task, Todo } from './types.ts';
 
 // The user's hand edits of the stages' artifacts: the plan (each save a new version), the todo list while
@@ -14,13 +17,13 @@ import type { Task, Todo } from './types.ts';
 // `user_action` event.
 
 /** 409 INVALID_STATE saying which state the edit needs. */
-function assertEditable(task: Task, needed: TaskState, what: string): void {
+function assertEditable(deps: TaskDeps, task: Task, needed: TaskState, what: string): void {
   if (task.state === needed) return;
   throw new WorkbenchError('INVALID_STATE', `${what} needs the task in ${needed}; it is ${task.state}.`, {
     state: task.state,
     action: what,
     needed,
-    allowed: allowedActions(task.state),
+    allowed: deps.flow.allowedActions(task.state),
   });
 }
 
@@ -32,7 +35,7 @@ function logAction(deps: TaskDeps, sessionId: string, event: Omit<UserActionEven
 export function editPlan(deps: TaskDeps, taskId: string, content: string) {
   deps.busy.assertOpen(taskId);
   const task = deps.store.get(taskId);
-  assertEditable(task, 'PLANNING', 'Editing the plan');
+  assertEditable(deps, task, 'PLANNING', 'Editing the plan');
   const session = planSession(deps, task, true);
   deps.runner.assertIdle(session.id);
   const text = content.endsWith('\n') ? content : `${content}\n`;
@@ -51,7 +54,7 @@ export function planVersions(deps: TaskDeps, taskId: string) {
   deps.store.get(taskId);
   let versions = deps.store.planVersions(taskId);
   if (versions.length === 0) {
-    const existing = readPlan(deps, taskId);
+    const existing = readPlan(deps.paths.taskDir(taskId));
     if (existing !== null) {
       deps.store.addPlanVersion(taskId, existing, 'ai', null);
       versions = deps.store.planVersions(taskId);
@@ -85,7 +88,7 @@ export function planDiff(deps: TaskDeps, taskId: string, from?: number, to?: num
 function todoListEditable(deps: TaskDeps, taskId: string, what: string): Task {
   deps.busy.assertOpen(taskId);
   const task = deps.store.get(taskId);
-  assertEditable(task, 'TODO_READY', what);
+  assertEditable(deps, task, 'TODO_READY', what);
   if (task.plan_session_id) deps.runner.assertIdle(task.plan_session_id);
   return task;
 }
@@ -193,7 +196,7 @@ export function editCommitMessage(
 ): Task {
   deps.busy.assertOpen(taskId);
   const task = deps.store.get(taskId);
-  assertEditable(task, 'REVIEWING', 'Editing the commit message');
+  assertEditable(deps, task, 'REVIEWING', 'Editing the commit message');
   const fields = Object.keys(body).filter((key) => body[key as keyof typeof body] !== undefined);
   if (fields.length === 0) {
     throw new WorkbenchError(

@@ -2,26 +2,15 @@ export { branchNameProblem, defaultBranch } from './branch-name.ts';
 export { type TaskDeps, TaskLocks } from './deps.ts';
 export { editRoutes } from './edit-routes.ts';
 export { flowRoutes } from './flow-routes.ts';
-export { initWaitingTasks } from './init-stage.ts';
 export { MergeRequestFollower } from './merge-request-follower.ts';
-export { planTurnEnded } from './plan-stage.ts';
 export { htmlToText } from './prd-links.ts';
-export { reviewRoutes } from './review-routes.ts';
-export { reviewTurnEnded } from './review-stage.ts';
 export { taskRoutes } from './routes.ts';
-export {
-  allowedActions,
-  canMove,
-  type Move,
-  moves,
-  nextState,
-  stages,
-  type TaskState,
-  taskStates,
-} from './states.ts';
+export { defaultFlow, defaultStages, type StageModule } from './stages/index.ts';
+export { initWaitingTasks } from './stages/init/init-stage.ts';
+export { parseTodoList } from './stages/todos/todo-list.ts';
+export { buildFlow, type Flow, type FlowState, type Move, type TaskState, taskStates } from './states.ts';
 export { deleteProjectTasks, removeOrphanTaskDirs } from './task-service.ts';
 export { TaskStore } from './task-store.ts';
-export { parseTodoList } from './todo-list.ts';
 export type {
   FollowedMergeRequest,
   ReviewFinding,
@@ -31,3 +20,11 @@ export type {
   TodoOrigin,
   TodoStatus,
 } from './types.ts';
+
+import { defaultFlow } from './stages/index.ts';
+
+/** The default registry's table of moves, stages and checks (the flow a workbench runs unless given stages). */
+export const { moves, stages } = defaultFlow;
+export const allowedActions = defaultFlow.allowedActions;
+export const nextState = defaultFlow.nextState;
+export const canMove = defaultFlow.canMove;

@@ -1,4 +1,6 @@
+import { WorkbenchError } from '../errors.ts';
 import type { RunnerOutcome } from '../runners/index.ts';
+import type { Reservation } from '../sessions/index.ts';
 import type { TaskDeps } from './deps.ts';
 
 /**
@@ -65,4 +67,27 @@ function notStarted(deps: TaskDeps, taskId: string, step: StageStep, error: unkn
     taskId,
     `${step.what} did not start automatically: ${(error as Error).message} Start it with ${step.retry}.`,
   );
+}
+
+/**
+ * Runs the work of a reserved session and releases it at the end. Work that fails before its turn (a
+ * prompt that could not be built) ends the session failed, never `queued` or `running` forever.
+ */
+export async function held(deps: TaskDeps, reservation: Reservation, work: () => Promise<void>) {
+  try {
+    await work();
+  } catch (error) {
+    const session = deps.sessions.find(reservation.sessionId);
+    if (session && session.status !== 'failed' && session.status !== 'cancelled') {
+      const failure = WorkbenchError.is(error)
+        ? error.toJSON()
+        : { code: 'SERVER_ERROR', message: (error as Error).message };
+      try {
+        deps.runner.setStatus(reservation.sessionId, 'failed', failure);
+      } catch {}
+    }
+    throw error;
+  } finally {
+    reservation.release();
+  }
 }

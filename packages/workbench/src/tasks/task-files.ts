@@ -117,3 +117,18 @@ function refused(root: string, path: string, why: string): WorkbenchError {
     { reason: 'unsafe_task_path', path },
   );
 }
+
+/** plan.md of a task directory. */
+export function planPath(taskDir: string): string {
+  return join(taskDir, 'plan.md');
+}
+
+/** plan.md as the model left it, or null; a link is refused (PERMISSION_DENIED), never followed. */
+export function readPlan(taskDir: string): string | null {
+  return readTaskFile(taskDir, planPath(taskDir));
+}
+
+/** A file directly in a task directory, or '' when missing; a link is refused, never followed. */
+export function readIfExists(path: string): string {
+  return readTaskFile(dirname(path), path) ?? '';
+}

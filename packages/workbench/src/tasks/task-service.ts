@@ -5,9 +5,8 @@ import { type SessionKind, type SessionRecord, type SessionStatus, stopReasons }
 import { defaultBranch } from './branch-name.ts';
 import type { TaskDeps } from './deps.ts';
 import { discardDirectory, emptyTrash } from './discard-directory.ts';
-import { initAutomatically } from './init-stage.ts';
-import { readPlan } from './plan-stage.ts';
-import { allowedActions } from './states.ts';
+import { initAutomatically } from './stages/init/init-stage.ts';
+import { readPlan } from './task-files.ts';
 import { imageInfoOf, type ListedTask } from './task-store.ts';
 import type { Task, TaskImage, TaskImageInfo, Todo } from './types.ts';
 
@@ -51,7 +50,7 @@ export function viewTask(deps: TaskDeps, task: Task | ListedTask): TaskView {
       error: session.error,
       ended_at: session.ended_at,
     })),
-    allowed_actions: allowedActions(task.state),
+    allowed_actions: deps.flow.allowedActions(task.state),
   };
 }
 
@@ -62,7 +61,7 @@ function isListed(task: Task | ListedTask): task is ListedTask {
 /** plan.md for the view; one the model replaced by a link shows as no plan (locking it says why). */
 function shownPlan(deps: TaskDeps, taskId: string): string | null {
   try {
-    return readPlan(deps, taskId);
+    return readPlan(deps.paths.taskDir(taskId));
   } catch (error) {
     if (WorkbenchError.is(error) && error.code === 'PERMISSION_DENIED') return null;
     throw error;
@@ -114,19 +113,19 @@ export function updateTask(
     throw new WorkbenchError(
       'INVALID_STATE',
       "A task's state is never written directly: it changes through the flow's actions (see allowed).",
-      { state: task.state, allowed: allowedActions(task.state) },
+      { state: task.state, allowed: deps.flow.allowedActions(task.state) },
     );
   }
   if (!editable.has(task.state)) {
     throw new WorkbenchError('INVALID_STATE', `A task in state ${task.state} can no longer be edited.`, {
       state: task.state,
-      allowed: allowedActions(task.state),
+      allowed: deps.flow.allowedActions(task.state),
     });
   }
   if (patch.branch !== undefined && patch.branch !== task.branch && task.state !== 'CREATED') {
     throw new WorkbenchError('INVALID_STATE', 'The branch can change only before initialization.', {
       state: task.state,
-      allowed: allowedActions(task.state),
+      allowed: deps.flow.allowedActions(task.state),
     });
   }
   deps.settings.assertRunner(patch.runner, 'runner');

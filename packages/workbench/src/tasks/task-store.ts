@@ -2,7 +2,7 @@ import { newId } from '@keel/runtime';
 import { WorkbenchError } from '../errors.ts';
 import { redactCredentials } from '../git/index.ts';
 import { type Database, fromJson, nowIso } from '../store/index.ts';
-import { nextState, type TaskState } from './states.ts';
+import type { Flow, TaskState } from './states.ts';
 import type { PlanVersion, Task, TaskImage, TaskImageInfo, Todo, TodoOrigin, Workspace } from './types.ts';
 
 /** A task as `list` reads it: its images' sizes, not their data (megabytes each). */
@@ -25,11 +25,15 @@ const jsonColumns = new Set([
   'origin',
 ]);
 
-function toTask(row: Row): Task {
-  return { ...toListedTask(row), images: fromJson(row.images, []) };
+/** A task's sessions by stage key, as `task_sessions` holds them. */
+type StageSessions = ReadonlyMap<string, string>;
+const noSessions: StageSessions = new Map();
+
+function toTask(row: Row, sessions: StageSessions): Task {
+  return { ...toListedTask(row, sessions), images: fromJson(row.images, []) };
 }
 
-function toListedTask(row: Row): Omit<Task, 'images'> {
+function toListedTask(row: Row, sessions: StageSessions): Omit<Task, 'images'> {
   return {
     id: row.id as string,
     project_id: row.project_id as string,
@@ -45,9 +49,10 @@ function toListedTask(row: Row): Omit<Task, 'images'> {
       ...workspace,
       origin_url: workspace.origin_url ? redactCredentials(workspace.origin_url) : null,
     })),
-    plan_session_id: (row.plan_session_id as string | null) ?? null,
-    review_session_id: (row.review_session_id as string | null) ?? null,
-    init_session_id: (row.init_session_id as string | null) ?? null,
+    // The spec's fields, read from the (task, stage) → session relation (the old columns are not read).
+    plan_session_id: sessions.get('plan') ?? null,
+    review_session_id: sessions.get('review') ?? null,
+    init_session_id: sessions.get('init') ?? null,
     commit_message: (row.commit_message as string | null) ?? null,
     mr_title: (row.mr_title as string | null) ?? null,
     mr_description: (row.mr_description as string | null) ?? null,
@@ -108,18 +113,80 @@ function assignments(patch: Record<string, unknown>): { sql: string; values: (st
 }
 
 export type TaskPatch = Partial<
-  Omit<Task, 'id' | 'project_id' | 'state' | 'cancelled_from' | 'created_at' | 'updated_at'>
+  Omit<
+    Task,
+    | 'id'
+    | 'project_id'
+    | 'state'
+    | 'cancelled_from'
+    | 'created_at'
+    | 'updated_at'
+    // A task's stage sessions are written with `setSession`.
+    | 'plan_session_id'
+    | 'review_session_id'
+    | 'init_session_id'
+  >
 >;
 
-/** The tasks and todos tables. The state column is written only by `move`, through the table of moves. */
+/**
+ * The tasks, todos and task_sessions tables. The state column is written only by `move`, through the table
+ * of moves of `flow` (a store made without one reads but refuses to move).
+ */
 export class TaskStore {
   readonly #db: Database;
+  readonly #flow: Flow | undefined;
   #columns: string[] | undefined;
   /** Told of every change of a task's row (the WebSocket's `task:{id}` channel). */
   onChange: ((task: Task) => void) | undefined;
 
-  constructor(db: Database) {
+  constructor(db: Database, flow?: Flow) {
     this.#db = db;
+    this.#flow = flow;
+  }
+
+  #nextState(task: Task, action: string): TaskState {
+    if (!this.#flow) throw new Error('This task store was made without a flow: it cannot move tasks.');
+    return this.#flow.nextState(task.state, action, task.cancelled_from);
+  }
+
+  /** The task's session of a stage (by the stage's key), or null. */
+  sessionOf(taskId: string, stage: string): string | null {
+    const row = this.#db
+      .prepare('SELECT session_id FROM task_sessions WHERE task_id = ? AND stage = ?')
+      .get(taskId, stage) as { session_id: string } | undefined;
+    return row?.session_id ?? null;
+  }
+
+  /** Records the task's session of a stage (replacing the one it had). */
+  setSession(taskId: string, stage: string, sessionId: string): Task {
+    this.#db
+      .prepare(
+        `INSERT INTO task_sessions (task_id, stage, session_id, created_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (task_id, stage) DO UPDATE SET session_id = excluded.session_id`,
+      )
+      .run(taskId, stage, sessionId, nowIso());
+    return this.update(taskId, {});
+  }
+
+  /** The stage sessions of one task, of a project's tasks, or of every task, by task. */
+  #stageSessions(of: { task: string } | { project?: string | undefined }): Map<string, StageSessions> {
+    const select = 'SELECT s.task_id, s.stage, s.session_id FROM task_sessions s';
+    const rows = (
+      'task' in of
+        ? this.#db.prepare(`${select} WHERE s.task_id = ?`).all(of.task)
+        : of.project !== undefined
+          ? this.#db
+              .prepare(`${select} JOIN tasks t ON t.id = s.task_id WHERE t.project_id = ?`)
+              .all(of.project)
+          : this.#db.prepare(select).all()
+    ) as { task_id: string; stage: string; session_id: string }[];
+    const byTask = new Map<string, Map<string, string>>();
+    for (const row of rows) {
+      const sessions = byTask.get(row.task_id) ?? new Map<string, string>();
+      sessions.set(row.stage, row.session_id);
+      byTask.set(row.task_id, sessions);
+    }
+    return byTask;
   }
 
   create(
@@ -161,8 +228,9 @@ export class TaskStore {
     const rows = projectId
       ? this.#db.prepare(`${select} WHERE project_id = ? ORDER BY created_at, id`).all(projectId)
       : this.#db.prepare(`${select} ORDER BY created_at, id`).all();
+    const sessions = this.#stageSessions({ project: projectId });
     return (rows as Row[]).map((row) => ({
-      ...toListedTask(row),
+      ...toListedTask(row, sessions.get(row.id as string) ?? noSessions),
       images: fromJson<TaskImageInfo[]>(row.image_info, []),
     }));
   }
@@ -181,7 +249,7 @@ export class TaskStore {
   get(id: string): Task {
     const row = this.#db.prepare('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
     if (!row) throw new WorkbenchError('TASK_NOT_FOUND', `No task '${id}'.`, { task_id: id });
-    return toTask(row);
+    return toTask(row, this.#stageSessions({ task: id }).get(id) ?? noSessions);
   }
 
   exists(id: string): boolean {
@@ -206,7 +274,7 @@ export class TaskStore {
   /** Checks `action` against the table of moves and, when allowed, writes the state it leads to. */
   move(id: string, action: string): Task {
     const task = this.get(id);
-    const to = nextState(task.state, action, task.cancelled_from);
+    const to = this.#nextState(task, action);
     if (to === task.state) return task;
     const cancelledFrom = to === 'CANCELLED' ? task.state : null;
     this.#db
@@ -218,7 +286,7 @@ export class TaskStore {
   /** Checks that `action` is allowed now, without moving (for work that moves only when it ends). */
   check(id: string, action: string): Task {
     const task = this.get(id);
-    nextState(task.state, action, task.cancelled_from);
+    this.#nextState(task, action);
     return task;
   }
 
@@ -393,7 +461,7 @@ export class TaskStore {
       .run(now);
     for (const task of (
       this.#db.prepare(`SELECT * FROM tasks WHERE init LIKE '%"running"%'`).all() as Row[]
-    ).map(toTask)) {
+    ).map((row) => toTask(row, noSessions))) {
       const steps = task.init.steps.map((step) =>
         step.status === 'running' || step.status === 'pending'
           ? { ...step, status: 'failed' as const, error: 'interrupted' }

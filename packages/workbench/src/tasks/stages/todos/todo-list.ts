@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WorkbenchError } from '../errors.ts';
+import { WorkbenchError } from '../../../errors.ts';
 
 const itemSchema = z.looseObject({
   title: z.string().trim().min(1),

@@ -1,8 +1,15 @@
 import type { z } from 'zod';
-import { WorkbenchError } from '../errors.ts';
-import type { TaskDeps } from './deps.ts';
+import { WorkbenchError } from '../../../errors.ts';
+import type { TaskDeps } from '../../deps.ts';
+import type {
+  FollowedMergeRequest,
+  followUpBody,
+  ReviewFinding,
+  Task,
+  Todo,
+  TodoOrigin,
+} from '../../types.ts';
 import { findFinding, setReview } from './reviewer.ts';
-import type { FollowedMergeRequest, followUpBody, ReviewFinding, Task, Todo, TodoOrigin } from './types.ts';
 
 type FollowUpBody = z.infer<typeof followUpBody>;
 type NewTodo = { title: string; description: string; expected_output: string; origin: TodoOrigin };

@@ -1,14 +1,14 @@
 import * as wire from '@keel/protocol/workbench';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { idParams, responses } from '../http/index.ts';
-import type { TaskDeps } from './deps.ts';
+import { idParams, responses } from '../../../http/index.ts';
+import type { TaskDeps } from '../../deps.ts';
+import { viewTask } from '../../task-service.ts';
+import { findingParams, followUpBody } from '../../types.ts';
 import { followUp } from './follow-up.ts';
 import { dismissFinding, startReview } from './reviewer.ts';
-import { viewTask } from './task-service.ts';
-import { findingParams, followUpBody } from './types.ts';
 
 /** Stage 05's review and what follows the merge request: findings, follow-up todos, the MR's life. */
-export function reviewRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
+export function followUpRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['flow'];
     app.post(

@@ -1,4 +1,4 @@
-import { WorkbenchError } from '../errors.ts';
+import { WorkbenchError } from '../../../errors.ts';
 import {
   commitAll,
   compareLink,
@@ -10,16 +10,22 @@ import {
   pushBranch,
   redactCredentials,
   sourcePushUrl,
-} from '../git/index.ts';
-import type { RunnerOutcome } from '../runners/index.ts';
-import type { SessionRecord } from '../sessions/index.ts';
-import { changeSummary } from './change-summary.ts';
-import { claim, createTaskSession, reserveSession, type TaskDeps, taskRunner } from './deps.ts';
-import { followable } from './merge-request-follower.ts';
-import { held } from './plan-stage.ts';
+} from '../../../git/index.ts';
+import type { RunnerOutcome } from '../../../runners/index.ts';
+import type { SessionRecord } from '../../../sessions/index.ts';
+import { changeSummary } from '../../change-summary.ts';
+import {
+  claim,
+  createTaskSession,
+  reserveSession,
+  stageSession,
+  type TaskDeps,
+  taskRunner,
+} from '../../deps.ts';
+import { followable } from '../../merge-request-follower.ts';
+import { held, reportedTurn, startAutomatically } from '../../stage-errors.ts';
+import type { FollowedMergeRequest, SubmitResult, Task } from '../../types.ts';
 import { cleanCommitMessage, commitMessageAdjustPrompt, commitMessagePrompt } from './prompts.ts';
-import { reportedTurn, startAutomatically } from './stage-errors.ts';
-import type { FollowedMergeRequest, SubmitResult, Task } from './types.ts';
 
 const maxPatchChars = 60_000;
 
@@ -120,7 +126,8 @@ export async function submitMergeRequest(
 ): Promise<Task> {
   let task = deps.store.check(taskId, 'submit_mr');
   // The commit message being written (by itself on entering review, or asked for): wait for it.
-  if (task.review_session_id) deps.runner.assertIdle(task.review_session_id);
+  const reviewSessionId = deps.store.sessionOf(taskId, 'review');
+  if (reviewSessionId) deps.runner.assertIdle(reviewSessionId);
   const project = deps.projects.get(task.project_id);
   const message = task.commit_message ?? task.description.split('\n')[0]?.slice(0, 72) ?? 'Changes';
   const title = body.title ?? task.mr_title ?? message.split('\n')[0] ?? message;
@@ -274,11 +281,10 @@ function followedAfterSubmit(
 
 /** The task's review session, created when missing; `forEdit` (logging a hand edit) needs no model. */
 export function reviewSession(deps: TaskDeps, task: Task, forEdit = false): SessionRecord {
-  if (task.review_session_id) return deps.sessions.get(task.review_session_id);
-  const config = taskRunner(deps, task, deps.projects.get(task.project_id));
-  const session = createTaskSession(deps, task, 'review', config, { model: !forEdit });
-  deps.store.update(task.id, { review_session_id: session.id });
-  return session;
+  return stageSession(deps, task.id, 'review', () => {
+    const config = taskRunner(deps, task, deps.projects.get(task.project_id));
+    return createTaskSession(deps, task, 'review', config, { model: !forEdit });
+  });
 }
 
 /** The commit message written by itself when the task enters review (retry: POST .../commit-message). */

@@ -1,22 +1,22 @@
 import { join } from 'node:path';
 import { newId } from '@keel/runtime';
-import { WorkbenchError } from '../errors.ts';
-import type { RunnerOutcome } from '../runners/index.ts';
-import type { SessionRecord } from '../sessions/index.ts';
-import { nowIso } from '../store/index.ts';
-import { changeSummary } from './change-summary.ts';
-import { createTaskSession, reserveSession, type TaskDeps, taskRunner } from './deps.ts';
-import { held, readIfExists } from './plan-stage.ts';
-import { reviewPrompt } from './prompts.ts';
-import { commitMessageAutomatically, taskDiff } from './review-stage.ts';
-import { reportedTurn, startAutomatically } from './stage-errors.ts';
+import { WorkbenchError } from '../../../errors.ts';
+import type { RunnerOutcome } from '../../../runners/index.ts';
+import type { SessionRecord } from '../../../sessions/index.ts';
+import { nowIso } from '../../../store/index.ts';
+import { changeSummary } from '../../change-summary.ts';
+import { createTaskSession, reserveSession, type TaskDeps, taskRunner } from '../../deps.ts';
+import { held, reportedTurn, startAutomatically } from '../../stage-errors.ts';
+import { readIfExists } from '../../task-files.ts';
 import {
   type FindingSeverity,
   findingSeverities,
   type ReviewFinding,
   type Task,
   type TaskReview,
-} from './types.ts';
+} from '../../types.ts';
+import { reviewPrompt } from './prompts.ts';
+import { commitMessageAutomatically, taskDiff } from './review-stage.ts';
 
 const maxPatchChars = 60_000;
 

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { WorkbenchError } from '../errors.ts';
-import { createWorkspace } from '../git/index.ts';
-import { claim, type TaskDeps, taskRunner } from './deps.ts';
-import { startPlan } from './plan-stage.ts';
-import { noteTaskError, startAutomatically } from './stage-errors.ts';
-import { writeTaskFile } from './task-files.ts';
-import type { InitStep, Task, Workspace } from './types.ts';
+import { WorkbenchError } from '../../../errors.ts';
+import { createWorkspace } from '../../../git/index.ts';
+import { claim, stageSession, type TaskDeps, taskRunner } from '../../deps.ts';
+import { noteTaskError, startAutomatically } from '../../stage-errors.ts';
+import { writeTaskFile } from '../../task-files.ts';
+import type { InitStep, Task, Workspace } from '../../types.ts';
+import { startPlan } from '../plan/plan-stage.ts';
 
 /**
  * Stage 01: retryable steps, run by the workbench itself (no AI): clone every repository into the task
@@ -47,15 +47,11 @@ export function startInit(deps: TaskDeps, taskId: string): Task {
     const done = task.init.steps.find((step) => step.name === name && step.status === 'done');
     return done ?? { name, status: 'pending' };
   });
-  const sessionId =
-    task.init_session_id ??
-    runner.create('task_init', taskId, config.id, { workdir: deps.paths.taskDir(taskId), skillDirs: [] }).id;
+  const sessionId = stageSession(deps, taskId, 'init', () =>
+    runner.create('task_init', taskId, config.id, { workdir: deps.paths.taskDir(taskId), skillDirs: [] }),
+  ).id;
   task = store.move(taskId, 'init');
-  task = store.update(taskId, {
-    init: { status: 'running', steps },
-    init_session_id: sessionId,
-    error: null,
-  });
+  task = store.update(taskId, { init: { status: 'running', steps }, error: null });
   runner.setStatus(sessionId, 'running');
   deps.background.run(async () => {
     try {

@@ -1,12 +1,12 @@
-import { type CheckResult, repairPrompt, runChecks } from '../checks/index.ts';
-import { WorkbenchError } from '../errors.ts';
-import { diff, restoreSnapshot, snapshot } from '../git/index.ts';
-import type { RunnerOutcome } from '../runners/index.ts';
-import type { Reservation } from '../sessions/index.ts';
-import { claim, createTaskSession, reserveSession, type TaskDeps, taskRunner } from './deps.ts';
+import { type CheckResult, repairPrompt, runChecks } from '../../../checks/index.ts';
+import { WorkbenchError } from '../../../errors.ts';
+import { diff, restoreSnapshot, snapshot } from '../../../git/index.ts';
+import type { RunnerOutcome } from '../../../runners/index.ts';
+import type { Reservation } from '../../../sessions/index.ts';
+import { claim, createTaskSession, reserveSession, type TaskDeps, taskRunner } from '../../deps.ts';
+import type { Task, Todo } from '../../types.ts';
+import { reviewAutomatically } from '../review/reviewer.ts';
 import { codingPrompt } from './prompts.ts';
-import { reviewAutomatically } from './reviewer.ts';
-import type { Task, Todo } from './types.ts';
 
 /** TODO_READY → CODING, with at least one todo. */
 export function startCoding(deps: TaskDeps, taskId: string): Task {

@@ -1,0 +1,44 @@
+import type { StageModule } from '../stage.ts';
+import { codingPrompt } from './prompts.ts';
+import { codingRoutes } from './routes.ts';
+
+/** 04 Coding: each todo in its own session (kept on the todo), strictly in order, with the checks after it. */
+export const codingStage: StageModule = {
+  number: '04',
+  key: 'coding',
+  title: 'Coding',
+  states: ['CODING'],
+  moves: [
+    {
+      action: 'start_coding',
+      by: 'user',
+      from: ['TODO_READY'],
+      to: 'CODING',
+      trigger: 'POST /api/tasks/{id}/start-coding, at least one todo',
+    },
+    {
+      action: 'execute_todo',
+      by: 'user',
+      from: ['CODING'],
+      to: 'CODING',
+      trigger: 'POST /api/todos/{id}/execute',
+    },
+    { action: 'skip_todo', by: 'user', from: ['CODING'], to: 'CODING', trigger: 'POST /api/todos/{id}/skip' },
+    {
+      action: 'run_all',
+      by: 'user',
+      from: ['CODING'],
+      to: 'CODING',
+      trigger: 'POST /api/tasks/{id}/run-all',
+    },
+    {
+      action: 'finish_coding',
+      by: 'system',
+      from: ['CODING'],
+      to: 'REVIEWING',
+      trigger: 'the last todo is done or skipped',
+    },
+  ],
+  routes: codingRoutes,
+  prompts: { codingPrompt },
+};

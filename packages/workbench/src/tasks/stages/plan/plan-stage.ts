@@ -1,0 +1,156 @@
+import { join } from 'node:path';
+import { WorkbenchError } from '../../../errors.ts';
+import type { RunnerOutcome } from '../../../runners/index.ts';
+import type { SessionRecord } from '../../../sessions/index.ts';
+import { reserveSession, type TaskDeps } from '../../deps.ts';
+import { fetchPrdDocuments, type PrdDocument } from '../../prd-links.ts';
+import { held, reportedTurn } from '../../stage-errors.ts';
+import { planPath, readIfExists, readPlan, taskFileExists, writeTaskFile } from '../../task-files.ts';
+import type { PlanVersion, Task } from '../../types.ts';
+import { startTodos } from '../todos/todos-stage.ts';
+import { planSession } from './plan-session.ts';
+import { planPrompt, planRefinePrompt } from './prompts.ts';
+
+/**
+ * Stages 02 and 03 share ONE session (and so one runner conversation): the plan is drafted and refined in
+ * it, then broken into todos in it. What each turn's answer becomes depends on the task's state when the
+ * turn ends (see `planTurnEnded`), so a chat message over the WebSocket works like the endpoints.
+ */
+export function startPlan(deps: TaskDeps, taskId: string, message: string | undefined) {
+  const task = deps.store.check(taskId, 'plan');
+  const session = planSession(deps, task);
+  // No plan.md yet (also after a first turn that failed): the full first prompt, whatever the session holds.
+  const first = !taskFileExists(planPath(deps.paths.taskDir(taskId)));
+  // Held from here, not from the turn: a second request while the PRD links are fetched is refused.
+  const reservation = reserveSession(
+    deps,
+    taskId,
+    session.id,
+    first ? 'writing the technical plan' : 'refining the technical plan',
+  );
+  const step = {
+    what: first ? 'Writing the technical plan' : 'Refining the technical plan',
+    retry: `POST /api/tasks/${taskId}/plan`,
+  };
+  deps.background.run(() =>
+    held(deps, reservation, () =>
+      reportedTurn(deps, taskId, step, async () => {
+        const prompt = first
+          ? await firstPlanPrompt(deps, task, session.id, message, reservation.signal)
+          : planRefinePrompt(message, handEdited(deps, taskId));
+        return deps.runner.turn(
+          session.id,
+          {
+            prompt,
+            images: first ? task.images : [],
+            shownAs: first ? (message ?? 'Write the technical plan.') : (message ?? 'Improve the plan.'),
+          },
+          reservation,
+        );
+      }),
+    ),
+  );
+  return { task: deps.store.get(taskId), session: deps.sessions.get(session.id) };
+}
+
+/** PLANNING → PLAN_LOCKED, then todo generation in the same session starts by itself. */
+export function lockPlan(deps: TaskDeps, taskId: string) {
+  const task = deps.store.check(taskId, 'lock_plan');
+  // Read (not just looked for) before the state moves: a plan.md that is a link is refused here.
+  if (readPlan(deps.paths.taskDir(taskId)) === null) {
+    throw new WorkbenchError(
+      'PLAN_MISSING',
+      'There is no plan.md yet: generate it with POST /api/tasks/{id}/plan.',
+      {
+        task_id: taskId,
+      },
+    );
+  }
+  const session = planSession(deps, task);
+  const reservation = reserveSession(deps, taskId, session.id, 'breaking the plan into todos');
+  try {
+    deps.store.move(taskId, 'lock_plan');
+  } catch (error) {
+    reservation.release();
+    throw error;
+  }
+  return startTodos(deps, taskId, undefined, reservation);
+}
+
+/** After every turn of the plan session in PLANNING: the answer becomes plan.md (a new version). */
+export function planTurnEnded(deps: TaskDeps, session: SessionRecord, outcome: RunnerOutcome): void {
+  if (outcome.status !== 'succeeded' || !session.owner_id) return;
+  const task = deps.store.get(session.owner_id);
+  if (task.state !== 'PLANNING') return;
+  if (!outcome.output.trim()) throw new WorkbenchError('PLAN_EMPTY', 'The plan answer was empty: ask again.');
+  savePlan(deps, task.id, `${outcome.output.trim()}\n`, 'ai', session.id);
+}
+
+/**
+ * Writes plan.md and records it as a new version. A plan.md from before versions were kept becomes
+ * version 1 first, so the history starts where the plan did.
+ */
+export function savePlan(
+  deps: TaskDeps,
+  taskId: string,
+  content: string,
+  source: 'ai' | 'user',
+  sessionId: string | null,
+): PlanVersion {
+  if (deps.store.planVersions(taskId).length === 0) {
+    let existing: string | null = null;
+    try {
+      existing = readPlan(deps.paths.taskDir(taskId));
+    } catch {
+      // a plan.md the model replaced by a link is no version: it is replaced below, never read through
+    }
+    if (existing !== null) deps.store.addPlanVersion(taskId, existing, 'ai', null);
+  }
+  writeTaskFile(deps.paths.taskDir(taskId), planPath(deps.paths.taskDir(taskId)), content);
+  return deps.store.addPlanVersion(taskId, content, source, sessionId);
+}
+
+/** The plan as the user last saved it, when their edit is the latest version (the next turn is told). */
+function handEdited(deps: TaskDeps, taskId: string): string | undefined {
+  const last = deps.store.planVersions(taskId).at(-1);
+  return last?.source === 'user' ? last.content : undefined;
+}
+
+async function firstPlanPrompt(
+  deps: TaskDeps,
+  task: Task,
+  sessionId: string,
+  message: string | undefined,
+  signal: AbortSignal,
+): Promise<string> {
+  const documents = await fetchPrdDocuments(task.prd_links, deps.settings.stored().prd_links, signal);
+  reportPrdDocuments(deps, task.id, sessionId, documents);
+  const projectMd = readIfExists(join(deps.paths.taskDir(task.id), 'project.md'));
+  const prompt = planPrompt(task, documents, projectMd, task.images.length);
+  return message ? `${prompt}\n\n## Note from the user\n${message}` : prompt;
+}
+
+/**
+ * What became of each PRD link, in the plan session's log (a `step` each) and, for the ones that could not
+ * be read, on the task (`prd_link_errors`): the plan is written without them, and the user sees why.
+ */
+function reportPrdDocuments(deps: TaskDeps, taskId: string, sessionId: string, documents: PrdDocument[]) {
+  const errors = documents
+    .filter((document) => !document.ok)
+    .map((document) => ({ url: document.url, message: document.text }));
+  deps.store.update(taskId, { prd_link_errors: errors });
+  for (const document of documents) {
+    deps.runner.record(
+      sessionId,
+      document.ok
+        ? { type: 'step', step: 'prd_link', status: 'done', detail: `Read ${document.url}.` }
+        : {
+            type: 'step',
+            step: 'prd_link',
+            status: 'failed',
+            detail: `Could not read ${document.url}: ${document.text}; the plan was written without it.`,
+            error: { code: 'PRD_LINK_UNREADABLE', message: document.text },
+          },
+    );
+  }
+}

@@ -1,0 +1,91 @@
+import * as wire from '@keel/protocol/workbench';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { WorkbenchError } from '../../../errors.ts';
+import { filePatch } from '../../../git/index.ts';
+import { idParams, responses } from '../../../http/index.ts';
+import type { TaskDeps } from '../../deps.ts';
+import { viewTask } from '../../task-service.ts';
+import { messageBody, submitBody } from '../../types.ts';
+import { flowTags as tags, withSession } from '../route-helpers.ts';
+import { followUpRoutes } from './follow-up-routes.ts';
+import { startCommitMessage, submitMergeRequest, taskDiff } from './review-stage.ts';
+
+/** Stage 05's endpoints: the change, the commit message, the merge request; then the reviewer and follow-ups. */
+export function reviewRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/tasks/:id/diff',
+      {
+        schema: {
+          tags,
+          description: '05: every repository, base commit..working tree: files and patch.',
+          params: idParams,
+          response: responses(wire.taskDiff, 400, 404, 409, 422),
+        },
+      },
+      async (request) => taskDiff(deps, request.params.id),
+    );
+    app.get(
+      '/api/tasks/:id/diff/file',
+      {
+        schema: {
+          tags,
+          description:
+            "05: one file's patch, base commit..working tree as in the task diff (for a file past its 1 MiB cut); path must be one of the diff's files.",
+          params: idParams,
+          querystring: fileDiffQuery,
+          response: responses(wire.fileDiff, 400, 404, 409),
+        },
+      },
+      async (request) => {
+        const { repository, path } = request.query;
+        const task = deps.store.get(request.params.id);
+        const workspace = task.workspaces.find((each) => each.repository === repository);
+        if (!workspace) {
+          throw new WorkbenchError('NOT_FOUND', `The task has no repository '${repository}'.`, {
+            repository,
+          });
+        }
+        deps.busy.assertOpen(task.id);
+        return { repository, path, ...(await filePatch(workspace.dir, workspace.base_commit, path)) };
+      },
+    );
+    app.post(
+      '/api/tasks/:id/commit-message',
+      {
+        schema: {
+          tags,
+          description: '05: the AI commit message, adjustable by message in the same session (202).',
+          params: idParams,
+          body: messageBody.nullish(),
+          response: responses(wire.taskWithSession, 400, 404, 409, 422),
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(202)
+          .send(withSession(deps, await startCommitMessage(deps, request.params.id, request.body?.message))),
+    );
+    app.post(
+      '/api/tasks/:id/submit-mr',
+      {
+        schema: {
+          tags,
+          description: '05: commit, push, open the MR/PR per changed repository; then DONE with results.',
+          params: idParams,
+          body: submitBody.nullish(),
+          response: responses(wire.task, 400, 404, 409, 422, 502),
+        },
+      },
+      async (request) =>
+        viewTask(deps, await submitMergeRequest(deps, request.params.id, request.body ?? {})),
+    );
+    await app.register(followUpRoutes(deps));
+  };
+}
+
+const fileDiffQuery = z.strictObject({
+  repository: z.string().min(1).max(500),
+  path: z.string().min(1).max(4096),
+});

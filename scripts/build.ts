@@ -13,6 +13,7 @@ import { build } from 'rolldown';
 const packages = [
   'testkit',
   'protocol',
+  'web-client',
   'runtime',
   'service',
   'workbench-client',

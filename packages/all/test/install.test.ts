@@ -52,6 +52,14 @@ void result;
 void isError;
 `;
 
+const webClientScript = `
+import { createKeelWebClient } from '@keel/web-client';
+const client = createKeelWebClient({ baseUrl: process.argv[2] });
+const health = await client.health();
+const page = await client.runs.list();
+console.log(JSON.stringify({ health: health.status, runs: page.runs }));
+`;
+
 let project: Project;
 const scratch = join(tmpdir(), `keel-install-${process.pid}`);
 
@@ -138,6 +146,10 @@ describe.each([
       const health = await fetch(`${url}/health`);
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({ status: 'ok', version: '0.1.0' });
+      // The installed typed client reads it too (its answers checked against the installed protocol).
+      await writeFile(join(project.dir, 'web-client.mjs'), webClientScript);
+      const client = await run(nodePath(), ['web-client.mjs', url], { cwd: project.dir });
+      expect(JSON.parse(client.stdout)).toMatchObject({ health: 'ok', runs: expect.any(Array) });
       // The browser console comes built, from the installed @keel/workbench-web.
       const page = await (await fetch(`${url}/console`)).text();
       expect(page).toContain('<div id="root"></div>');

@@ -1,30 +1,9 @@
+import type { configUpdate } from '@keel/protocol/runtime';
 import type { ConfigObject } from '@keel/runtime';
-import { z } from 'zod';
+import type { z } from 'zod';
 
-/** Any field may be `null`, which removes the setting from the global file. */
-const setting = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
-
-/** Present in a body only to be refused with a message saying where credentials belong. */
-const credential = z
-  .never({
-    error: "credentials are not stored by /config: set RUNTIME_MODEL_API_KEY in the server's environment",
-  })
-  .optional();
-
-/** The body of `PUT /config`: the model, thinking settings and circuit-breaker limits. */
-export const configUpdateBody = z.strictObject({
-  model: setting(z.string().trim().min(1)),
-  model_base_url: setting(z.url({ protocol: /^https?$/, error: 'must be an http or https URL' })),
-  enable_thinking: setting(z.boolean()),
-  thinking_budget: setting(z.number().int().positive()),
-  cb_max_tokens: setting(z.number().int().nonnegative()),
-  cb_max_cost_usd: setting(z.number().nonnegative()),
-  cb_max_steps: setting(z.number().int().nonnegative()),
-  model_api_key: credential,
-  api_key: credential,
-});
-
-export type ConfigUpdate = z.infer<typeof configUpdateBody>;
+/** The body of `PUT /config` once validated (`configUpdate` of `@keel/protocol/runtime`). */
+export type ConfigUpdate = z.output<typeof configUpdate>;
 
 const topLevel = ['model', 'model_base_url', 'enable_thinking', 'thinking_budget'] as const;
 /** The body's `cb_*` fields and the `circuit_breaker` keys they set. */

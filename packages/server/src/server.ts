@@ -1,5 +1,11 @@
 import { homedir } from 'node:os';
 import websocket from '@fastify/websocket';
+import {
+  chatClientMessage,
+  chatServerMessage,
+  wsClientMessage,
+  wsServerMessage,
+} from '@keel/protocol/runtime';
 import type { RuntimeOptions } from '@keel/runtime';
 import { loadConfig, readEnv } from '@keel/runtime/internal';
 import { frameworkOptions, healthRoutes, installApiDocs } from '@keel/service';
@@ -96,7 +102,20 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     title: 'Keel runtime API',
     // The API's revision (spec section 9), not the package's version, which /health reports.
     version: apiRevision,
-    description: `The Keel agent runtime over HTTP (keel-web ${version}).`,
+    description:
+      `The Keel agent runtime over HTTP (keel-web ${version}). ` +
+      '`WS /ws` (one conversation per connection; `?token=` or `Authorization: Bearer` for the key, ' +
+      '`?session_id=&after=<seq>` to follow a run again after a reconnect): what a client sends is ' +
+      '`components.schemas.WsClientMessage`, what the server sends `WsServerMessage` (`start`, the run events ' +
+      'each with its `seq`, `resuming`, `error`, `pong`). The chats `WS /ws/chat/{project_id}` and ' +
+      '`WS /ws/chat/task/{task_id}` speak `WsChatClientMessage` and `WsChatServerMessage` (`ready` first). ' +
+      'Every schema here is also in `@keel/protocol/runtime`.',
+    messages: {
+      WsClientMessage: wsClientMessage,
+      WsServerMessage: wsServerMessage,
+      WsChatClientMessage: chatClientMessage,
+      WsChatServerMessage: chatServerMessage,
+    },
   });
   await app.register(healthRoutes(version));
   await app.register(runtimeRunRoutes(pool));

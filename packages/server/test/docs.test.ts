@@ -88,3 +88,44 @@ test('every route documents the body of its answer, not just "2XX"', async () =>
   ]);
   expect(Object.keys(document.paths).length).toBeGreaterThan(40);
 });
+
+test("the WebSockets' messages are components of the document, named in its description", async () => {
+  await using s = await startServer([]);
+  const document = (await s.api('GET', '/docs/json')).body;
+  const schemas = document.components.schemas as Record<string, { oneOf?: { properties: object }[] }>;
+  const types = (name: string) =>
+    (schemas[name]?.oneOf ?? []).map(
+      (option) => (option.properties as { type: { enum?: string[]; const?: string } }).type,
+    );
+  const names = (name: string) => types(name).map((type) => type.const ?? type.enum?.[0]);
+  expect(names('WsClientMessage').sort()).toEqual([
+    'cancel',
+    'ping',
+    'run',
+    'submit_interaction',
+    'user_input',
+  ]);
+  expect(names('WsChatClientMessage').sort()).toEqual(names('WsClientMessage').sort());
+  const server = names('WsServerMessage');
+  for (const type of [
+    'start',
+    'resuming',
+    'pong',
+    'error',
+    'text_delta',
+    'tool_call',
+    'interaction_request',
+    'done',
+  ]) {
+    expect(server).toContain(type);
+  }
+  expect(server).not.toContain('session_start');
+  expect(names('WsChatServerMessage').sort()).toEqual([...server, 'ready'].sort());
+  // Each run event carries its seq.
+  const done = schemas.WsServerMessage?.oneOf?.[server.indexOf('done')];
+  expect(done).toMatchObject({ required: expect.arrayContaining(['seq', 'session_id', 'output']) });
+  for (const name of ['WsClientMessage', 'WsServerMessage', 'WsChatClientMessage', 'WsChatServerMessage']) {
+    expect(document.info.description).toContain(name);
+  }
+  expect(document.info.description).toContain('WS /ws');
+});

@@ -32,6 +32,7 @@ import {
   newTaskSchema,
   projectUpdateSchema,
   runRequestSchema,
+  spawnRequestSchema,
   taskUpdateSchema,
 } from '@keel/runtime/internal';
 import { describe, expect, test } from 'vitest';
@@ -195,6 +196,7 @@ describe("@keel/protocol/runtime agrees with the runtime's own definitions", () 
       ['project update', projectUpdateSchema, protocol.projectUpdate],
       ['new task', newTaskSchema, protocol.newTask],
       ['task update', taskUpdateSchema, protocol.taskUpdate],
+      ['spawn request', spawnRequestSchema, protocol.spawnRequest],
     ] as const;
     for (const [what, runtime, wire] of pairs) {
       expect(normalised(wire, 'input'), what).toEqual(normalised(runtime, 'input'));
@@ -213,6 +215,10 @@ describe("@keel/protocol/runtime agrees with the runtime's own definitions", () 
       [newProjectSchema, protocol.newProject, { name: 'p', workdir: '/w\0' }],
       [newTaskSchema, protocol.newTask, { name: 't', branch_name: '' }],
       [taskUpdateSchema, protocol.taskUpdate, { name: 't', extra: 1 }],
+      [spawnRequestSchema, protocol.spawnRequest, { task: 'do it', type: 'code', timeout: null }],
+      [spawnRequestSchema, protocol.spawnRequest, { task: '   ' }],
+      [spawnRequestSchema, protocol.spawnRequest, { task: 't', timeout: 86_401 }],
+      [spawnRequestSchema, protocol.spawnRequest, { task: 't', type: 'poet' }],
     ];
     for (const [runtime, wire, body] of bodies) {
       expect(wire.safeParse(body).success, JSON.stringify(body)).toBe(runtime.safeParse(body).success);

@@ -86,3 +86,7 @@ export type ToolInfo = z.infer<typeof toolInfo>;
 /** `GET /console/info`. */
 export const serverInfo = z.object({ version: z.string(), workdir: z.string(), tools: z.array(toolInfo) });
 export type ServerInfo = z.infer<typeof serverInfo>;
+
+/** `GET /health`, `GET /api/health`: open even when a key is required. */
+export const health = z.object({ status: z.literal('ok'), version: z.string(), uptime_seconds: z.number() });
+export type Health = z.infer<typeof health>;

@@ -1,5 +1,4 @@
-import { agentKilled, agentSpawned, subAgent } from '@keel/protocol/runtime';
-import { spawnRequestSchema } from '@keel/runtime/internal';
+import { agentKilled, agentSpawned, spawnRequest, subAgent } from '@keel/protocol/runtime';
 import { responses } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,7 +20,7 @@ export function agentRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       '/agent/spawn',
       {
         schema: {
-          body: spawnRequestSchema,
+          body: spawnRequest,
           summary: 'Spawn a sub-agent',
           response: responses(agentSpawned, 400, 429),
         },

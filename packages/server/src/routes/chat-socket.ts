@@ -1,3 +1,4 @@
+import { chatRunData } from '@keel/protocol/runtime';
 import {
   KeelError,
   type Project,
@@ -9,25 +10,15 @@ import {
 import { invalidFields } from '@keel/runtime/internal';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';
 import { Connection, cursorOf, unauthorizedClose, type WebSocketOptions } from './websocket.ts';
 
 /** Close code after the `error` message for a project or task that does not exist. */
 export const notFoundClose = 4004;
 
-/** A chat turn's `run.data`: the workdir and session are the project's or task's, so they are not taken. */
-const chatData = z.strictObject({
-  prompt: z.string(),
-  // Each image is checked by the run request's own schema when the run starts.
-  images: z.array(z.unknown()).optional(),
-  model: z.string().min(1).optional(),
-  enable_thinking: z.boolean().optional(),
-  thinking_budget: z.number().int().positive().optional(),
-});
-
+/** A chat turn's `run.data` (`chatRunData`): the workdir and session are the project's or task's. */
 function chatMessage(data: Record<string, unknown>): ProjectChatMessage {
-  const parsed = chatData.safeParse(data);
+  const parsed = chatRunData.safeParse(data);
   if (parsed.success) return parsed.data as ProjectChatMessage;
   throw invalidFields(
     parsed.error.issues.map((issue) => ({

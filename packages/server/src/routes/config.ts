@@ -1,4 +1,4 @@
-import { configStatus, type EffectiveConfig, effectiveConfig } from '@keel/protocol/runtime';
+import { configStatus, configUpdate, type EffectiveConfig, effectiveConfig } from '@keel/protocol/runtime';
 import {
   type ConfigReport,
   configFileAt,
@@ -10,7 +10,7 @@ import {
 import { globalConfigPath, hideSecrets, readEnv } from '@keel/runtime/internal';
 import { responses } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { applyConfigUpdate, configUpdateBody } from '../config-update.ts';
+import { applyConfigUpdate } from '../config-update.ts';
 import { modelReadiness } from '../model-readiness.ts';
 import type { RuntimePool } from '../runtime-pool.ts';
 
@@ -40,7 +40,7 @@ export function configRoutes(pool: RuntimePool, options: ConfigRouteOptions): Fa
 
     app.put(
       '/config',
-      { schema: { body: configUpdateBody, response: responses(effectiveConfig, 400) } },
+      { schema: { body: configUpdate, response: responses(effectiveConfig, 400) } },
       async (request) => {
         await globalFile.update((current) => applyConfigUpdate(current, request.body));
         return effective();

@@ -1,7 +1,14 @@
 import { resolve } from 'node:path';
-import { deleted, project, projectInit, projectPage } from '@keel/protocol/runtime';
+import {
+  deleted,
+  newProject,
+  project,
+  projectInit,
+  projectPage,
+  projectUpdate,
+} from '@keel/protocol/runtime';
 import { KeelError, type Runtime } from '@keel/runtime';
-import { invalidFields, newProjectSchema, projectUpdateSchema } from '@keel/runtime/internal';
+import { invalidFields } from '@keel/runtime/internal';
 import { responses } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -65,7 +72,7 @@ export function projectRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
         schema: {
           tags: ['projects'],
           summary: 'Create a project: its runtime directory and chat session are made with it (201)',
-          body: newProjectSchema,
+          body: newProject,
           response: responses(project, 400, 413, 422),
         },
       },
@@ -118,7 +125,7 @@ export function projectRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
           tags: ['projects'],
           summary: 'Update a project: the fields given change, the others stay',
           params: projectParams,
-          body: projectUpdateSchema,
+          body: projectUpdate,
           response: responses(project, 400, 404, 413, 422),
         },
       },

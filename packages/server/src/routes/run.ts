@@ -1,18 +1,19 @@
-import { errorBody, runEvent, runResult, toolCallResult } from '@keel/protocol/runtime';
+import {
+  errorBody,
+  runCallBody,
+  runEvent,
+  runResult,
+  toolCallBody,
+  toolCallResult,
+} from '@keel/protocol/runtime';
 import type { RunRequest, RuntimeEvent } from '@keel/runtime';
 import { eventStream, responses } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';
 import { openEventStream } from '../sse.ts';
 
-// The run request is validated field by field by the runtime (INVALID_PARAMS naming the field).
-const runBody = z.looseObject({ stream: z.boolean().optional() });
-const toolBody = z.object({
-  tool: z.string().min(1),
-  params: z.record(z.string(), z.unknown()).optional().default({}),
-  workdir: z.string().min(1).optional(),
-});
+// The run request is validated field by field by the runtime (INVALID_PARAMS naming the field): the body
+// schema of `POST /run` only reads `stream`.
 
 /**
  * The spec's run endpoints: `POST /run` answers the run result when the run ends (or streams, with
@@ -51,7 +52,7 @@ export function runRoutes(pool: RuntimePool, options: { idleMs: number }): Fasti
       '/run',
       {
         schema: {
-          body: runBody,
+          body: runCallBody,
           response: {
             // The run result when the run ends; with `"stream": true`, its events instead.
             200: {
@@ -72,13 +73,13 @@ export function runRoutes(pool: RuntimePool, options: { idleMs: number }): Fasti
 
     app.post(
       '/run/stream',
-      { schema: { body: runBody, response: { 200: streamed, 400: errorBody, 404: errorBody } } },
+      { schema: { body: runCallBody, response: { 200: streamed, 400: errorBody, 404: errorBody } } },
       async (request, reply) => streamRun(request.body, reply),
     );
 
     app.post(
       '/tool',
-      { schema: { body: toolBody, response: responses(toolCallResult, 400, 403, 404) } },
+      { schema: { body: toolCallBody, response: responses(toolCallResult, 400, 403, 404) } },
       async (request) => {
         const { tool, params, workdir } = request.body;
         const result = await pool.for(workdir).callTool(tool, params, workdir ?? pool.workdir);

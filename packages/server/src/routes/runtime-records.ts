@@ -1,6 +1,8 @@
 import {
   approval,
+  approvalAnswerBody,
   approvalDecided,
+  approvalDecisionBody,
   approvalList,
   approvalStatuses,
   artifactWithContent,
@@ -15,10 +17,7 @@ import { continueQueued, runBody } from './runtime-runs.ts';
 
 const idParams = z.object({ id: z.string().min(1) });
 // A decision may come with no body at all (fastify then sees null).
-const decisionBody = z
-  .object({ reason: z.string().optional(), by: z.string().optional() })
-  .nullish()
-  .transform((body) => body ?? {});
+const decisionBody = approvalDecisionBody.nullish().transform((body) => body ?? {});
 
 /** The canonical runtime API's approvals, artifacts and audit log (spec section 4). */
 export function runtimeRecordRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
@@ -75,7 +74,7 @@ export function runtimeRecordRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       {
         schema: {
           params: idParams,
-          body: z.object({ answer: z.string(), by: z.string().optional() }),
+          body: approvalAnswerBody,
           response: responses(approvalDecided, 400, 404, 409),
         },
       },

@@ -1,10 +1,13 @@
 import {
   checkpointList,
+  forkBody,
   artifactList as protocolArtifactList,
   runDetail,
+  runInputBody,
   runMetrics,
   runPage,
   run as runSchema,
+  startRunBody,
   timeline,
   userInput,
 } from '@keel/protocol/runtime';
@@ -23,12 +26,6 @@ const listQuery = z.object({
   /** Picks the store, as `keel -w` does; default: the server's workdir. */
   workdir: z.string().min(1).optional(),
 });
-const startBody = z.looseObject({
-  prompt: z.string().min(1),
-  workdir: z.string().min(1),
-  /** A workflow definition; without one the run is a single agent. */
-  workflow: z.unknown().optional(),
-});
 
 /** A run as the API shows it: the stored record, with `run_id` beside `id` for clients that expect it. */
 export function runBody(run: Run): Run & { run_id: string } {
@@ -45,7 +42,7 @@ export function runtimeRunRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/runtime/runs',
-      { schema: { body: startBody, response: responses(runSchema, 400) } },
+      { schema: { body: startRunBody, response: responses(runSchema, 400) } },
       async (request, reply) => {
         const { workflow, ...runRequest } = request.body;
         const runtime = pool.for(runRequest.workdir);
@@ -143,7 +140,7 @@ export function runtimeRunRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       {
         schema: {
           params: runParams,
-          body: z.object({ content: z.string().min(1) }),
+          body: runInputBody,
           response: responses(userInput, 400, 404, 409),
         },
       },
@@ -159,7 +156,7 @@ export function runtimeRunRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       '/runtime/forks',
       {
         schema: {
-          body: z.object({ checkpoint_id: z.string().min(1) }),
+          body: forkBody,
           response: responses(runSchema, 400, 404),
         },
       },

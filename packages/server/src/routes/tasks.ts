@@ -1,5 +1,4 @@
-import { deleted, task, taskPage } from '@keel/protocol/runtime';
-import { newTaskSchema, taskUpdateSchema } from '@keel/runtime/internal';
+import { deleted, newTask, task, taskPage, taskUpdate } from '@keel/protocol/runtime';
 import { responses } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -48,7 +47,7 @@ export function taskRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
           tags: ['projects'],
           summary: 'Create a task: creates or switches to branch_name in the project repository (201)',
           params: projectParams,
-          body: newTaskSchema,
+          body: newTask,
           response: responses(task, 404, 409, 422),
         },
       },
@@ -80,7 +79,7 @@ export function taskRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
           tags: ['projects'],
           summary: 'Update a task: rename it, or move it to another branch (created or switched to)',
           params: taskParams,
-          body: taskUpdateSchema,
+          body: taskUpdate,
           response: responses(task, 404, 409, 422),
         },
       },

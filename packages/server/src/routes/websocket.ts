@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { wsClientMessage } from '@keel/protocol/runtime';
 import {
   type ErrorObject,
   finishedStatuses,
@@ -9,7 +10,7 @@ import {
 } from '@keel/runtime';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';
 import { runToResume } from '../session-run.ts';
 import { continueQueued } from './runtime-runs.ts';
@@ -17,19 +18,8 @@ import { continueQueued } from './runtime-runs.ts';
 /** Close code for a connection without a valid token (spec section 5). */
 export const unauthorizedClose = 4001;
 
-const clientMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('run'), data: z.looseObject({ prompt: z.string() }) }),
-  z.object({ type: z.literal('cancel') }),
-  z.object({ type: z.literal('user_input'), content: z.string().min(1) }),
-  z.object({
-    type: z.literal('submit_interaction'),
-    request_id: z.string().min(1),
-    action: z.enum(['answer', 'approve', 'reject']).default('answer'),
-    content: z.string().optional(),
-  }),
-  z.object({ type: z.literal('ping') }),
-]);
-type ClientMessage = z.infer<typeof clientMessage>;
+// The messages of `WS /ws` (and the chat sockets), as `@keel/protocol/runtime` defines them.
+type ClientMessage = z.output<typeof wsClientMessage>;
 
 export interface WebSocketOptions {
   /** Checks the connection's credentials; false closes it with 4001. */
@@ -41,6 +31,8 @@ export interface WebSocketOptions {
  * `cancel`, `user_input` and `submit_interaction` steer it, `ping` is answered by `pong`. The run lives in
  * the store, not in the connection: closing the socket leaves it running, and a connection opened with
  * `?session_id=` (and optionally `&after=<seq>`) while it runs gets `resuming`, then its events again.
+ * The messages both ways are `wsClientMessage` and `wsServerMessage` of `@keel/protocol/runtime`
+ * (`components.schemas.WsClientMessage` and `WsServerMessage` of the OpenAPI document).
  */
 export function registerWebSocket(app: FastifyInstance, pool: RuntimePool, options: WebSocketOptions): void {
   app.get('/ws', { websocket: true }, (socket, request) => {
@@ -92,7 +84,7 @@ export class Connection {
   async #receive(text: string): Promise<void> {
     let message: ClientMessage;
     try {
-      const parsed = clientMessage.safeParse(JSON.parse(text));
+      const parsed = wsClientMessage.safeParse(JSON.parse(text));
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';

@@ -1,0 +1,210 @@
+import { finishedStatuses, type RunDetail, type RunEvent, runEvent } from '@keel/protocol/runtime';
+import { KeelWebApiError, KeelWebConnectionError, KeelWebResponseError } from './errors.ts';
+import { authHeaders, type Fetch, refusal, segment, urlOf } from './http.ts';
+
+/** One event of a run's log, with its place in it (`seq`, from 1): the cursor to resume from. */
+export interface RunEventEntry {
+  seq: number;
+  event: RunEvent;
+}
+
+/** How a dropped event stream is tried again: after `initialDelayMs`, doubling up to `maxDelayMs`. */
+export interface ReconnectOptions {
+  /** Default 250. */
+  initialDelayMs?: number;
+  /** Default 5000. */
+  maxDelayMs?: number;
+  /** Failed connections in a row before giving up with `KeelWebConnectionError` (default 10). */
+  maxAttempts?: number;
+}
+
+export interface FollowOptions {
+  /** Replay the log after this seq (default 0: all of it). */
+  after?: number;
+  /** Each event once, in seq order: across dropped connections too. */
+  onEvent?: (entry: RunEventEntry) => void;
+  /** Gives up following: the promise rejects with the signal's reason (the run goes on). */
+  signal?: AbortSignal;
+}
+
+export interface StreamContext {
+  baseUrl: string;
+  apiKey?: string | undefined;
+  fetch: Fetch;
+  reconnect: Required<ReconnectOptions>;
+  /** `GET /runtime/runs/{id}`, through the client. */
+  getRun: (runId: string) => Promise<RunDetail>;
+}
+
+/** One SSE message: its `id:` and its `data:` lines. */
+interface SseMessage {
+  id: string | undefined;
+  data: string;
+}
+
+/** The messages of an SSE body as they arrive; rejects when the connection breaks. */
+async function* sseMessages(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true }).replaceAll('\r\n', '\n');
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let id: string | undefined;
+        const data: string[] = [];
+        for (const line of block.split('\n')) {
+          // A line starting with a colon is a comment (the server's keep-alive).
+          const colon = line.indexOf(':');
+          if (colon <= 0) continue;
+          const field = line.slice(0, colon);
+          const value = line.slice(colon + 1).replace(/^ /, '');
+          if (field === 'id') id = value;
+          else if (field === 'data') data.push(value);
+        }
+        if (data.length > 0) yield { id, data: data.join('\n') };
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+/** Opens `GET /runtime/runs/{id}/events?after=`; a refusal is a `KeelWebApiError`. */
+async function openStream(
+  context: StreamContext,
+  runId: string,
+  after: number,
+  signal: AbortSignal | undefined,
+): Promise<ReadableStream<Uint8Array>> {
+  const path = `/runtime/runs/${segment(runId)}/events`;
+  const init: RequestInit = {
+    method: 'GET',
+    headers: { accept: 'text/event-stream', ...authHeaders(context.apiKey) },
+  };
+  if (signal) init.signal = signal;
+  const response = await context.fetch(urlOf(context.baseUrl, path, { after }), init);
+  if (!response.ok || !response.body) throw refusal(response, await response.text(), `GET ${path}`);
+  return response.body;
+}
+
+/** Each stored event of the stream after `after`, checked against the protocol's `runEvent`. */
+async function* entries(
+  context: StreamContext,
+  runId: string,
+  after: number,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<RunEventEntry> {
+  const route = `GET /runtime/runs/${runId}/events`;
+  for await (const message of sseMessages(await openStream(context, runId, after, signal))) {
+    const seq = Number(message.id);
+    let data: unknown;
+    try {
+      data = JSON.parse(message.data);
+    } catch {
+      throw new KeelWebResponseError(route, 'an event that is not JSON', message.data);
+    }
+    const parsed = runEvent.safeParse(data);
+    if (!parsed.success || !Number.isInteger(seq)) {
+      throw new KeelWebResponseError(
+        route,
+        'an event its schema does not describe',
+        data,
+        parsed.error?.issues,
+      );
+    }
+    yield { seq, event: parsed.data };
+  }
+}
+
+/** Waits `ms` (the back-off between connections), or rejects as soon as `signal` aborts. */
+function backOff(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
+/** A refusal a new connection would get again (a 4xx), or an answer the protocol does not describe. */
+function fatal(error: unknown): boolean {
+  return (KeelWebApiError.is(error) && error.status < 500) || KeelWebResponseError.is(error);
+}
+
+/**
+ * Follows a run's events over SSE (`GET /runtime/runs/{id}/events`) until it ends: each event once, in
+ * order. The cursor is the last seq delivered; when the connection drops (or a stream ends before the run
+ * did), the run is read and, unless it ended with nothing left to hear, the stream is opened again from
+ * the cursor after a back-off. Answers the run's detail once it ended.
+ */
+export async function followRun(
+  context: StreamContext,
+  runId: string,
+  options: FollowOptions = {},
+): Promise<RunDetail> {
+  const { signal, onEvent } = options;
+  const route = `GET /runtime/runs/${runId}/events`;
+  const { initialDelayMs, maxDelayMs, maxAttempts } = context.reconnect;
+  let last = options.after ?? 0;
+  let failures = 0;
+  for (;;) {
+    signal?.throwIfAborted();
+    let cause: unknown;
+    let progressed = false;
+    try {
+      for await (const entry of entries(context, runId, last, signal)) {
+        if (entry.seq <= last) continue;
+        last = entry.seq;
+        progressed = true;
+        onEvent?.(entry);
+      }
+      const run = await context.getRun(runId);
+      if (finishedStatuses.includes(run.status) && run.last_seq <= last) return run;
+    } catch (error) {
+      signal?.throwIfAborted();
+      if (fatal(error)) throw error;
+      cause = error;
+    }
+    failures = progressed ? 0 : failures + 1;
+    if (failures >= maxAttempts) throw new KeelWebConnectionError(route, failures, cause);
+    if (failures > 0) await backOff(Math.min(maxDelayMs, initialDelayMs * 2 ** (failures - 1)), signal);
+  }
+}
+
+/**
+ * The run's events stored after `after`, up to its `last_seq` when asked (one page of its log, live or
+ * ended); the stream is closed as soon as they arrived.
+ */
+export async function readEvents(
+  context: StreamContext,
+  runId: string,
+  options: { after?: number; signal?: AbortSignal } = {},
+): Promise<RunEventEntry[]> {
+  const after = options.after ?? 0;
+  const { last_seq: upTo } = await context.getRun(runId);
+  if (upTo <= after) return [];
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([stop.signal, options.signal]) : stop.signal;
+  const found: RunEventEntry[] = [];
+  try {
+    for await (const entry of entries(context, runId, after, signal)) {
+      if (entry.seq > upTo) break;
+      found.push(entry);
+      if (entry.seq >= upTo) break;
+    }
+  } finally {
+    stop.abort();
+  }
+  return found;
+}

@@ -9,7 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqlite } from '@keel/runtime';
+import { openSqlite } from '@keel/runtime/store';
 import { perSecond, report } from './report.ts';
 import { benchStores } from './stores.ts';
 

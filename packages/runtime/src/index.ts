@@ -148,7 +148,7 @@ export type {
   Task,
   UserInput,
 } from './store/index.ts';
-export { finishedStatuses, newId, openSqlite, openSqliteRunStore, runStatuses } from './store/index.ts';
+export { finishedStatuses, openSqliteRunStore, runStatuses } from './store/index.ts';
 export type {
   CommandOutcome,
   CommandPolicyOptions,

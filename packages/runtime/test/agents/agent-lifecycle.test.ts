@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { type ChatRequestBody, eventually, waitForFileCommand } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import type { Run, RunStore, Runtime, SubAgent } from '../../src/index.ts';
-import { createRuntime, newId, StoreError } from '../../src/index.ts';
+import { createRuntime, StoreError } from '../../src/index.ts';
+import { newId } from '../../src/store/index.ts';
 import { fakeClock } from '../fake-clock.ts';
 import { startHarness } from '../harness.ts';
 

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { newId } from '@keel/runtime';
+import { newId } from '@keel/runtime/store';
 import { WorkbenchError } from '../errors.ts';
 import type { KnowledgeService, ProjectStore } from '../projects/index.ts';
 import { resolveRunner } from '../runners/index.ts';

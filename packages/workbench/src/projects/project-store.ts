@@ -1,4 +1,4 @@
-import { newId } from '@keel/runtime';
+import { newId } from '@keel/runtime/store';
 import { WorkbenchError } from '../errors.ts';
 import { type Database, fromJson, nowIso } from '../store/index.ts';
 import {

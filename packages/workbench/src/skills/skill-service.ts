@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { newId, skillNameProblem } from '@keel/runtime';
+import { skillNameProblem } from '@keel/runtime';
+import { newId } from '@keel/runtime/store';
 import { WorkbenchError } from '../errors.ts';
 import type { ProjectStore } from '../projects/index.ts';
 import { type Database, nowIso } from '../store/index.ts';

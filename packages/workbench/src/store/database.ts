@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { openSqlite } from '@keel/runtime';
+import { openSqlite } from '@keel/runtime/store';
 import { migrations } from './migrations.ts';
 
 /** The small part of node:sqlite the workbench uses. */

@@ -1,7 +1,7 @@
 // A database written before tasks kept `image_info` (issue #28) is upgraded in place: the migration fills
 // it from the images, as the service writes it for new tasks, so older tasks list with their sizes.
 import { join } from 'node:path';
-import { openSqlite } from '@keel/runtime';
+import { openSqlite } from '@keel/runtime/store';
 import { describe, expect, test } from 'vitest';
 import { migrations, openDatabase } from '../../src/store/index.ts';
 import { TaskStore } from '../../src/tasks/task-store.ts';

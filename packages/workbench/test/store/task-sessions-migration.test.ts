@@ -3,7 +3,7 @@
 // the task answers carry the same ids under the spec's field names.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openSqlite } from '@keel/runtime';
+import { openSqlite } from '@keel/runtime/store';
 import { describe, expect, test } from 'vitest';
 import { migrations } from '../../src/store/index.ts';
 import { startWorkbench, tempDir } from '../harness.ts';

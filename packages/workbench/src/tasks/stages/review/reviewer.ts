@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { newId } from '@keel/runtime';
+import { newId } from '@keel/runtime/store';
 import { WorkbenchError } from '../../../errors.ts';
 import type { RunnerOutcome } from '../../../runners/index.ts';
 import type { SessionRecord } from '../../../sessions/index.ts';

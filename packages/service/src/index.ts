@@ -51,3 +51,4 @@ export {
   serveUntilStopped,
 } from './program/index.ts';
 export { SlidingWindowLimiter, type SlidingWindowOptions, type WindowDecision } from './rate/index.ts';
+export { admitSocket, readSocketMessage, type SocketMessage, unauthorizedClose } from './socket/index.ts';

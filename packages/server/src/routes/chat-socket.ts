@@ -8,10 +8,11 @@ import {
   toErrorObject,
 } from '@keel/runtime';
 import { invalidFields } from '@keel/runtime/internal';
+import { admitSocket } from '@keel/service';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { RuntimePool } from '../runtime-pool.ts';
-import { Connection, cursorOf, unauthorizedClose, type WebSocketOptions } from './websocket.ts';
+import { Connection, cursorOf, type WebSocketOptions } from './websocket.ts';
 
 /** Close code after the `error` message for a project or task that does not exist. */
 export const notFoundClose = 4004;
@@ -76,10 +77,7 @@ function openChat(
   options: WebSocketOptions,
   lookUp: () => Promise<ChatTarget>,
 ): void {
-  if (!options.authorized(request)) {
-    socket.close(unauthorizedClose, 'Unauthorized');
-    return;
-  }
+  if (!admitSocket(socket, request, options.authorized)) return;
   const target = lookUp();
   // Listening starts now, before the lookup ends, so no message sent right after opening is lost.
   const connection = new Connection(socket, pool.for(), pool, async (data) => {

@@ -8,15 +8,13 @@ import {
   type Runtime,
   toErrorObject,
 } from '@keel/runtime';
+import { admitSocket, readSocketMessage } from '@keel/service';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { z } from 'zod';
 import type { RuntimePool } from '../runtime-pool.ts';
 import { runToResume } from '../session-run.ts';
 import { continueQueued } from './runtime-runs.ts';
-
-/** Close code for a connection without a valid token (spec section 5). */
-export const unauthorizedClose = 4001;
 
 // The messages of `WS /ws` (and the chat sockets), as `@keel/protocol/runtime` defines them.
 type ClientMessage = z.output<typeof wsClientMessage>;
@@ -36,10 +34,7 @@ export interface WebSocketOptions {
  */
 export function registerWebSocket(app: FastifyInstance, pool: RuntimePool, options: WebSocketOptions): void {
   app.get('/ws', { websocket: true }, (socket, request) => {
-    if (!options.authorized(request)) {
-      socket.close(unauthorizedClose, 'Unauthorized');
-      return;
-    }
+    if (!admitSocket(socket, request, options.authorized)) return;
     new Connection(socket, pool.for(), pool).open(request.query as Record<string, string | undefined>);
   });
 }
@@ -82,21 +77,9 @@ export class Connection {
   }
 
   async #receive(text: string): Promise<void> {
-    let message: ClientMessage;
-    try {
-      const parsed = wsClientMessage.safeParse(JSON.parse(text));
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-        return this.#error({
-          code: 'INVALID_PARAMS',
-          message: `${where}${issue?.message ?? 'invalid message'}`,
-        });
-      }
-      message = parsed.data;
-    } catch {
-      return this.#error({ code: 'INVALID_PARAMS', message: 'Messages must be JSON objects with a type.' });
-    }
+    const read = readSocketMessage(wsClientMessage, text);
+    if (!read.ok) return this.#error(read.error);
+    const message: ClientMessage = read.message;
     try {
       await this.#handle(message);
     } catch (error) {

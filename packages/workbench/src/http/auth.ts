@@ -3,9 +3,6 @@ import type { FastifyInstance } from 'fastify';
 
 export type { SocketAuthorizer };
 
-/** Close code of a WebSocket connection without a valid key. */
-export const unauthorizedClose = 4001;
-
 export interface GuardSettings {
   /** `WORKBENCH_AUTH_API_KEY`; undefined: no key. */
   apiKey: string | undefined;

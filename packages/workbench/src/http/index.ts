@@ -1,4 +1,4 @@
-export { installGuard, type SocketAuthorizer, unauthorizedClose } from './auth.ts';
+export { installGuard, type SocketAuthorizer } from './auth.ts';
 export { installBodyParsers } from './body-parsers.ts';
 export { errorBody, installErrorHandler } from './error-handler.ts';
 export { errorSchema, idParams, noContent, responses, sendJsonText } from './schemas.ts';

@@ -1,8 +1,9 @@
 import { type ClientMessage, clientMessage } from '@keel/protocol/workbench';
+import { admitSocket, readSocketMessage } from '@keel/service';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { WorkbenchError } from '../errors.ts';
-import { type SocketAuthorizer, unauthorizedClose } from '../http/index.ts';
+import type { SocketAuthorizer } from '../http/index.ts';
 import { storeFailure } from '../store/index.ts';
 import type { ChannelMessage, Hub, TaskSnapshot } from './hub.ts';
 import type { SessionLog } from './session-log.ts';
@@ -23,10 +24,7 @@ export interface WebSocketDeps {
 /** `WS /api/ws`: one connection, many channel subscriptions, and chat into a session. */
 export function registerWebSocket(app: FastifyInstance, deps: WebSocketDeps): void {
   app.get('/api/ws', { websocket: true, schema: { hide: true } }, (socket, request: FastifyRequest) => {
-    if (!deps.authorized(request)) {
-      socket.close(unauthorizedClose, 'Unauthorized');
-      return;
-    }
+    if (!admitSocket(socket, request, deps.authorized)) return;
     const connection = new Connection(socket, deps);
     socket.on('message', (data) => connection.receive(String(data)));
     socket.on('close', () => connection.close());
@@ -52,20 +50,12 @@ class Connection {
   }
 
   receive(text: string): void {
-    let message: ClientMessage;
-    try {
-      const parsed = clientMessage.safeParse(JSON.parse(text));
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-        this.#error('INVALID_PARAMS', `${where}${issue?.message ?? 'invalid message'}`);
-        return;
-      }
-      message = parsed.data;
-    } catch {
-      this.#error('INVALID_PARAMS', 'Messages must be JSON objects with a type.');
+    const read = readSocketMessage(clientMessage, text);
+    if (!read.ok) {
+      this.#error(read.error.code, read.error.message);
       return;
     }
+    const message: ClientMessage = read.message;
     try {
       this.#handle(message);
     } catch (error) {

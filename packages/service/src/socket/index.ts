@@ -1,0 +1,1 @@
+export { admitSocket, readSocketMessage, type SocketMessage, unauthorizedClose } from './socket-message.ts';

@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import { CancelledError, KeelError } from '../errors/index.ts';
 import { SuspendRun } from './suspend.ts';
 
@@ -11,18 +12,11 @@ export function isRetryable(error: unknown, signal: AbortSignal): boolean {
 }
 
 /** Waits `baseMs` before the second attempt, doubling for each one after; cancelling the run ends the wait. */
-export function backoff(baseMs: number, attempt: number, signal: AbortSignal): Promise<void> {
+export async function backoff(baseMs: number, attempt: number, signal: AbortSignal): Promise<void> {
   const ms = baseMs * 2 ** (attempt - 1);
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(new CancelledError());
-      },
-      { once: true },
-    );
+  if (ms <= 0) return;
+  // Node's abortable timer: it also lets go of the signal when the wait ends (no listener left behind).
+  await wait(ms, undefined, { signal }).catch(() => {
+    throw new CancelledError();
   });
 }

@@ -1,5 +1,5 @@
 // The workbench service's wire comes from @keel/protocol (the schemas the service answers through), so the
-// SPA and the service cannot disagree on a field. The request bodies not in the protocol yet are written here.
+// SPA and the service cannot disagree on a field. What is written here are picks of a protocol body.
 import type { ProjectUpdate } from '@keel/protocol/workbench';
 
 export type {

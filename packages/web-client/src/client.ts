@@ -39,7 +39,7 @@ import {
   readEvents,
   type StreamContext,
 } from './events.ts';
-import { createCall, type Fetch, segment as id } from './http.ts';
+import { createCall, type Fetch, httpOf, segment as id } from './http.ts';
 import type {
   ApprovalAnswerBody,
   ApprovalDecisionBody,
@@ -77,14 +77,13 @@ export interface KeelWebClientOptions {
 /** A typed client of keel-web: every answer checked against its `@keel/protocol/runtime` schema. */
 export function createKeelWebClient(options: KeelWebClientOptions) {
   const fetcher: Fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
-  const call = createCall({ baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: fetcher });
+  const http = httpOf({ baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: fetcher });
+  const call = createCall(http);
 
   const run = (runId: string, action = '') => `/runtime/runs/${id(runId)}${action ? `/${action}` : ''}`;
   const getRun = (runId: string): Promise<RunDetail> => call('GET', run(runId), wire.runDetail);
   const stream: StreamContext = {
-    baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
-    fetch: fetcher,
+    http,
     reconnect: {
       initialDelayMs: options.reconnect?.initialDelayMs ?? 250,
       maxDelayMs: options.reconnect?.maxDelayMs ?? 5000,

@@ -1,6 +1,6 @@
+import { refusal, type ServiceHttp, segment, send } from '@keel/protocol/client';
 import { finishedStatuses, type RunDetail, type RunEvent, runEvent } from '@keel/protocol/runtime';
 import { KeelWebApiError, KeelWebConnectionError, KeelWebResponseError } from './errors.ts';
-import { authHeaders, type Fetch, refusal, segment, urlOf } from './http.ts';
 
 /** One event of a run's log, with its place in it (`seq`, from 1): the cursor to resume from. */
 export interface RunEventEntry {
@@ -28,9 +28,8 @@ export interface FollowOptions {
 }
 
 export interface StreamContext {
-  baseUrl: string;
-  apiKey?: string | undefined;
-  fetch: Fetch;
+  /** keel-web's address, key and errors, as the REST calls use them. */
+  http: ServiceHttp;
   reconnect: Required<ReconnectOptions>;
   /** `GET /runtime/runs/{id}`, through the client. */
   getRun: (runId: string) => Promise<RunDetail>;
@@ -82,13 +81,11 @@ async function openStream(
   signal: AbortSignal | undefined,
 ): Promise<ReadableStream<Uint8Array>> {
   const path = `/runtime/runs/${segment(runId)}/events`;
-  const init: RequestInit = {
-    method: 'GET',
-    headers: { accept: 'text/event-stream', ...authHeaders(context.apiKey) },
-  };
-  if (signal) init.signal = signal;
-  const response = await context.fetch(urlOf(context.baseUrl, path, { after }), init);
-  if (!response.ok || !response.body) throw refusal(response, await response.text(), `GET ${path}`);
+  const { response, route } = await send(context.http, 'GET', path, 'text/event-stream', {
+    query: { after },
+    signal,
+  });
+  if (!response.body) throw refusal(context.http, response, await response.text(), route);
   return response.body;
 }
 

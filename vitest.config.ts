@@ -38,5 +38,8 @@ export default defineConfig({
     // most test files spend their time waiting on git, agents, browsers and servers in other processes.
     // One more worker than the cores keeps those waits overlapped (the suite took 40 min serially here).
     maxWorkers: availableParallelism() + 1,
+    // expect.poll waits for a condition (a page's URL, a field filled by a fetch); its default of 1 s is a
+    // guess about speed that a loaded machine breaks. The condition still ends the wait the moment it holds.
+    expect: { poll: { timeout: 15_000 } },
   },
 });

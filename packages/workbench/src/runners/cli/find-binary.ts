@@ -45,6 +45,8 @@ async function isExecutable(path: string): Promise<boolean> {
 
 // Generous for a "short" check: a Node-based agent (Gemini CLI) takes seconds to start on a busy machine.
 const versionTimeoutMs = 20_000;
+// A machine too busy for the first bound is likely still busy: the one retry gets twice as long.
+const retryTimeoutMs = 2 * versionTimeoutMs;
 
 /**
  * `<binary> --version`, first version-looking token of its output; a clear reason when it fails. A run that
@@ -54,8 +56,8 @@ export async function readVersion(
   binary: string,
   env: NodeJS.ProcessEnv,
 ): Promise<{ version: string } | { reason: string }> {
-  const first = await versionOnce(binary, env);
-  return 'retry' in first ? (await versionOnce(binary, env)).answer : first.answer;
+  const first = await versionOnce(binary, env, versionTimeoutMs);
+  return 'retry' in first ? (await versionOnce(binary, env, retryTimeoutMs)).answer : first.answer;
 }
 
 type VersionAnswer = { version: string } | { reason: string };
@@ -63,18 +65,19 @@ type VersionAnswer = { version: string } | { reason: string };
 function versionOnce(
   binary: string,
   env: NodeJS.ProcessEnv,
+  timeoutMs: number,
 ): Promise<{ answer: VersionAnswer; retry?: true }> {
   return new Promise((resolve) => {
     execFile(
       binary,
       ['--version'],
-      { env, timeout: versionTimeoutMs, killSignal: 'SIGKILL', maxBuffer: 256 * 1024 },
+      { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 256 * 1024 },
       (error, stdout, stderr) => {
         if (error) {
           const failure = error as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null };
           const stopped = failure.killed || failure.signal;
           const detail = stopped
-            ? `it did not answer within ${versionTimeoutMs / 1000} s (stopped by ${failure.signal ?? 'the timeout'})`
+            ? `it did not answer within ${timeoutMs / 1000} s (stopped by ${failure.signal ?? 'the timeout'})`
             : (String(stderr).trim().split('\n').at(-1) ?? '') || error.message;
           resolve({
             answer: { reason: `'${binary} --version' failed: ${detail}` },

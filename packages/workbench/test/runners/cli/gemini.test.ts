@@ -73,5 +73,5 @@ describe('the Gemini CLI runner against the Gemini API of the scripted model', (
       usable: true,
       version: '0.61.0',
     });
-  }, 60_000);
+  }, 90_000);
 });

@@ -21,7 +21,12 @@ import {
 } from './sessions/index.ts';
 import { SettingsService } from './settings/index.ts';
 import { SkillService } from './skills/index.ts';
-import { type Database, openDatabase, storeFailure } from './store/index.ts';
+import {
+  createSqliteWorkbenchStore,
+  type Database,
+  storeFailure,
+  type WorkbenchStore,
+} from './store/index.ts';
 import {
   buildFlow,
   defaultStages,
@@ -45,6 +50,12 @@ export interface Services {
   paths: WorkbenchPaths;
   env: Record<string, string | undefined>;
   fetch: typeof fetch;
+  /** The store of every record (the SQLite dialect): what the services receive. */
+  store: WorkbenchStore;
+  /**
+   * The SQLite connection under `store`: for tests that set up or inspect rows directly, and for the
+   * stores not yet moved to the contract (ProjectStore, TaskStore, SessionStore, SettingsService).
+   */
   db: Database;
   registry: RunnerRegistry;
   settings: SettingsService;
@@ -69,7 +80,9 @@ export function createServices(options: WorkbenchOptions): Services {
   const config = readConfig(options.home ? { ...env, WORKBENCH_HOME: options.home } : env);
   const paths = workbenchPaths(config.home);
   mkdirSync(paths.sessionsDir, { recursive: true });
-  const db = openDatabase(paths.database);
+  const sqlite = createSqliteWorkbenchStore(paths.database);
+  const store: WorkbenchStore = sqlite;
+  const db = sqlite.db;
   const runtimeDir = env.RUNTIME_HOME || join(homedir(), '.runtime');
   // A repository's .runtime/config.json applies its security-relevant keys only in a project that trusts it.
   const trustProjectConfig = (dir: string) => projects.trustsConfigIn(dir);
@@ -105,7 +118,7 @@ export function createServices(options: WorkbenchOptions): Services {
     background,
     knowledgeDir: paths.knowledgeDir,
   });
-  const skills = new SkillService(db, paths.skillsDir, projectStore);
+  const skills = new SkillService(store, paths.skillsDir);
   // The flow from the registered stages (the five of the spec unless `stages` says otherwise).
   const flow = buildFlow(options.stages ?? defaultStages);
   const taskStore = new TaskStore(db, flow);
@@ -140,8 +153,7 @@ export function createServices(options: WorkbenchOptions): Services {
   knowledge.onReady = (projectId) => initWaitingTasks(tasks, projectId);
   registerTurnEnds(runner, flow, tasks);
   const conversations = new ConversationService({
-    db,
-    projects: projectStore,
+    store,
     knowledge,
     settings,
     runner,
@@ -154,6 +166,7 @@ export function createServices(options: WorkbenchOptions): Services {
     paths,
     env,
     fetch: options.fetch ?? globalThis.fetch,
+    store,
     db,
     registry,
     settings,
@@ -191,7 +204,7 @@ export function createServices(options: WorkbenchOptions): Services {
       mergeRequests.close();
       await runner.close();
       await background.idle();
-      db.close();
+      await store.close();
     },
   };
 }

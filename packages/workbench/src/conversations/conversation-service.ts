@@ -1,25 +1,17 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { newId } from '@keel/runtime/store';
 import { WorkbenchError } from '../errors.ts';
-import type { KnowledgeService, ProjectStore } from '../projects/index.ts';
+import type { KnowledgeService } from '../projects/index.ts';
 import { resolveRunner } from '../runners/index.ts';
 import { type SessionRunner, type SessionStore, stopReasons } from '../sessions/index.ts';
 import type { SettingsService } from '../settings/index.ts';
-import { type Database, nowIso } from '../store/index.ts';
+import type { WorkbenchStore } from '../store/index.ts';
+import type { Conversation } from './types.ts';
 
-export interface Conversation {
-  id: string;
-  title: string;
-  project_id: string | null;
-  session_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type { Conversation } from './types.ts';
 
 export interface ConversationDeps {
-  db: Database;
-  projects: ProjectStore;
+  store: Pick<WorkbenchStore, 'conversations' | 'projects'>;
   knowledge: KnowledgeService;
   settings: SettingsService;
   runner: SessionRunner;
@@ -36,69 +28,49 @@ export class ConversationService {
     this.#deps = deps;
   }
 
-  list(projectId?: string): Conversation[] {
-    const { db } = this.#deps;
-    return (projectId
-      ? db.prepare('SELECT * FROM conversations WHERE project_id = ? ORDER BY created_at, id').all(projectId)
-      : db.prepare('SELECT * FROM conversations ORDER BY created_at, id').all()) as unknown as Conversation[];
+  async list(projectId?: string): Promise<Conversation[]> {
+    return this.#deps.store.conversations.list(projectId);
   }
 
-  get(id: string): Conversation {
-    const row = this.#deps.db.prepare('SELECT * FROM conversations WHERE id = ?').get(id) as
-      | Conversation
-      | undefined;
-    if (!row)
-      throw new WorkbenchError('CONVERSATION_NOT_FOUND', `No conversation '${id}'.`, {
-        conversation_id: id,
-      });
-    return row;
+  async get(id: string): Promise<Conversation> {
+    return this.#deps.store.conversations.get(id);
   }
 
-  create(input: { title: string; project_id?: string | null | undefined }): Conversation {
-    if (input.project_id) this.#deps.projects.get(input.project_id);
-    const id = newId('conv');
-    const now = nowIso();
-    this.#deps.db
-      .prepare(
-        'INSERT INTO conversations (id, title, project_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
-      )
-      .run(id, input.title, input.project_id ?? null, now, now);
-    return this.get(id);
+  async create(input: { title: string; project_id?: string | null | undefined }): Promise<Conversation> {
+    if (input.project_id) await this.#deps.store.projects.get(input.project_id);
+    return this.#deps.store.conversations.create({
+      title: input.title,
+      project_id: input.project_id ?? null,
+    });
   }
 
-  update(id: string, patch: { title?: string | undefined }): Conversation {
-    this.get(id);
-    if (patch.title !== undefined) {
-      this.#deps.db
-        .prepare('UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?')
-        .run(patch.title, nowIso(), id);
-    }
-    return this.get(id);
+  async update(id: string, patch: { title?: string | undefined }): Promise<Conversation> {
+    return this.#deps.store.conversations.update(id, patch.title !== undefined ? { title: patch.title } : {});
   }
 
-  remove(id: string): void {
-    const conversation = this.get(id);
+  async remove(id: string): Promise<void> {
+    const conversation = await this.get(id);
     if (conversation.session_id) {
       this.#deps.runner.dropQueue(conversation.session_id);
       this.#deps.runner.cancel(conversation.session_id, stopReasons.deleted);
     }
-    this.#deps.db.prepare('DELETE FROM conversations WHERE id = ?').run(id);
+    await this.#deps.store.conversations.remove(id);
   }
 
   /**
    * Opens the conversation's session (a new one each time: a fresh context) with the project's knowledge as
    * standing instructions. Chat then goes over the WebSocket (`{type: 'chat', session_id, content}`).
    */
-  init(id: string) {
-    const { projects, knowledge, settings, runner } = this.#deps;
-    const conversation = this.get(id);
+  async init(id: string) {
+    const { store, knowledge, settings, runner } = this.#deps;
+    const conversation = await this.get(id);
     if (conversation.session_id && runner.isRunning(conversation.session_id)) {
       throw new WorkbenchError(
         'SESSION_BUSY',
         'The conversation is answering: wait for it, then init again.',
       );
     }
-    const project = conversation.project_id ? projects.get(conversation.project_id) : null;
+    const project = conversation.project_id ? await store.projects.get(conversation.project_id) : null;
     const { config } = resolveRunner(
       { project: project?.default_runner, global: settings.stored().default_runner },
       settings.runnerConfigs(),
@@ -126,9 +98,7 @@ export class ConversationService {
       skillDirs: [],
       ...(allowedRoots.length ? { allowedRoots } : {}),
     });
-    this.#deps.db
-      .prepare('UPDATE conversations SET session_id = ?, updated_at = ? WHERE id = ?')
-      .run(session.id, nowIso(), id);
-    return { conversation: this.get(id), session };
+    const updated = await store.conversations.update(id, { session_id: session.id });
+    return { conversation: updated, session };
   }
 }

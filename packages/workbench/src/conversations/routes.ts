@@ -15,12 +15,12 @@ export function conversationRoutes(conversations: ConversationService): FastifyP
       {
         schema: { tags, querystring: listQuery, response: responses(wire.conversationList, 400) },
       },
-      async (request) => ({ conversations: conversations.list(request.query.project_id) }),
+      async (request) => ({ conversations: await conversations.list(request.query.project_id) }),
     );
     app.post(
       '/api/conversations',
       { schema: { tags, body: createBody, response: responses(wire.conversation, 400, 404) } },
-      async (request, reply) => reply.status(201).send(conversations.create(request.body)),
+      async (request, reply) => reply.status(201).send(await conversations.create(request.body)),
     );
     app.get(
       '/api/conversations/:id',
@@ -43,7 +43,7 @@ export function conversationRoutes(conversations: ConversationService): FastifyP
       '/api/conversations/:id',
       { schema: { tags, params: idParams, response: responses(noContent, 404) } },
       async (request, reply) => {
-        conversations.remove(request.params.id);
+        await conversations.remove(request.params.id);
         return reply.status(204).send(null);
       },
     );
@@ -58,7 +58,7 @@ export function conversationRoutes(conversations: ConversationService): FastifyP
           response: responses(wire.conversationStarted, 404, 409),
         },
       },
-      async (request, reply) => reply.status(201).send(conversations.init(request.params.id)),
+      async (request, reply) => reply.status(201).send(await conversations.init(request.params.id)),
     );
   };
 }

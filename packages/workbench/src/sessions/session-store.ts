@@ -1,34 +1,11 @@
-import { newId } from '@keel/runtime/store';
-import { WorkbenchError } from '../errors.ts';
-import { type Database, fromJson, nowIso } from '../store/index.ts';
+import { type Database, sessionQueries as queries } from '../store/index.ts';
 import type { SessionContext, SessionKind, SessionRecord } from './types.ts';
 
-interface Row {
-  [key: string]: unknown;
-}
-
-function toRecord(row: Row, busy: (id: string) => boolean): SessionRecord {
-  return {
-    id: row.id as string,
-    kind: row.kind as SessionRecord['kind'],
-    owner_id: (row.owner_id as string | null) ?? null,
-    status: row.status as SessionRecord['status'],
-    runner: (row.runner as SessionRecord['runner']) ?? null,
-    runner_config_id: row.runner_config_id as string,
-    runner_session_id: (row.runner_session_id as string | null) ?? null,
-    run_id: (row.run_id as string | null) ?? null,
-    context: fromJson<SessionContext>(row.context, { workdir: '', skillDirs: [] }),
-    error: fromJson(row.error, null),
-    usage: fromJson(row.usage, null),
-    last_seq: Number(row.last_seq),
-    created_at: row.created_at as string,
-    updated_at: row.updated_at as string,
-    ended_at: (row.ended_at as string | null) ?? null,
-    busy: busy(row.id as string),
-  };
-}
-
-/** The sessions table: one row per session, its status snapshot. */
+/**
+ * The sessions table: one row per session, its status snapshot. Synchronously: a transitional face over the
+ * SQLite dialect's queries for the callers not yet moved to the async `WorkbenchStore` contract
+ * (`store.sessions`); it adds `busy`, which is the session runner's, in memory.
+ */
 export class SessionStore {
   readonly #db: Database;
   /** Whether a session is held for work now (the session runner's, in memory); set once by the services. */
@@ -38,7 +15,10 @@ export class SessionStore {
     this.#db = db;
   }
 
-  #record = (row: Row): SessionRecord => toRecord(row, this.busy);
+  #record = (stored: Omit<SessionRecord, 'busy'>): SessionRecord => ({
+    ...stored,
+    busy: this.busy(stored.id),
+  });
 
   create(input: {
     kind: SessionKind;
@@ -46,62 +26,32 @@ export class SessionStore {
     runnerConfigId: string;
     context: SessionContext;
   }): SessionRecord {
-    const now = nowIso();
-    const id = newId('wses');
-    this.#db
-      .prepare(
-        `INSERT INTO sessions (id, kind, owner_id, status, runner_config_id, context, created_at, updated_at)
-         VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)`,
-      )
-      .run(id, input.kind, input.ownerId, input.runnerConfigId, JSON.stringify(input.context), now, now);
-    return this.get(id);
+    return this.#record(queries.createSession(this.#db, input));
   }
 
   find(id: string): SessionRecord | undefined {
-    const row = this.#db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as Row | undefined;
-    return row ? this.#record(row) : undefined;
+    const found = queries.findSession(this.#db, id);
+    return found ? this.#record(found) : undefined;
   }
 
   get(id: string): SessionRecord {
-    const found = this.find(id);
-    if (!found) throw new WorkbenchError('SESSION_NOT_FOUND', `No session '${id}'.`, { session_id: id });
-    return found;
+    return this.#record(queries.getSession(this.#db, id));
   }
 
   update(id: string, patch: Partial<Omit<SessionRecord, 'id' | 'created_at' | 'busy'>>): SessionRecord {
-    const columns: string[] = [];
-    const values: (string | number | null)[] = [];
-    for (const [key, value] of Object.entries(patch)) {
-      columns.push(`${key} = ?`);
-      const json = key === 'context' || key === 'error' || key === 'usage';
-      values.push(json ? (value === null ? null : JSON.stringify(value)) : (value as string | number | null));
-    }
-    columns.push('updated_at = ?');
-    values.push(nowIso());
-    this.#db.prepare(`UPDATE sessions SET ${columns.join(', ')} WHERE id = ?`).run(...values, id);
-    return this.get(id);
+    return this.#record(queries.updateSession(this.#db, id, patch));
   }
 
   byStatus(status: SessionRecord['status']): SessionRecord[] {
-    return (this.#db.prepare('SELECT * FROM sessions WHERE status = ?').all(status) as Row[]).map(
-      this.#record,
-    );
+    return queries.sessionsByStatus(this.#db, status).map(this.#record);
   }
 
   /** Finished sessions that ended before `before` (ISO time): their logs may be cleaned up. */
   endedBefore(before: string): SessionRecord[] {
-    return (
-      this.#db
-        .prepare(
-          `SELECT * FROM sessions WHERE status IN ('succeeded', 'failed', 'cancelled') AND ended_at IS NOT NULL AND ended_at < ?`,
-        )
-        .all(before) as Row[]
-    ).map(this.#record);
+    return queries.sessionsEndedBefore(this.#db, before).map(this.#record);
   }
 
   byOwner(ownerId: string): SessionRecord[] {
-    return (
-      this.#db.prepare('SELECT * FROM sessions WHERE owner_id = ? ORDER BY created_at').all(ownerId) as Row[]
-    ).map(this.#record);
+    return queries.sessionsByOwner(this.#db, ownerId).map(this.#record);
   }
 }

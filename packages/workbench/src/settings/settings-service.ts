@@ -1,6 +1,6 @@
 import { WorkbenchError } from '../errors.ts';
 import type { ModelSetting, RunnerConfig } from '../runners/index.ts';
-import { type Database, fromJson, nowIso } from '../store/index.ts';
+import { type Database, settingsQueries } from '../store/index.ts';
 import {
   defaultSettings,
   type McpServerSetting,
@@ -50,10 +50,7 @@ export class SettingsService {
   }
 
   stored(): StoredSettings {
-    const row = this.#db.prepare('SELECT data FROM settings WHERE id = 1').get() as
-      | { data: string }
-      | undefined;
-    return { ...defaultSettings, ...fromJson<Partial<StoredSettings>>(row?.data, {}) };
+    return { ...defaultSettings, ...settingsQueries.readSettings(this.#db) };
   }
 
   /** The secrets usable now: each only while its URL is the one it was saved with. */
@@ -108,20 +105,14 @@ export class SettingsService {
     // A secret goes only where it was saved for: an address changed without its secret clears the secret.
     const { secrets, cleared } = patchSecrets(before, patch, next);
     let secretsWritten = false;
-    this.#db.exec('BEGIN IMMEDIATE');
     try {
-      this.#db
-        .prepare(
-          'INSERT INTO settings (id, data, updated_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at',
-        )
-        .run(JSON.stringify(next), nowIso());
-      if (JSON.stringify(secrets) !== JSON.stringify(before)) {
-        this.#secrets.write(secrets);
-        secretsWritten = true;
-      }
-      this.#db.exec('COMMIT');
+      settingsQueries.writeSettings(this.#db, next, () => {
+        if (JSON.stringify(secrets) !== JSON.stringify(before)) {
+          this.#secrets.write(secrets);
+          secretsWritten = true;
+        }
+      });
     } catch (error) {
-      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
       if (secretsWritten) {
         try {
           this.#secrets.write(before);

@@ -28,7 +28,7 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
           response: responses(wire.skillList, 400),
         },
       },
-      async (request) => ({ skills: skills.list(request.query.project_id) }),
+      async (request) => ({ skills: await skills.list(request.query.project_id) }),
     );
     app.post(
       '/api/skills',
@@ -39,7 +39,7 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
           response: responses(wire.skillWithContent, 400, 409),
         },
       },
-      async (request, reply) => reply.status(201).send(skills.create(request.body)),
+      async (request, reply) => reply.status(201).send(await skills.create(request.body)),
     );
     app.get(
       '/api/skills/:id',
@@ -62,7 +62,7 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
       '/api/skills/:id',
       { schema: { tags, params: idParams, response: responses(noContent, 404) } },
       async (request, reply) => {
-        skills.remove(request.params.id);
+        await skills.remove(request.params.id);
         return reply.status(204).send(null);
       },
     );

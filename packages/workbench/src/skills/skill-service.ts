@@ -1,127 +1,78 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { skillNameProblem } from '@keel/runtime';
-import { newId } from '@keel/runtime/store';
 import { WorkbenchError } from '../errors.ts';
-import type { ProjectStore } from '../projects/index.ts';
-import { type Database, nowIso } from '../store/index.ts';
+import type { WorkbenchStore } from '../store/index.ts';
+import type { Skill, SkillWithContent } from './types.ts';
 
-export interface Skill {
-  id: string;
-  name: string;
-  description: string;
-  /** Ids of the projects the skill is linked to. */
-  project_ids: string[];
-  created_at: string;
-  updated_at: string;
-}
-
-export interface SkillWithContent extends Skill {
-  /** The SKILL.md body (after its front matter). */
-  content: string;
-}
-
-type Row = { id: string; name: string; description: string; created_at: string; updated_at: string };
+export type { Skill, SkillWithContent } from './types.ts';
 
 /**
- * The workbench's skill library: rows in the database, files at `{WORKBENCH_HOME}/skills/{name}/SKILL.md`
+ * The workbench's skill library: rows in the store, files at `{WORKBENCH_HOME}/skills/{name}/SKILL.md`
  * in the Agent Skills format (front matter with name and description, then the body), so a task's
  * `.skills/` copy is readable by any runner.
  */
 export class SkillService {
-  readonly #db: Database;
+  readonly #store: Pick<WorkbenchStore, 'skills' | 'projects'>;
   readonly #dir: string;
-  readonly #projects: ProjectStore;
 
-  constructor(db: Database, dir: string, projects: ProjectStore) {
-    this.#db = db;
+  constructor(store: Pick<WorkbenchStore, 'skills' | 'projects'>, dir: string) {
+    this.#store = store;
     this.#dir = dir;
-    this.#projects = projects;
   }
 
-  list(projectId?: string): Skill[] {
-    const rows = projectId
-      ? this.#db
-          .prepare(
-            'SELECT s.* FROM skills s JOIN skill_links l ON l.skill_id = s.id WHERE l.project_id = ? ORDER BY s.name',
-          )
-          .all(projectId)
-      : this.#db.prepare('SELECT * FROM skills ORDER BY name').all();
-    return (rows as Row[]).map((row) => this.#withLinks(row));
+  async list(projectId?: string): Promise<Skill[]> {
+    return this.#store.skills.list(projectId);
   }
 
-  get(id: string): SkillWithContent {
-    const skill = this.#withLinks(this.#row(id));
+  async get(id: string): Promise<SkillWithContent> {
+    const skill = await this.#store.skills.get(id);
     return { ...skill, content: this.#body(skill.name) };
   }
 
-  create(input: { name: string; description: string; content: string }): SkillWithContent {
+  async create(input: { name: string; description: string; content: string }): Promise<SkillWithContent> {
     const problem = skillNameProblem(input.name);
     if (problem) throw new WorkbenchError('INVALID_PARAMS', `name: ${problem}`, { field: 'name' });
-    if (this.#db.prepare('SELECT id FROM skills WHERE name = ?').get(input.name)) {
+    if (await this.#store.skills.findByName(input.name)) {
       throw new WorkbenchError('SKILL_EXISTS', `A skill named '${input.name}' exists already.`, {
         name: input.name,
       });
     }
-    const id = newId('skill');
-    const now = nowIso();
     this.#write(input.name, input.description, input.content);
-    this.#db
-      .prepare('INSERT INTO skills (id, name, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
-      .run(id, input.name, input.description, now, now);
-    return this.get(id);
+    const skill = await this.#store.skills.create({ name: input.name, description: input.description });
+    return this.get(skill.id);
   }
 
-  update(
+  async update(
     id: string,
     patch: { description?: string | undefined; content?: string | undefined },
-  ): SkillWithContent {
-    const current = this.get(id);
+  ): Promise<SkillWithContent> {
+    const current = await this.get(id);
     const description = patch.description ?? current.description;
     this.#write(current.name, description, patch.content ?? current.content);
-    this.#db
-      .prepare('UPDATE skills SET description = ?, updated_at = ? WHERE id = ?')
-      .run(description, nowIso(), id);
+    await this.#store.skills.update(id, { description });
     return this.get(id);
   }
 
-  remove(id: string): void {
-    const row = this.#row(id);
-    this.#db.prepare('DELETE FROM skills WHERE id = ?').run(id);
-    rmSync(join(this.#dir, row.name), { recursive: true, force: true });
+  async remove(id: string): Promise<void> {
+    const skill = await this.#store.skills.get(id);
+    await this.#store.skills.remove(id);
+    rmSync(join(this.#dir, skill.name), { recursive: true, force: true });
   }
 
-  link(id: string, projectId: string, linked: boolean): SkillWithContent {
-    this.#row(id);
-    this.#projects.get(projectId);
-    if (linked) {
-      this.#db
-        .prepare('INSERT OR IGNORE INTO skill_links (skill_id, project_id) VALUES (?, ?)')
-        .run(id, projectId);
-    } else {
-      this.#db.prepare('DELETE FROM skill_links WHERE skill_id = ? AND project_id = ?').run(id, projectId);
-    }
+  async link(id: string, projectId: string, linked: boolean): Promise<SkillWithContent> {
+    await this.#store.skills.get(id);
+    await this.#store.projects.get(projectId);
+    await this.#store.skills.link(id, projectId, linked);
     return this.get(id);
   }
 
   /** The directories (`{skills}/{name}`) of the skills linked to a project. */
-  linkedDirs(projectId: string): { name: string; dir: string }[] {
-    return this.list(projectId).map((skill) => ({ name: skill.name, dir: join(this.#dir, skill.name) }));
-  }
-
-  #row(id: string): Row {
-    const row = this.#db.prepare('SELECT * FROM skills WHERE id = ?').get(id) as Row | undefined;
-    if (!row) throw new WorkbenchError('SKILL_NOT_FOUND', `No skill '${id}'.`, { skill_id: id });
-    return row;
-  }
-
-  #withLinks(row: Row): Skill {
-    const links = this.#db
-      .prepare('SELECT project_id FROM skill_links WHERE skill_id = ? ORDER BY project_id')
-      .all(row.id) as {
-      project_id: string;
-    }[];
-    return { ...row, project_ids: links.map((link) => link.project_id) };
+  async linkedDirs(projectId: string): Promise<{ name: string; dir: string }[]> {
+    return (await this.list(projectId)).map((skill) => ({
+      name: skill.name,
+      dir: join(this.#dir, skill.name),
+    }));
   }
 
   #write(name: string, description: string, content: string): void {

@@ -1,3 +1,16 @@
-export { type Database, fromJson, nowIso, openDatabase } from './database.ts';
-export { migrations } from './migrations.ts';
+export type * from './contract.ts';
+export { fromJson, nowIso } from './database.ts';
+export {
+  createSqliteWorkbenchStore,
+  type Database,
+  imageInfoOf,
+  migrations,
+  openDatabase,
+  projectQueries,
+  SqliteWorkbenchStore,
+  sessionQueries,
+  settingsQueries,
+  taskQueries,
+  todoQueries,
+} from './sqlite/index.ts';
 export { storeFailure } from './store-failure.ts';

@@ -75,7 +75,7 @@ async function runSteps(deps: TaskDeps, taskId: string, sessionId: string): Prom
       // follow it), and a link planted again meanwhile makes the rename fail instead of being written through.
       const target = join(taskDir, '.skills');
       const staging = join(taskDir, `.skills.${randomUUID().slice(0, 8)}.tmp`);
-      const linked = deps.skills.linkedDirs(project.id);
+      const linked = await deps.skills.linkedDirs(project.id);
       try {
         mkdirSync(staging);
         for (const skill of linked) cpSync(skill.dir, join(staging, skill.name), { recursive: true });

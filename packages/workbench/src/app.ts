@@ -70,7 +70,7 @@ export interface Workbench {
  * const url = await workbench.listen();
  */
 export async function createWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
-  const services = createServices(options);
+  const services = await createServices(options);
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 40 * 1024 * 1024,

@@ -54,7 +54,7 @@ export interface Services {
   store: WorkbenchStore;
   /**
    * The SQLite connection under `store`: for tests that set up or inspect rows directly, and for the
-   * stores not yet moved to the contract (ProjectStore, TaskStore, SessionStore, SettingsService).
+   * stores not yet moved to the contract (ProjectStore, TaskStore, SessionStore).
    */
   db: Database;
   registry: RunnerRegistry;
@@ -75,7 +75,7 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export function createServices(options: WorkbenchOptions): Services {
+export async function createServices(options: WorkbenchOptions): Promise<Services> {
   const env = options.env ?? process.env;
   const config = readConfig(options.home ? { ...env, WORKBENCH_HOME: options.home } : env);
   const paths = workbenchPaths(config.home);
@@ -94,7 +94,7 @@ export function createServices(options: WorkbenchOptions): Services {
       env,
       homesDir: join(config.home, 'runner-homes'),
     });
-  const settings = new SettingsService(db, paths.secrets, builtinRunnerConfigs());
+  const settings = await SettingsService.open(store.settings, paths.secrets, builtinRunnerConfigs());
   const sessions = new SessionStore(db);
   const log = new SessionLog(paths.sessionLog);
   const hub = new Hub();

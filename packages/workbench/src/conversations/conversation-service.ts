@@ -71,11 +71,12 @@ export class ConversationService {
       );
     }
     const project = conversation.project_id ? await store.projects.get(conversation.project_id) : null;
+    const stored = await settings.stored();
     const { config } = resolveRunner(
-      { project: project?.default_runner, global: settings.stored().default_runner },
-      settings.runnerConfigs(),
+      { project: project?.default_runner, global: stored.default_runner },
+      await settings.runnerConfigs(),
     );
-    settings.model(config);
+    await settings.model(config);
     let instructions =
       'You are a helpful engineer in a local coding workbench. Answer questions; do not change files unless asked.';
     let workdir = join(this.#deps.home, 'conversations', id);

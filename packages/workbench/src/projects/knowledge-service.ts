@@ -84,10 +84,10 @@ export class KnowledgeService {
       );
     }
     const { config } = resolveRunner(
-      { project: project.default_runner, global: settings.stored().default_runner },
-      settings.runnerConfigs(),
+      { project: project.default_runner, global: settings.now.stored().default_runner },
+      settings.now.runnerConfigs(),
     );
-    settings.model(config);
+    settings.now.model(config);
     let targets: [Repository, KnowledgeLayer][];
     if (only) {
       const repository = project.repositories.find((each) => each.name === only.repository);

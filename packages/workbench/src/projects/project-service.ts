@@ -55,7 +55,7 @@ export class ProjectService {
     repositories: RepositoryInput[];
     default_runner?: string | null | undefined;
   }): Promise<Project> {
-    this.#settings.assertRunner(input.default_runner, 'default_runner');
+    await this.#settings.assertRunner(input.default_runner, 'default_runner');
     const repositories = await this.#repositories(input.repositories);
     return this.#store.create({
       name: input.name,
@@ -79,8 +79,8 @@ export class ProjectService {
     },
   ): Promise<Project> {
     const project = this.#store.get(id);
-    this.#settings.assertRunner(patch.default_runner, 'default_runner');
-    this.#settings.assertRunner(patch.review_runner, 'review_runner');
+    await this.#settings.assertRunner(patch.default_runner, 'default_runner');
+    await this.#settings.assertRunner(patch.review_runner, 'review_runner');
     const changes: Partial<Project> = {};
     if (patch.name !== undefined) changes.name = patch.name;
     if (patch.description !== undefined) changes.description = patch.description;

@@ -195,7 +195,7 @@ export class SessionRunner {
     const session = this.#store.get(sessionId);
     this.#assertOpen(sessionId);
     this.assertIdle(sessionId);
-    this.#settings.model(this.#settings.runnerConfig(session.runner_config_id));
+    this.#settings.now.model(this.#settings.now.runnerConfig(session.runner_config_id));
     return session;
   }
 
@@ -260,7 +260,7 @@ export class SessionRunner {
       return { session_id: sessionId, message_id: message.id, queued: false };
     }
     this.#assertOpen(sessionId);
-    this.#settings.model(this.#settings.runnerConfig(session.runner_config_id));
+    this.#settings.now.model(this.#settings.now.runnerConfig(session.runner_config_id));
     const queue = this.#queues.get(sessionId) ?? [];
     queue.push(message);
     this.#queues.set(sessionId, queue);
@@ -472,8 +472,8 @@ export class SessionRunner {
   }
 
   async #turn(session: SessionRecord, input: TurnInput, controller: AbortController): Promise<RunnerOutcome> {
-    const config = this.#settings.runnerConfig(session.runner_config_id);
-    const model = this.#settings.model(config);
+    const config = await this.#settings.runnerConfig(session.runner_config_id);
+    const model = await this.#settings.model(config);
     const running = this.#store.update(session.id, {
       status: 'running',
       runner: config.kind,
@@ -564,7 +564,7 @@ export class SessionRunner {
           ...(input.images?.length ? { images: input.images } : {}),
           ...(session.runner_session_id ? { resumeSessionId: session.runner_session_id } : {}),
           model,
-          mcpServers: this.#settings.stored().mcp_servers.filter((server) => server.enabled),
+          mcpServers: (await this.#settings.stored()).mcp_servers.filter((server) => server.enabled),
           skillDirs: session.context.skillDirs,
           ...(session.context.readOnly ? { readOnly: true } : {}),
           config,

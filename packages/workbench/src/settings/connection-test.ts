@@ -26,7 +26,7 @@ export async function testConnection(
   input: ConnectionTestInput,
   fetcher: typeof fetch = globalThis.fetch,
 ): Promise<ConnectionTestResult> {
-  const stored = settings.stored();
+  const stored = await settings.stored();
   const baseUrl = input.base_url ?? stored.base_url;
   const model = input.model ?? stored.model ?? undefined;
   if (!baseUrl) {
@@ -38,7 +38,7 @@ export async function testConnection(
     };
   }
   const sameAddress = stored.base_url !== null && trim(stored.base_url) === trim(baseUrl);
-  const key = input.api_key ?? (sameAddress ? settings.secrets().api_key : undefined);
+  const key = input.api_key ?? (sameAddress ? (await settings.secrets()).api_key : undefined);
   const url = `${trim(baseUrl)}/models`;
   const failed = (message: string): ConnectionTestResult => ({
     ok: false,

@@ -8,4 +8,4 @@ export {
   type StoredSettings,
   settingsUpdateSchema,
 } from './schema.ts';
-export { SettingsService } from './settings-service.ts';
+export { runnerConfigById, SettingsService } from './settings-service.ts';

@@ -62,7 +62,7 @@ export function settingsRoutes(settings: SettingsService, runners: RunnerRegistr
           response: responses(wire.mcpHealth, 404),
         },
       },
-      async (request) => checkMcpServer(settings.mcpServer(request.params.name)),
+      async (request) => checkMcpServer(await settings.mcpServer(request.params.name)),
     );
     app.get(
       '/api/settings/check',
@@ -75,7 +75,10 @@ export function settingsRoutes(settings: SettingsService, runners: RunnerRegistr
           response: responses(wire.settingsCheck),
         },
       },
-      async () => ({ ...settings.check(), runners: await runners.check(settings.runnerConfigs()) }),
+      async () => ({
+        ...(await settings.check()),
+        runners: await runners.check(await settings.runnerConfigs()),
+      }),
     );
   };
 }

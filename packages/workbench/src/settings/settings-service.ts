@@ -1,6 +1,6 @@
 import { WorkbenchError } from '../errors.ts';
 import type { ModelSetting, RunnerConfig } from '../runners/index.ts';
-import { type Database, settingsQueries } from '../store/index.ts';
+import type { SettingsRecords } from '../store/index.ts';
 import {
   defaultSettings,
   type McpServerSetting,
@@ -37,31 +37,76 @@ export interface SettingsCheck {
   reasons: Record<string, string>;
 }
 
-/** Settings: one row in the database for the plain fields, the secrets in their own 0600 file. */
+/**
+ * Settings: one row in the store (`store.settings`) for the plain fields, the secrets in their own 0600 file.
+ * Reads and writes of the row go through the async contract; `now` answers synchronously from a copy.
+ */
 export class SettingsService {
-  readonly #db: Database;
+  readonly #records: SettingsRecords;
   readonly #secrets: SecretsFile;
   readonly #builtins: RunnerConfig[];
+  #current: StoredSettings;
 
-  constructor(db: Database, secretsPath: string, builtins: RunnerConfig[]) {
-    this.#db = db;
+  /**
+   * The synchronous answers, from the settings as last read or written through this service (loaded by
+   * `open`, replaced on every `update` and every async read). For the callers that must decide in one
+   * synchronous step: the session runner checks the model between its busy checks and the reservation it
+   * makes (an await there would let another request slip in between), and the task flow and knowledge
+   * generation pick a runner and check the model before answering 202, in code still synchronous over
+   * ProjectStore/TaskStore. Writes never go through here: only `update`, through the contract.
+   */
+  readonly now: {
+    stored(): StoredSettings;
+    runnerConfigs(): RunnerConfig[];
+    runnerConfig(id: string, field?: string): RunnerConfig;
+    model(config?: RunnerConfig): ModelSetting;
+  };
+
+  private constructor(
+    records: SettingsRecords,
+    secretsPath: string,
+    builtins: RunnerConfig[],
+    current: StoredSettings,
+  ) {
+    this.#records = records;
     this.#secrets = new SecretsFile(secretsPath);
     this.#builtins = builtins;
+    this.#current = current;
+    this.now = {
+      stored: () => ({ ...this.#current }),
+      runnerConfigs: () => this.#allConfigs(this.#current),
+      runnerConfig: (id, field = 'runner') => this.#configById(id, this.#allConfigs(this.#current), field),
+      model: (config) => this.#model(this.#current, config),
+    };
   }
 
-  stored(): StoredSettings {
-    return { ...defaultSettings, ...settingsQueries.readSettings(this.#db) };
+  /** The service over `records`, with the settings read once for `now`. */
+  static async open(
+    records: SettingsRecords,
+    secretsPath: string,
+    builtins: RunnerConfig[],
+  ): Promise<SettingsService> {
+    return new SettingsService(records, secretsPath, builtins, {
+      ...defaultSettings,
+      ...(await records.read()),
+    });
+  }
+
+  /** The stored settings, read through the contract (and kept for `now`). */
+  async stored(): Promise<StoredSettings> {
+    this.#current = { ...defaultSettings, ...(await this.#records.read()) };
+    return { ...this.#current };
   }
 
   /** The secrets usable now: each only while its URL is the one it was saved with. */
-  secrets(): { api_key?: string; github_token?: string; gitlab_token?: string } {
-    const stored = this.stored();
+  async secrets(): Promise<{ api_key?: string; github_token?: string; gitlab_token?: string }> {
+    const stored = await this.stored();
     return usableSecrets(this.#read(stored), stored);
   }
 
-  view(): SettingsView {
-    const secrets = this.secrets();
-    const stored = this.stored();
+  async view(): Promise<SettingsView> {
+    const stored = await this.stored();
+    const secrets = usableSecrets(this.#read(stored), stored);
     return {
       ...stored,
       mcp_servers: stored.mcp_servers.map(maskServer),
@@ -72,8 +117,8 @@ export class SettingsService {
     };
   }
 
-  update(patch: SettingsUpdate): SettingsUpdateResult {
-    const current = this.stored();
+  async update(patch: SettingsUpdate): Promise<SettingsUpdateResult> {
+    const current = await this.stored();
     const next: StoredSettings = { ...current };
     if (patch.model !== undefined) next.model = patch.model;
     if (patch.base_url !== undefined) next.base_url = patch.base_url;
@@ -106,7 +151,7 @@ export class SettingsService {
     const { secrets, cleared } = patchSecrets(before, patch, next);
     let secretsWritten = false;
     try {
-      settingsQueries.writeSettings(this.#db, next, () => {
+      await this.#records.write(next, () => {
         if (JSON.stringify(secrets) !== JSON.stringify(before)) {
           this.#secrets.write(secrets);
           secretsWritten = true;
@@ -121,15 +166,15 @@ export class SettingsService {
       throw error;
     }
     return {
-      ...this.view(),
+      ...(await this.view()),
       cleared_secrets: cleared,
       ...(cleared.length > 0 ? { message: cleared.map((name) => clearedReasons[name]).join(' ') } : {}),
     };
   }
 
   /** An MCP server by name (its env as stored), or 404 MCP_SERVER_NOT_FOUND. */
-  mcpServer(name: string): McpServerSetting {
-    const server = this.stored().mcp_servers.find((entry) => entry.name === name);
+  async mcpServer(name: string): Promise<McpServerSetting> {
+    const server = (await this.stored()).mcp_servers.find((entry) => entry.name === name);
     if (!server) {
       throw new WorkbenchError('MCP_SERVER_NOT_FOUND', `No MCP server named '${name}' in the settings.`, {
         name,
@@ -139,26 +184,40 @@ export class SettingsService {
   }
 
   /** Every runner config: the user's, then the built-in ones they do not override. */
-  runnerConfigs(): RunnerConfig[] {
-    return this.#allConfigs(this.stored());
+  async runnerConfigs(): Promise<RunnerConfig[]> {
+    return this.#allConfigs(await this.stored());
   }
 
   /** A runner config by id, or 422 UNKNOWN_RUNNER naming the field that named it. */
-  runnerConfig(id: string, field = 'runner'): RunnerConfig {
-    return this.#configById(id, this.runnerConfigs(), field);
+  async runnerConfig(id: string, field = 'runner'): Promise<RunnerConfig> {
+    return this.#configById(id, await this.runnerConfigs(), field);
   }
 
   /** Checks that `id` names a runner config (for project and task fields). */
-  assertRunner(id: string | null | undefined, field: string): void {
-    if (id) this.runnerConfig(id, field);
+  async assertRunner(id: string | null | undefined, field: string): Promise<void> {
+    if (id) await this.runnerConfig(id, field);
   }
 
   /**
    * The model settings for a run with `config`, or 409 MODEL_NOT_CONFIGURED saying what to set: every AI
    * action needs a model, from the runner config or from the settings.
    */
-  model(config?: RunnerConfig): ModelSetting {
-    const stored = this.stored();
+  async model(config?: RunnerConfig): Promise<ModelSetting> {
+    return this.#model(await this.stored(), config);
+  }
+
+  /** What is missing, and why (for `GET /api/settings/check`). */
+  async check(): Promise<SettingsCheck> {
+    const stored = await this.stored();
+    const secrets = this.#read(stored);
+    const reasons: Record<string, string> = {};
+    if (!stored.model) reasons.model = 'No AI model is set: PUT /api/settings {"model": "<model name>"}.';
+    for (const name of secrets.cleared ?? []) reasons[name] = clearedReasons[name];
+    const missing = Object.keys(reasons);
+    return { ready: !missing.includes('model') && !missing.includes('api_key'), missing, reasons };
+  }
+
+  #model(stored: StoredSettings, config?: RunnerConfig): ModelSetting {
     const model = config?.model ?? stored.model;
     if (!model) {
       throw new WorkbenchError(
@@ -177,17 +236,6 @@ export class SettingsService {
       ...(stored.base_url ? { baseUrl: stored.base_url } : {}),
       ...(apiKey ? { apiKey } : {}),
     };
-  }
-
-  /** What is missing, and why (for `GET /api/settings/check`). */
-  check(): SettingsCheck {
-    const stored = this.stored();
-    const secrets = this.#read(stored);
-    const reasons: Record<string, string> = {};
-    if (!stored.model) reasons.model = 'No AI model is set: PUT /api/settings {"model": "<model name>"}.';
-    for (const name of secrets.cleared ?? []) reasons[name] = clearedReasons[name];
-    const missing = Object.keys(reasons);
-    return { ready: !missing.includes('model') && !missing.includes('api_key'), missing, reasons };
   }
 
   /**
@@ -210,16 +258,21 @@ export class SettingsService {
   }
 
   #configById(id: string, configs: RunnerConfig[], field: string): RunnerConfig {
-    const found = configs.find((config) => config.id === id);
-    if (!found) {
-      throw new WorkbenchError('UNKNOWN_RUNNER', `${field}: no runner config has id '${id}'.`, {
-        field,
-        runner: id,
-        available: configs.map((config) => config.id),
-      });
-    }
-    return found;
+    return runnerConfigById(configs, id, field);
   }
+}
+
+/** A runner config of `configs` by id, or 422 UNKNOWN_RUNNER naming the field that named it. */
+export function runnerConfigById(configs: RunnerConfig[], id: string, field: string): RunnerConfig {
+  const found = configs.find((config) => config.id === id);
+  if (!found) {
+    throw new WorkbenchError('UNKNOWN_RUNNER', `${field}: no runner config has id '${id}'.`, {
+      field,
+      runner: id,
+      available: configs.map((config) => config.id),
+    });
+  }
+  return found;
 }
 
 /** Secret-looking env values (`/key|token|secret|password|auth/i` in the name) as the mask, named in `env_set`. */

@@ -9,7 +9,6 @@ export {
   projectQueries,
   SqliteWorkbenchStore,
   sessionQueries,
-  settingsQueries,
   taskQueries,
   todoQueries,
 } from './sqlite/index.ts';

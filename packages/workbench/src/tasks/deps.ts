@@ -112,8 +112,8 @@ export class TaskLocks {
 /** The runner config of a task: task, then project, then global (spec "Runner resolution"). */
 export function taskRunner(deps: TaskDeps, task: Task, project: Project): RunnerConfig {
   return resolveRunner(
-    { task: task.runner, project: project.default_runner, global: deps.settings.stored().default_runner },
-    deps.settings.runnerConfigs(),
+    { task: task.runner, project: project.default_runner, global: deps.settings.now.stored().default_runner },
+    deps.settings.now.runnerConfigs(),
   ).config;
 }
 
@@ -143,7 +143,7 @@ export function createTaskSession(
   config: RunnerConfig,
   options: { readOnly?: boolean; model?: boolean } = {},
 ): SessionRecord {
-  if (options.model !== false) deps.settings.model(config);
+  if (options.model !== false) deps.settings.now.model(config);
   const taskDir = deps.paths.taskDir(task.id);
   const constitution = readTaskFile(taskDir, join(taskDir, 'constitution.md')) ?? '';
   return deps.runner.create(kind, task.id, config.id, {

@@ -132,8 +132,8 @@ export class MergeRequestFollower {
   }
 
   async #readOne(followed: FollowedMergeRequest): Promise<FollowedMergeRequest> {
-    const settings = this.#options.settings.stored();
-    const secrets = this.#options.settings.secrets();
+    const settings = await this.#options.settings.stored();
+    const secrets = await this.#options.settings.secrets();
     const token = followed.provider === 'github' ? secrets.github_token : secrets.gitlab_token;
     const checked_at = nowIso();
     if (!token) {

@@ -29,7 +29,7 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.task, 400, 404, 422),
         },
       },
-      async (request, reply) => reply.status(201).send(viewTask(deps, createTask(deps, request.body))),
+      async (request, reply) => reply.status(201).send(viewTask(deps, await createTask(deps, request.body))),
     );
     app.get(
       '/api/tasks/:id',
@@ -92,7 +92,7 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.task, 400, 404, 409, 422),
         },
       },
-      async (request) => viewTask(deps, updateTask(deps, request.params.id, request.body)),
+      async (request) => viewTask(deps, await updateTask(deps, request.params.id, request.body)),
     );
     app.delete(
       '/api/tasks/:id',

@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { WorkbenchError } from '../errors.ts';
 import { type SessionKind, type SessionRecord, type SessionStatus, stopReasons } from '../sessions/index.ts';
+import { runnerConfigById } from '../settings/index.ts';
 import { defaultBranch } from './branch-name.ts';
 import type { TaskDeps } from './deps.ts';
 import { discardDirectory, emptyTrash } from './discard-directory.ts';
@@ -68,7 +69,7 @@ function shownPlan(deps: TaskDeps, taskId: string): string | null {
   }
 }
 
-export function createTask(
+export async function createTask(
   deps: TaskDeps,
   input: {
     project_id: string;
@@ -78,9 +79,9 @@ export function createTask(
     runner?: string | null | undefined;
     branch?: string | undefined;
   },
-): Task {
+): Promise<Task> {
   const project = deps.projects.get(input.project_id);
-  deps.settings.assertRunner(input.runner, 'runner');
+  await deps.settings.assertRunner(input.runner, 'runner');
   const id = deps.store.newId();
   deps.store.create({
     id,
@@ -96,7 +97,7 @@ export function createTask(
   return deps.store.get(id);
 }
 
-export function updateTask(
+export async function updateTask(
   deps: TaskDeps,
   id: string,
   patch: {
@@ -107,7 +108,9 @@ export function updateTask(
     branch?: string | undefined;
     state?: unknown;
   },
-): Task {
+): Promise<Task> {
+  // Read before the checks: from them to the write nothing may wait.
+  const runners = await deps.settings.runnerConfigs();
   const task = deps.store.get(id);
   if (patch.state !== undefined) {
     throw new WorkbenchError(
@@ -128,7 +131,7 @@ export function updateTask(
       allowed: deps.flow.allowedActions(task.state),
     });
   }
-  deps.settings.assertRunner(patch.runner, 'runner');
+  if (patch.runner) runnerConfigById(runners, patch.runner, 'runner');
   const { state: _state, ...fields } = patch;
   return deps.store.update(id, fields);
 }

@@ -42,7 +42,7 @@ describe('MCP servers in the settings', () => {
     // What GET answered, sent back with one value changed: the masks keep the stored values.
     const back = { ...got.mcp_servers[0], env: { ...got.mcp_servers[0].env, DB_PASSWORD: 'new-pass' } };
     expect((await api('PUT', '/api/settings', { mcp_servers: [back] })).status).toBe(200);
-    const stored = wb.workbench.services.settings.stored().mcp_servers[0];
+    const stored = (await wb.workbench.services.settings.stored()).mcp_servers[0];
     expect(stored?.env).toEqual({
       GITHUB_TOKEN: 'ghp_secret1',
       DB_PASSWORD: 'new-pass',
@@ -70,7 +70,7 @@ describe('MCP servers in the settings', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('INVALID_PARAMS');
     expect(bad.body.error.message).toContain('env entry "MY TOKEN=abc" is not a variable name');
-    expect(wb.workbench.services.settings.stored().mcp_servers).toEqual([]);
+    expect((await wb.workbench.services.settings.stored()).mcp_servers).toEqual([]);
   });
 
   test('the health check starts the server, lists its tools; a broken one says why; unknown is 404', {

@@ -123,7 +123,7 @@ async function firstPlanPrompt(
   message: string | undefined,
   signal: AbortSignal,
 ): Promise<string> {
-  const documents = await fetchPrdDocuments(task.prd_links, deps.settings.stored().prd_links, signal);
+  const documents = await fetchPrdDocuments(task.prd_links, (await deps.settings.stored()).prd_links, signal);
   reportPrdDocuments(deps, task.id, sessionId, documents);
   const projectMd = readIfExists(join(deps.paths.taskDir(task.id), 'project.md'));
   const prompt = planPrompt(task, documents, projectMd, task.images.length);

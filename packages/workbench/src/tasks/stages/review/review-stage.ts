@@ -124,6 +124,9 @@ export async function submitMergeRequest(
   taskId: string,
   body: { title?: string | undefined; description?: string | undefined },
 ): Promise<Task> {
+  // Read before the checks: from them to the claim below nothing may wait.
+  const settings = await deps.settings.stored();
+  const token = (await deps.settings.secrets()).github_token;
   let task = deps.store.check(taskId, 'submit_mr');
   // The commit message being written (by itself on entering review, or asked for): wait for it.
   const reviewSessionId = deps.store.sessionOf(taskId, 'review');
@@ -133,8 +136,6 @@ export async function submitMergeRequest(
   const title = body.title ?? task.mr_title ?? message.split('\n')[0] ?? message;
   const description =
     body.description ?? task.mr_description ?? message.split('\n').slice(1).join('\n').trim();
-  const settings = deps.settings.stored();
-  const token = deps.settings.secrets().github_token;
   const providerOf = (repository: string, url: string | null) =>
     project.repositories.find((each) => each.name === repository)?.provider ??
     (url ? detectProvider(url) : 'other');

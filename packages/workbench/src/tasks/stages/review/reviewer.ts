@@ -189,7 +189,7 @@ function reviewerSession(deps: TaskDeps, task: Task): SessionRecord {
   if (existing) return existing;
   const project = deps.projects.get(task.project_id);
   const config = project.review_runner
-    ? deps.settings.runnerConfig(project.review_runner, 'review_runner')
+    ? deps.settings.now.runnerConfig(project.review_runner, 'review_runner')
     : taskRunner(deps, task, project);
   // The reviewer looks; the todos change the code.
   return createTaskSession(deps, task, 'reviewer', config, { readOnly: true });

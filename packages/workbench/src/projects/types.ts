@@ -22,9 +22,6 @@ export type ProjectStatus = (typeof projectStatuses)[number];
 export type { KnowledgeLayer };
 export type KnowledgeStatus = (typeof knowledgeStatuses)[number];
 
-/** How many repair turns a todo whose checks fail gets by default, before it is `failed`. */
-export const defaultRepairTurns = 2;
-
 export interface Repository {
   /** Absolute path of the repository's root. */
   path: string;

@@ -13,12 +13,16 @@ export { deleteProjectTasks, removeOrphanTaskDirs } from './task-service.ts';
 export { TaskStore } from './task-store.ts';
 export type {
   FollowedMergeRequest,
+  PlanVersion,
   ReviewFinding,
   Task,
+  TaskImage,
+  TaskImageInfo,
   TaskReview,
   Todo,
   TodoOrigin,
   TodoStatus,
+  Workspace,
 } from './types.ts';
 
 import { defaultFlow } from './stages/index.ts';

@@ -1,4 +1,4 @@
-import type { Conversation } from '../../conversations/types.ts';
+import type { Conversation } from '../../conversations/index.ts';
 
 export type { Conversation };
 

@@ -1,4 +1,4 @@
-import type { KnowledgeLayer, KnowledgeRecord, Project } from '../../projects/types.ts';
+import type { KnowledgeLayer, KnowledgeRecord, Project } from '../../projects/index.ts';
 
 export type { KnowledgeLayer, KnowledgeRecord, Project };
 
@@ -35,3 +35,6 @@ export interface ProjectRecords {
   /** Crash repair: layers left pending or running fail, and INITIALIZING projects with them. */
   failInterrupted(): Promise<void>;
 }
+
+/** How many repair turns a todo whose checks fail gets by default (a project without its own), before it is `failed`. */
+export const defaultRepairTurns = 2;

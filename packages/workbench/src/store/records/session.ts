@@ -1,4 +1,4 @@
-import type { SessionContext, SessionKind, SessionRecord } from '../../sessions/types.ts';
+import type { SessionContext, SessionKind, SessionRecord } from '../../sessions/index.ts';
 
 /** A session as stored: `busy` (whether a runner holds it now) is the session runner's, in memory. */
 export type StoredSession = Omit<SessionRecord, 'busy'>;

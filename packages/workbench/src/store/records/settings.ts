@@ -1,4 +1,4 @@
-import type { StoredSettings } from '../../settings/schema.ts';
+import type { StoredSettings } from '../../settings/index.ts';
 
 export type { StoredSettings };
 

@@ -1,4 +1,4 @@
-import type { Skill } from '../../skills/types.ts';
+import type { Skill } from '../../skills/index.ts';
 
 export type { Skill };
 

@@ -1,5 +1,12 @@
-import type { TaskState } from '../../tasks/states.ts';
-import type { PlanVersion, Task, TaskImage, TaskImageInfo, Todo, TodoOrigin } from '../../tasks/types.ts';
+import type {
+  PlanVersion,
+  Task,
+  TaskImage,
+  TaskImageInfo,
+  TaskState,
+  Todo,
+  TodoOrigin,
+} from '../../tasks/index.ts';
 
 export type { PlanVersion, Task, TaskImage, TaskImageInfo, TaskState, Todo, TodoOrigin };
 

@@ -1,6 +1,6 @@
 import { newId } from '@keel/runtime/store';
 import { WorkbenchError } from '../../errors.ts';
-import { defaultRepairTurns, type Repository } from '../../projects/types.ts';
+import type { Repository } from '../../projects/index.ts';
 import { fromJson, nowIso } from '../database.ts';
 import type {
   KnowledgeLayer,
@@ -10,6 +10,7 @@ import type {
   Project,
   ProjectPatch,
 } from '../records/project.ts';
+import { defaultRepairTurns } from '../records/project.ts';
 import type { Database, Row } from './database.ts';
 
 // Projects and their knowledge layers on SQLite.

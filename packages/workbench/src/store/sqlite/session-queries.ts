@@ -1,6 +1,6 @@
 import { newId } from '@keel/runtime/store';
 import { WorkbenchError } from '../../errors.ts';
-import type { SessionContext, SessionRecord } from '../../sessions/types.ts';
+import type { SessionContext, SessionRecord } from '../../sessions/index.ts';
 import { fromJson, nowIso } from '../database.ts';
 import type { NewSession, SessionPatch, StoredSession } from '../records/session.ts';
 import type { Database, Row } from './database.ts';

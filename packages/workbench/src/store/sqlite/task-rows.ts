@@ -1,5 +1,5 @@
 import { redactCredentials } from '../../git/index.ts';
-import type { Workspace } from '../../tasks/types.ts';
+import type { Workspace } from '../../tasks/index.ts';
 import { fromJson, nowIso } from '../database.ts';
 import type { Task, TaskImage, TaskImageInfo, TaskState, Todo } from '../records/task.ts';
 import type { Row } from './database.ts';

@@ -77,7 +77,10 @@ describe.skipIf(!hasChromium)('the stepper follows the registered stages', () =>
       // One row of six: the grid takes a column per stage of the flow. Measured in one snapshot of the
       // layout: the header above may still grow (a late part of the page) between separate measurements.
       const tops = await steps.evaluateAll((buttons) =>
-        buttons.map((button) => Math.round(button.getBoundingClientRect().top)),
+        // Typed by hand: the tests' TypeScript configuration has no DOM library.
+        (buttons as unknown as { getBoundingClientRect(): { top: number } }[]).map((button) =>
+          Math.round(button.getBoundingClientRect().top),
+        ),
       );
       expect(new Set(tops).size).toBe(1);
       await page.screenshot({ path: join(shots, 'stepper-six-stages.png'), fullPage: true });

@@ -3,8 +3,9 @@
 // row, with no SPA file edited. Debian's Chromium against the real workbench in process.
 import { join } from 'node:path';
 import { createTempDir, createTempGitRepo } from '@keel/testkit';
-import { createWorkbench, defaultStages, type StageModule } from '@keel/workbench';
+import { createWorkbench, defaultStages } from '@keel/workbench';
 import { describe, expect, test } from 'vitest';
+import { securityReviewStage } from '../../workbench/test/tasks/security-review-stage.ts';
 import {
   call,
   dist,
@@ -15,22 +16,6 @@ import {
   shots,
   workbenchEnv,
 } from './harness.ts';
-
-const securityReviewStage: StageModule = {
-  number: '06',
-  key: 'security',
-  title: 'Security review',
-  states: ['SECURITY_REVIEW'],
-  moves: [
-    {
-      action: 'security_scan',
-      by: 'user',
-      from: ['REVIEWING', 'SECURITY_REVIEW'],
-      to: 'same',
-      trigger: 'POST /api/tasks/{id}/security-scan',
-    },
-  ],
-};
 
 describe.skipIf(!hasChromium)('the stepper follows the registered stages', () => {
   test('a sixth stage registered in the workbench is a sixth step of the stepper', {

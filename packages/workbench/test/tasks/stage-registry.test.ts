@@ -1,36 +1,11 @@
 // Issue #24: a workbench stage is a module. A stage registered in the registry (here a sixth, "06 Security
-// review", defined only in this file) is in GET /api/flow, in the table of moves (its action is refused in
+// review", defined only in test/tasks/security-review-stage.ts) is in GET /api/flow, in the table of moves (its action is refused in
 // the wrong state by the same check as every other) and gets its endpoint, with no other file edited.
 import * as wire from '@keel/protocol/workbench';
 import { describe, expect, test } from 'vitest';
-import { idParams, responses } from '../../src/http/index.ts';
-import { buildFlow, defaultStages, type StageModule, type TaskDeps } from '../../src/tasks/index.ts';
-import { viewTask } from '../../src/tasks/task-service.ts';
+import { buildFlow, defaultStages } from '../../src/tasks/index.ts';
 import { type Body, repoWithRemote, startWorkbench, tempDir } from '../harness.ts';
-
-/** A stage of its own state and one action: a security scan of the change, allowed in review or in it. */
-export const securityReviewStage: StageModule = {
-  number: '06',
-  key: 'security',
-  title: 'Security review',
-  states: ['SECURITY_REVIEW'],
-  moves: [
-    {
-      action: 'security_scan',
-      by: 'user',
-      from: ['REVIEWING', 'SECURITY_REVIEW'],
-      to: 'same',
-      trigger: 'POST /api/tasks/{id}/security-scan',
-    },
-  ],
-  routes: (deps: TaskDeps) => async (app) => {
-    app.post(
-      '/api/tasks/:id/security-scan',
-      { schema: { tags: ['flow'], params: idParams, response: responses(wire.task, 404, 409) } },
-      async (request) => viewTask(deps, deps.store.check(request.params.id, 'security_scan')),
-    );
-  },
-};
+import { securityReviewStage } from './security-review-stage.ts';
 
 describe('a stage is a module of the registry', () => {
   test('a sixth stage registered is in GET /api/flow, the table of moves and the routes', async () => {

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { holdDatabaseLock, mountSmallDisk, smallDiskUnavailable } from '@keel/testkit';
+import { lockedStoreError, mountSmallDisk, smallDiskUnavailable, writeWhileLocked } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { integrityOf, truncateWal } from '../../runtime/test/store/faults/fault-checks.ts';
 import { startServer } from './harness.ts';
@@ -148,23 +148,18 @@ describe('keel-web with its database locked by another process', () => {
     await s.until(first.body.id, (run) => run.status === 'succeeded');
     const database = join(s.home, 'keel.db');
 
-    const lock = await holdDatabaseLock(database);
-    try {
-      const started = Date.now();
-      const answer = await s.api('POST', '/runtime/runs', { prompt: 'second', workdir: s.repo.path });
-      expect(Date.now() - started).toBeGreaterThanOrEqual(4500);
-      expect(answer.status).toBe(500);
-      expect(answer.body.error).toMatchObject({
-        code: 'STORE_ERROR',
-        message: expect.stringMatching(/another process holds the database lock/),
-        details: { reason: 'locked', code: 'SQLITE_BUSY' },
-      });
-      // Reads do not need the lock.
-      expect((await s.api('GET', '/health')).status).toBe(200);
-      expect((await s.api('GET', `/runtime/runs/${first.body.id}`)).body.status).toBe('succeeded');
-    } finally {
-      await lock.release();
-    }
+    const { answer, waitedMs } = await writeWhileLocked(
+      database,
+      () => s.api('POST', '/runtime/runs', { prompt: 'second', workdir: s.repo.path }),
+      async () => {
+        // Reads do not need the lock.
+        expect((await s.api('GET', '/health')).status).toBe(200);
+        expect((await s.api('GET', `/runtime/runs/${first.body.id}`)).body.status).toBe('succeeded');
+      },
+    );
+    expect(waitedMs).toBeGreaterThanOrEqual(4500);
+    expect([answer.status, answer.body.error]).toMatchObject([500, lockedStoreError]);
+    expect(answer.body.error.message).toMatch(/another process holds the database lock/);
     const second = await s.api('POST', '/runtime/runs', { prompt: 'second', workdir: s.repo.path });
     expect(second.status).toBe(202);
     await s.until(second.body.id, (run) => run.status === 'succeeded');

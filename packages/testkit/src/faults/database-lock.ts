@@ -57,3 +57,30 @@ export async function holdDatabaseLock(path: string, timeoutMs = 10_000): Promis
     },
   };
 }
+
+/** What a service answers to a write while another process holds its database's lock (after the busy wait). */
+export const lockedStoreError = {
+  code: 'STORE_ERROR',
+  details: { reason: 'locked', code: 'SQLITE_BUSY' },
+} as const;
+
+/**
+ * Holds the database's lock, sends `write` and times it, runs `meanwhile` (reads that must still work)
+ * while the lock is still held, then releases it. Answers the write's answer and how long it waited.
+ */
+export async function writeWhileLocked<Answer>(
+  database: string,
+  write: () => Promise<Answer>,
+  meanwhile: () => Promise<void> = async () => {},
+): Promise<{ answer: Answer; waitedMs: number }> {
+  const lock = await holdDatabaseLock(database);
+  try {
+    const started = Date.now();
+    const answer = await write();
+    const waitedMs = Date.now() - started;
+    await meanwhile();
+    return { answer, waitedMs };
+  } finally {
+    await lock.release();
+  }
+}

@@ -1,23 +1,12 @@
 // The workbench against the requests a hostile web page (or anyone on the network) can make, over real
 // sockets: a DNS-rebinding Host, a foreign Origin, a cross-site WebSocket, every route in every path
 // spelling. Nothing may be executed, read or persisted; every refusal is in the error shape.
-import {
-  errorOf,
-  evilOrigin,
-  type OpenApiDocument,
-  operationsOf,
-  pathSpellings,
-  portOf,
-  rawRequest,
-  reboundAnswers,
-  reboundHost,
-  trySocket,
-} from '@keel/testkit/fuzz';
+import * as hostile from '@keel/testkit/fuzz';
 import { describe, expect, test } from 'vitest';
 import { startWorkbench } from '../harness.ts';
 
-const rebound = reboundHost;
-const evil = evilOrigin;
+const rebound = hostile.reboundHost;
+const evil = hostile.evilOrigin;
 
 /** A shell command dressed as a runner config: what a page would plant to run code. */
 const runnerConfig = {
@@ -52,9 +41,9 @@ const attacks = [
 describe('the workbench with its defaults (no key) against a hostile page', () => {
   test('a DNS-rebinding Host is refused on every route and the WebSocket; nothing is read or changed', async () => {
     await using wb = await startWorkbench();
-    const port = portOf(wb.base);
+    const port = hostile.portOf(wb.base);
     const before = (await wb.api('GET', '/api/settings')).body;
-    for (const answer of await reboundAnswers(port, attacks)) {
+    for (const answer of await hostile.reboundAnswers(port, attacks)) {
       expect(answer.status, answer.label).toBe(403);
       expect(answer.error?.code).toBe('PERMISSION_DENIED');
       expect(answer.error?.details?.reason).toBe('host_not_allowed');
@@ -62,10 +51,12 @@ describe('the workbench with its defaults (no key) against a hostile page', () =
       expect(answer.body).not.toContain('.ssh');
     }
     // The page itself (the SPA) is refused under a rebound name too: no foothold to script from.
-    expect((await rawRequest(port, { method: 'GET', path: '/', headers: { host: rebound } })).status).toBe(
-      403,
-    );
-    const socket = await trySocket(`${wb.base.replace('http', 'ws')}/api/ws`, { host: `${rebound}:${port}` });
+    expect(
+      (await hostile.rawRequest(port, { method: 'GET', path: '/', headers: { host: rebound } })).status,
+    ).toBe(403);
+    const socket = await hostile.trySocket(`${wb.base.replace('http', 'ws')}/api/ws`, {
+      host: `${rebound}:${port}`,
+    });
     expect(socket).toEqual({ kind: 'refused', status: 403 });
     expect((await wb.api('GET', '/api/settings')).body).toEqual(before);
     expect((await wb.api('GET', '/api/projects')).body).toEqual({ projects: [] });
@@ -73,7 +64,7 @@ describe('the workbench with its defaults (no key) against a hostile page', () =
 
   test('a foreign Origin cannot change anything or open the WebSocket', async () => {
     await using wb = await startWorkbench();
-    const port = portOf(wb.base);
+    const port = hostile.portOf(wb.base);
     const before = (await wb.api('GET', '/api/settings')).body;
     for (const attack of attacks.filter((a) => a.method !== 'GET')) {
       for (const origin of [
@@ -83,21 +74,21 @@ describe('the workbench with its defaults (no key) against a hostile page', () =
         `https://localhost:${port}.evil.example`,
       ]) {
         // text/plain (or no type at all) is what a page may send without a preflight.
-        const answer = await rawRequest(port, {
+        const answer = await hostile.rawRequest(port, {
           method: attack.method,
           path: attack.path,
           headers: { origin, 'content-type': 'text/plain' },
           ...(attack.body ? { body: attack.body } : {}),
         });
         expect(answer.status, `${attack.method} ${attack.path} from ${origin}`).toBe(403);
-        expect(errorOf(answer)).toMatchObject({
+        expect(hostile.errorOf(answer)).toMatchObject({
           code: 'PERMISSION_DENIED',
           details: { reason: 'origin_not_allowed' },
         });
-        expect(errorOf(answer)?.message).toContain('WORKBENCH_CORS_ORIGINS');
+        expect(hostile.errorOf(answer)?.message).toContain('WORKBENCH_CORS_ORIGINS');
       }
     }
-    const outcome = await trySocket(`${wb.base.replace('http', 'ws')}/api/ws`, { origin: evil });
+    const outcome = await hostile.trySocket(`${wb.base.replace('http', 'ws')}/api/ws`, { origin: evil });
     expect(outcome).toEqual({ kind: 'refused', status: 403 });
     expect((await wb.api('GET', '/api/settings')).body).toEqual(before);
     expect((await wb.api('GET', '/api/projects')).body).toEqual({ projects: [] });
@@ -105,14 +96,14 @@ describe('the workbench with its defaults (no key) against a hostile page', () =
 
   test('its own page, the CORS origins and listed hosts still work', async () => {
     await using wb = await startWorkbench([], { env: { WORKBENCH_ALLOWED_HOSTS: 'workbench.test' } });
-    const port = portOf(wb.base);
+    const port = hostile.portOf(wb.base);
     for (const [host, origin] of [
       [`127.0.0.1:${port}`, `http://127.0.0.1:${port}`],
       [`localhost:${port}`, `http://localhost:${port}`],
       [`localhost:${port}`, 'http://localhost:3000'],
       [`workbench.test:${port}`, `http://workbench.test:${port}`],
     ] as const) {
-      const answer = await rawRequest(port, {
+      const answer = await hostile.rawRequest(port, {
         method: 'PUT',
         path: '/api/settings',
         headers: { host, origin, 'content-type': 'application/json' },
@@ -121,7 +112,7 @@ describe('the workbench with its defaults (no key) against a hostile page', () =
       expect(answer.status, `${host} from ${origin}`).toBe(200);
     }
     // The socket's Host is 127.0.0.1:port, so its own origin is that one (localhost is another origin).
-    const socket = await trySocket(`${wb.base.replace('http', 'ws')}/api/ws`, {
+    const socket = await hostile.trySocket(`${wb.base.replace('http', 'ws')}/api/ws`, {
       origin: `http://127.0.0.1:${port}`,
     });
     expect(socket.kind).toBe('open');
@@ -135,19 +126,21 @@ describe('the workbench with a key: authentication cannot be skipped', () => {
       configure: false,
       env: { WORKBENCH_AUTH_API_KEY: 'the-key' },
     });
-    const port = portOf(wb.base);
+    const port = hostile.portOf(wb.base);
     const doc = JSON.parse(
-      (await rawRequest(port, { method: 'GET', path: '/docs/json' })).body,
-    ) as OpenApiDocument;
-    const operations = operationsOf(doc).filter((op) => op.path !== '/health' && op.path !== '/api/health');
+      (await hostile.rawRequest(port, { method: 'GET', path: '/docs/json' })).body,
+    ) as hostile.OpenApiDocument;
+    const operations = hostile
+      .operationsOf(doc)
+      .filter((op) => op.path !== '/health' && op.path !== '/api/health');
     expect(operations.length).toBeGreaterThan(30);
     let sent = 0;
     for (const op of operations) {
       const path = op.path.replace(/\{[^}]+\}/g, 'x');
       const method = op.method.toUpperCase();
       const body = op.method === 'get' || op.method === 'delete' ? {} : { body: '{}' };
-      for (const spelling of pathSpellings(path)) {
-        const answer = await rawRequest(port, {
+      for (const spelling of hostile.pathSpellings(path)) {
+        const answer = await hostile.rawRequest(port, {
           method,
           path: spelling.path,
           headers: { 'content-type': 'application/json' },
@@ -158,7 +151,7 @@ describe('the workbench with a key: authentication cannot be skipped', () => {
         // Spellings the router reads as the route itself must meet the key check.
         if (routed.has(spelling.name)) {
           expect(answer.status, where).toBe(401);
-          expect(errorOf(answer)?.code).toBe('AUTHENTICATION_FAILED');
+          expect(hostile.errorOf(answer)?.code).toBe('AUTHENTICATION_FAILED');
           continue;
         }
         // Others match no API route: the SPA's page (a GET: HTML with no data in it) or a refusal.
@@ -167,9 +160,9 @@ describe('the workbench with a key: authentication cannot be skipped', () => {
           continue;
         }
         expect(answer.status, where).toBeGreaterThanOrEqual(400);
-        expect(errorOf(answer)?.code, where).toBeTypeOf('string');
+        expect(hostile.errorOf(answer)?.code, where).toBeTypeOf('string');
       }
-      const keyed = await rawRequest(port, {
+      const keyed = await hostile.rawRequest(port, {
         method,
         path,
         headers: { authorization: 'Bearer the-key', 'content-type': 'application/json' },
@@ -178,9 +171,9 @@ describe('the workbench with a key: authentication cannot be skipped', () => {
       expect(keyed.status, `${method} ${path} with the key`).not.toBe(401);
     }
     expect(sent).toBeGreaterThan(300);
-    const outcome = await trySocket(`${wb.base.replace('http', 'ws')}/api/ws?token=wrong`, {});
+    const outcome = await hostile.trySocket(`${wb.base.replace('http', 'ws')}/api/ws?token=wrong`, {});
     expect(outcome).toEqual({ kind: 'closed', code: 4001 });
-    const keyed = await trySocket(`${wb.base.replace('http', 'ws')}/api/ws?token=the-key`, {});
+    const keyed = await hostile.trySocket(`${wb.base.replace('http', 'ws')}/api/ws?token=the-key`, {});
     expect(keyed.kind).toBe('open');
     if (keyed.kind === 'open') keyed.socket.close();
   });

@@ -26,7 +26,6 @@ export interface KeelRunnerOptions {
  */
 export function runtimeOptionsOf(options: KeelRunnerOptions, request: RunnerRequest): RuntimeOptions {
   const model = modelOf(request);
-  const apiKey = request.model.apiKey;
   return {
     ...(options.runtimeDir ? { runtimeDir: options.runtimeDir } : {}),
     workdir: request.workdir,
@@ -38,7 +37,6 @@ export function runtimeOptionsOf(options: KeelRunnerOptions, request: RunnerRequ
     ...(options.hiddenPaths?.length ? { hiddenPaths: options.hiddenPaths } : {}),
     ...(model ? { model } : {}),
     ...(request.model.baseUrl ? { modelBaseUrl: request.model.baseUrl } : {}),
-    ...(apiKey ? { apiKey } : {}),
     ...(options.retry ? { retry: options.retry } : {}),
     env: environmentOf(options.env ?? process.env, request),
     mcpServers: request.mcpServers.filter((server) => server.enabled).map(mcpServerOf),
@@ -106,8 +104,12 @@ function modelOf(request: RunnerRequest): string | undefined {
 
 function environmentOf(base: NodeJS.ProcessEnv, request: RunnerRequest): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, ...request.config.env };
-  // The runtime lets RUNTIME_MODEL_API_KEY win over every key; the key set in the workbench must win here.
-  if (request.model.apiKey) delete env.RUNTIME_MODEL_API_KEY;
+  // The run's key is the one set in the workbench, given the way the runtime reads its key first (its
+  // environment secret), as to a Keel child over ACP; a runner config whose env names its own keeps it.
+  // This environment is the run's own copy: the workbench's process environment is never changed.
+  if (request.model.apiKey && !('RUNTIME_MODEL_API_KEY' in request.config.env)) {
+    env.RUNTIME_MODEL_API_KEY = request.model.apiKey;
+  }
   // RUNTIME_SKILL_DIRS is the runtime's own list of extra skill directories (each holding <name>/SKILL.md).
   const skillDirs = [...request.skillDirs, ...(env.RUNTIME_SKILL_DIRS ?? '').split(delimiter)].filter(
     Boolean,

@@ -174,6 +174,30 @@ describe('the model key is bound to its base_url', () => {
   });
 });
 
+describe('one key precedence', () => {
+  test("the key set in the workbench is the run's, over a shell's RUNTIME_MODEL_API_KEY, without changing any environment", {
+    timeout: 60_000,
+  }, async () => {
+    const repo = repoWithRemote(tempDir('precedence'), 'app', { 'a.txt': 'a\n' });
+    const shellKey = 'sk-SHELL-key-77aa';
+    const env = { RUNTIME_MODEL_API_KEY: shellKey };
+    await using wb = await startWorkbench(knowledgeScript(1), { configure: false, env });
+    const processKey = process.env.RUNTIME_MODEL_API_KEY;
+    const saved = await wb.api('PUT', '/api/settings', {
+      model: 'mock-model',
+      base_url: wb.model.url,
+      api_key: keyA,
+    });
+    expect(saved.status).toBe(200);
+    await generateKnowledge(wb.api, repo.dir);
+    expect(new Set(bearers(wb.model))).toEqual(new Set([`Bearer ${keyA}`]));
+    // The run got the key in its own copy: neither the environment given to the workbench nor the
+    // process's own was edited.
+    expect(env.RUNTIME_MODEL_API_KEY).toBe(shellKey);
+    expect(process.env.RUNTIME_MODEL_API_KEY).toBe(processKey);
+  });
+});
+
 describe('the GitHub token is bound to its github_api_url', () => {
   const root = tempDir('github-binding');
   const githubUrl = 'https://github.com/acme/app.git';

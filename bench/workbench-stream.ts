@@ -45,7 +45,7 @@ function subscribe(
 }
 
 try {
-  const session = runner.create('conversation', null, 'keel', { workdir: home, skillDirs: [] });
+  const session = await runner.create('conversation', null, 'keel', { workdir: home, skillDirs: [] });
   const appendStarted = performance.now();
   for (let i = 0; i < events; i++) {
     runner.record(session.id, { type: 'text_delta', content: `chunk ${i} of a streamed answer ` });
@@ -94,7 +94,7 @@ try {
   );
 
   // Live fan-out: every subscriber connects first, then the session appends.
-  const live = runner.create('conversation', null, 'keel', { workdir: home, skillDirs: [] });
+  const live = await runner.create('conversation', null, 'keel', { workdir: home, skillDirs: [] });
   runner.record(live.id, { type: 'text_delta', content: 'start' });
   const waiting = Array.from({ length: subscribers }, () => subscribe(live.id, 1, liveEvents + 1));
   // Subscriptions are registered when their 'subscribed' answer is sent; give every socket time to open.

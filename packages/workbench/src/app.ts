@@ -108,7 +108,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   await registerRoutes(app, services, authorized);
   // The browser app at `/` (its files are public; everything it fetches goes through /api and the key).
   await app.register(async (scope) => spaRoutes(scope, options.spaDir));
-  services.start();
+  await services.start();
   app.addHook('onClose', async () => {
     await services.close();
   });

@@ -29,7 +29,7 @@ export async function registerRoutes(
       store: services.sessions,
       runner: services.runner,
       authorized,
-      task: (taskId) => taskSnapshot(services.tasks.store.get(taskId)),
+      task: async (taskId) => taskSnapshot(await services.tasks.store.get(taskId)),
     }),
   );
   await app.register(skillRoutes(services.skills));

@@ -6,7 +6,7 @@ import { Background } from './background.ts';
 import { runtimeCommandRunner } from './checks/index.ts';
 import { readConfig, type WorkbenchConfig, type WorkbenchPaths, workbenchPaths } from './config.ts';
 import { ConversationService } from './conversations/index.ts';
-import { KnowledgeService, ProjectService, ProjectStore } from './projects/index.ts';
+import { KnowledgeService, ProjectService, RepositoryTrust } from './projects/index.ts';
 import { builtinRunnerConfigs, createRunnerRegistry, type RunnerRegistry } from './runners/index.ts';
 import {
   cleanUpLogs,
@@ -15,7 +15,7 @@ import {
   type SessionKind,
   SessionLog,
   SessionRunner,
-  SessionStore,
+  Sessions,
   type TaskSnapshot,
   taskChannel,
 } from './sessions/index.ts';
@@ -39,7 +39,7 @@ import {
   type Task,
   type TaskDeps,
   TaskLocks,
-  TaskStore,
+  Tasks,
 } from './tasks/index.ts';
 
 const day = 24 * 60 * 60 * 1000;
@@ -52,26 +52,24 @@ export interface Services {
   fetch: typeof fetch;
   /** The store of every record (the SQLite dialect): what the services receive. */
   store: WorkbenchStore;
-  /**
-   * The SQLite connection under `store`: for tests that set up or inspect rows directly, and for the
-   * stores not yet moved to the contract (ProjectStore, TaskStore, SessionStore).
-   */
+  /** The SQLite connection under `store`: for tests that set up or inspect rows directly. */
   db: Database;
   registry: RunnerRegistry;
   settings: SettingsService;
-  sessions: SessionStore;
+  sessions: Sessions;
   log: SessionLog;
   hub: Hub;
   runner: SessionRunner;
   background: Background;
-  projectStore: ProjectStore;
+  /** The trust decision for a repository's `.runtime/config.json` (the projects' `trust_repository_config`). */
+  trust: RepositoryTrust;
   projects: ProjectService;
   knowledge: KnowledgeService;
   skills: SkillService;
   tasks: TaskDeps;
   conversations: ConversationService;
   /** Crash repair and the first log clean-up, then the daily one. */
-  start(): void;
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -85,7 +83,15 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
   const db = sqlite.db;
   const runtimeDir = env.RUNTIME_HOME || join(homedir(), '.runtime');
   // A repository's .runtime/config.json applies its security-relevant keys only in a project that trusts it.
-  const trustProjectConfig = (dir: string) => projects.trustsConfigIn(dir);
+  const trust = new RepositoryTrust(
+    {
+      projects: () => store.projects.list(),
+      taskOwners: async () => new Map((await store.tasks.list()).map((task) => [task.id, task.project_id])),
+    },
+    paths.home,
+  );
+  await trust.refresh();
+  const trustProjectConfig = trust.trusts;
   const registry =
     options.runners ??
     createRunnerRegistry({
@@ -94,8 +100,8 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
       env,
       homesDir: join(config.home, 'runner-homes'),
     });
-  const settings = await SettingsService.open(store.settings, paths.secrets, builtinRunnerConfigs());
-  const sessions = new SessionStore(db);
+  const settings = new SettingsService(store.settings, paths.secrets, builtinRunnerConfigs());
+  const sessions = new Sessions(store.sessions);
   const log = new SessionLog(paths.sessionLog);
   const hub = new Hub();
   const runner = new SessionRunner({ store: sessions, log, hub, settings, runners: registry });
@@ -105,14 +111,13 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
       `workbench background work failed: ${(storeFailure(error) ?? (error as Error)).message}`,
     ),
   );
-  const projectStore = new ProjectStore(db);
-  const projects = new ProjectService(projectStore, settings, {
+  const projects = new ProjectService(store.projects, settings, trust, {
     knowledgeDir: paths.knowledgeDir,
     home: paths.home,
     runtimeDir,
   });
   const knowledge = new KnowledgeService({
-    store: projectStore,
+    store: store.projects,
     runner,
     settings,
     background,
@@ -121,7 +126,7 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
   const skills = new SkillService(store, paths.skillsDir);
   // The flow from the registered stages (the five of the spec unless `stages` says otherwise).
   const flow = buildFlow(options.stages ?? defaultStages);
-  const taskStore = new TaskStore(db, flow);
+  const taskStore = new Tasks(store.tasks, flow);
   taskStore.onChange = (task) =>
     hub.publish({ type: 'task', channel: taskChannel(task.id), task: taskSnapshot(task) });
   const mergeRequests = new MergeRequestFollower({
@@ -132,7 +137,8 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
   });
   const tasks: TaskDeps = {
     store: taskStore,
-    projects: projectStore,
+    projects: store.projects,
+    trust,
     knowledge,
     skills,
     settings,
@@ -175,26 +181,29 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
     hub,
     runner,
     background,
-    projectStore,
+    trust,
     projects,
     knowledge,
     skills,
     tasks,
     conversations,
-    start() {
-      unlessStoreFault('crash repair at start-up', () => {
-        failInterruptedSessions(sessions, log);
-        projectStore.failInterrupted();
-        taskStore.failInterrupted();
-        cleanUpLogs(sessions, log, config.logRetentionDays);
-        mergeRequests.resume(taskStore.list());
+    async start() {
+      await unlessStoreFault('crash repair at start-up', async () => {
+        await failInterruptedSessions(sessions, log);
+        await store.projects.failInterrupted();
+        await taskStore.failInterrupted();
+        await cleanUpLogs(sessions, log, config.logRetentionDays);
+        mergeRequests.resume(await taskStore.list());
       });
       // What a delete cut short left behind goes, without holding up the start.
       background.run(async () => {
         await removeOrphanTaskDirs(tasks);
       });
       timer = setInterval(
-        () => unlessStoreFault('log clean-up', () => cleanUpLogs(sessions, log, config.logRetentionDays)),
+        () =>
+          void unlessStoreFault('log clean-up', async () => {
+            await cleanUpLogs(sessions, log, config.logRetentionDays);
+          }),
         day,
       );
       timer.unref();
@@ -220,8 +229,8 @@ function registerTurnEnds(runner: SessionRunner, flow: Flow, tasks: TaskDeps): v
     byKind.set(stage.turnEnded.kind, [...(byKind.get(stage.turnEnded.kind) ?? []), stage.turnEnded]);
   }
   for (const [kind, handlers] of byKind) {
-    runner.onTurnEnd(kind, (session, outcome) => {
-      for (const handler of handlers) handler.handle(tasks, session, outcome);
+    runner.onTurnEnd(kind, async (session, outcome) => {
+      for (const handler of handlers) await handler.handle(tasks, session, outcome);
     });
   }
 }
@@ -242,9 +251,9 @@ export function taskSnapshot(task: Task): TaskSnapshot {
  * Runs housekeeping that writes. On a read-only database or a full disk it is skipped with a warning
  * saying why, and the service starts anyway: reads still work, and the next start tries again.
  */
-function unlessStoreFault(what: string, work: () => void): void {
+async function unlessStoreFault(what: string, work: () => Promise<void>): Promise<void> {
   try {
-    work();
+    await work();
   } catch (error) {
     const fault = storeFailure(error);
     if (!fault) throw error;

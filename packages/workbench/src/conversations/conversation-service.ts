@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { WorkbenchError } from '../errors.ts';
 import type { KnowledgeService } from '../projects/index.ts';
 import { resolveRunner } from '../runners/index.ts';
-import { type SessionRunner, type SessionStore, stopReasons } from '../sessions/index.ts';
+import { type SessionRunner, type Sessions, stopReasons } from '../sessions/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import type { WorkbenchStore } from '../store/index.ts';
 import type { Conversation } from './types.ts';
@@ -15,7 +15,7 @@ export interface ConversationDeps {
   knowledge: KnowledgeService;
   settings: SettingsService;
   runner: SessionRunner;
-  sessions: SessionStore;
+  sessions: Sessions;
   /** Where a conversation without a project works. */
   home: string;
 }
@@ -93,7 +93,7 @@ export class ConversationService {
       allowedRoots = project.repositories.slice(1).map((repository) => repository.path);
     }
     mkdirSync(workdir, { recursive: true });
-    const session = runner.create('conversation', id, config.id, {
+    const session = await runner.create('conversation', id, config.id, {
       workdir,
       instructions,
       skillDirs: [],

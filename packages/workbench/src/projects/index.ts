@@ -1,7 +1,7 @@
 export { constitutionMarkdown, conventionsSection, projectMarkdown } from './knowledge-docs.ts';
 export { KnowledgeService } from './knowledge-service.ts';
 export { ProjectService } from './project-service.ts';
-export { ProjectStore } from './project-store.ts';
+export { RepositoryTrust } from './repository-trust.ts';
 export { projectRoutes } from './routes.ts';
 export {
   type CheckSetting,

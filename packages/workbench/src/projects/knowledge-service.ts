@@ -7,9 +7,9 @@ import { resolveRunner } from '../runners/index.ts';
 import { type RepositoryScan, scanRepository, scanToMarkdown } from '../scan/index.ts';
 import type { SessionRunner } from '../sessions/index.ts';
 import type { SettingsService } from '../settings/index.ts';
+import type { ProjectRecords } from '../store/index.ts';
 import { constitutionMarkdown, projectMarkdown, type RepositoryKnowledge } from './knowledge-docs.ts';
 import { layerPrompt, layerRequestShown } from './layer-prompts.ts';
-import type { ProjectStore } from './project-store.ts';
 import { scanFacts } from './scan-facts.ts';
 import {
   type KnowledgeLayer,
@@ -20,7 +20,7 @@ import {
 } from './types.ts';
 
 export interface KnowledgeDeps {
-  store: ProjectStore;
+  store: ProjectRecords;
   runner: SessionRunner;
   settings: SettingsService;
   background: Background;
@@ -40,19 +40,19 @@ export class KnowledgeService {
   }
 
   /** Runs once a project turned READY (the services start the initialization of its waiting tasks). */
-  onReady: (projectId: string) => void = () => {};
+  onReady: (projectId: string) => Promise<void> = async () => {};
 
   /**
    * The automatic generation of a new project (or of new repositories): `start` for every layer. When it
    * cannot start (no model configured, ...) the project stays CREATED with the reason and the retry in
    * its `error`; `POST /api/projects/{id}/init` starts it by hand.
    */
-  startAutomatically(projectId: string): void {
+  async startAutomatically(projectId: string): Promise<void> {
     try {
-      this.start(projectId);
+      await this.start(projectId);
     } catch (error) {
       const reason = (error as Error).message;
-      this.#deps.store.update(projectId, {
+      await this.#deps.store.update(projectId, {
         error: `Knowledge generation did not start automatically: ${reason} Then start it with POST /api/projects/${projectId}/init.`,
       });
     }
@@ -60,7 +60,7 @@ export class KnowledgeService {
 
   /** Finds the checks of the project's repositories that have none recorded (not even an empty list). */
   async #findMissingChecks(projectId: string): Promise<void> {
-    const project = this.#deps.store.get(projectId);
+    const project = await this.#deps.store.get(projectId);
     if (project.repositories.every((repository) => repository.checks !== undefined)) return;
     const repositories = await Promise.all(
       project.repositories.map(async (repository) =>
@@ -69,13 +69,16 @@ export class KnowledgeService {
           : { ...repository, checks: await checkSettingsOf(repository.path) },
       ),
     );
-    this.#deps.store.update(projectId, { repositories });
+    await this.#deps.store.update(projectId, { repositories });
   }
 
   /** Starts generation (every layer, or the one named) and answers at once with the records. */
-  start(projectId: string, only?: { repository: string; layer: KnowledgeLayer }): KnowledgeRecord[] {
+  async start(
+    projectId: string,
+    only?: { repository: string; layer: KnowledgeLayer },
+  ): Promise<KnowledgeRecord[]> {
     const { store, settings, runner } = this.#deps;
-    const project = store.get(projectId);
+    const project = await store.get(projectId);
     if (project.status === 'INITIALIZING') {
       throw new WorkbenchError(
         'INVALID_STATE',
@@ -84,10 +87,10 @@ export class KnowledgeService {
       );
     }
     const { config } = resolveRunner(
-      { project: project.default_runner, global: settings.now.stored().default_runner },
-      settings.now.runnerConfigs(),
+      { project: project.default_runner, global: (await settings.stored()).default_runner },
+      await settings.runnerConfigs(),
     );
-    settings.now.model(config);
+    await settings.model(config);
     let targets: [Repository, KnowledgeLayer][];
     if (only) {
       const repository = project.repositories.find((each) => each.name === only.repository);
@@ -99,26 +102,27 @@ export class KnowledgeService {
       }
       targets = [[repository, only.layer]];
     } else {
-      store.clearKnowledge(projectId);
+      await store.clearKnowledge(projectId);
       targets = project.repositories.flatMap((repository) =>
         knowledgeLayers.map((layer): [Repository, KnowledgeLayer] => [repository, layer]),
       );
     }
-    const jobs = targets.map(([repository, layer]) => {
-      const session = runner.create('knowledge', projectId, config.id, {
+    const jobs: { repository: Repository; layer: KnowledgeLayer; sessionId: string }[] = [];
+    for (const [repository, layer] of targets) {
+      const session = await runner.create('knowledge', projectId, config.id, {
         workdir: repository.path,
         skillDirs: [],
         // The user's own repository, not a task copy: look, never touch.
         readOnly: true,
       });
-      store.setKnowledge(projectId, repository.name, layer, {
+      await store.setKnowledge(projectId, repository.name, layer, {
         status: 'pending',
         error: null,
         session_id: session.id,
       });
-      return { repository, layer, sessionId: session.id };
-    });
-    store.update(projectId, { status: 'INITIALIZING', error: null });
+      jobs.push({ repository, layer, sessionId: session.id });
+    }
+    await store.update(projectId, { status: 'INITIALIZING', error: null });
     this.#deps.background.run(async () => {
       const scans = new Map<string, Promise<RepositoryScan>>();
       const scanOf = (repository: Repository) => {
@@ -134,14 +138,14 @@ export class KnowledgeService {
       await Promise.all(jobs.map((job) => this.#generate(project, job, scanOf)));
       await this.#finish(projectId, scanOf);
     });
-    return store.knowledge(projectId);
+    return await store.knowledge(projectId);
   }
 
   /** Every layer with its content, and the two documents built from them. */
-  read(projectId: string) {
-    const project = this.#deps.store.get(projectId);
+  async read(projectId: string) {
+    const project = await this.#deps.store.get(projectId);
     const dir = this.#deps.knowledgeDir(projectId);
-    const layers = this.#deps.store.knowledge(projectId).map((record) => ({
+    const layers = (await this.#deps.store.knowledge(projectId)).map((record) => ({
       ...record,
       content: readIfExists(join(dir, record.repository, `${record.layer}.md`)),
     }));
@@ -167,7 +171,7 @@ export class KnowledgeService {
   ): Promise<void> {
     const { store, runner } = this.#deps;
     const { repository, layer } = job;
-    store.setKnowledge(project.id, repository.name, layer, { status: 'running' });
+    await store.setKnowledge(project.id, repository.name, layer, { status: 'running' });
     try {
       const scan = scanToMarkdown(await scanOf(repository));
       const outcome = await runner.turn(job.sessionId, {
@@ -178,15 +182,15 @@ export class KnowledgeService {
         const reason =
           outcome.error?.message ??
           (outcome.status === 'succeeded' ? 'the answer was empty' : outcome.status);
-        store.setKnowledge(project.id, repository.name, layer, { status: 'failed', error: reason });
+        await store.setKnowledge(project.id, repository.name, layer, { status: 'failed', error: reason });
         return;
       }
       const dir = join(this.#deps.knowledgeDir(project.id), repository.name);
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, `${layer}.md`), `${outcome.output.trim()}\n`);
-      store.setKnowledge(project.id, repository.name, layer, { status: 'done', error: null });
+      await store.setKnowledge(project.id, repository.name, layer, { status: 'done', error: null });
     } catch (error) {
-      store.setKnowledge(project.id, repository.name, layer, {
+      await store.setKnowledge(project.id, repository.name, layer, {
         status: 'failed',
         error: (error as Error).message,
       });
@@ -198,12 +202,12 @@ export class KnowledgeService {
     scanOf: (repository: Repository) => Promise<RepositoryScan>,
   ): Promise<void> {
     const { store } = this.#deps;
-    const project = store.get(projectId);
-    const records = store.knowledge(projectId);
+    const project = await store.get(projectId);
+    const records = await store.knowledge(projectId);
     const failed = records.filter((record) => record.status !== 'done');
     if (failed.length > 0) {
       const named = failed.map((record) => `${record.repository}/${record.layer}`).join(', ');
-      store.update(projectId, { status: 'FAILED', error: `knowledge layers failed: ${named}` });
+      await store.update(projectId, { status: 'FAILED', error: `knowledge layers failed: ${named}` });
       return;
     }
     const dir = this.#deps.knowledgeDir(projectId);
@@ -219,8 +223,8 @@ export class KnowledgeService {
     }
     writeFileSync(join(dir, 'project.md'), projectMarkdown(project, layers));
     writeFileSync(join(dir, 'constitution.md'), constitutionMarkdown(project, layers, facts));
-    store.update(projectId, { status: 'READY', error: null });
-    this.onReady(projectId);
+    await store.update(projectId, { status: 'READY', error: null });
+    await this.onReady(projectId);
   }
 }
 

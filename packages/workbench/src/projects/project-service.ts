@@ -4,24 +4,25 @@ import { checkSettingsOf } from '../checks/index.ts';
 import { WorkbenchError } from '../errors.ts';
 import { isGitRepository } from '../git/index.ts';
 import type { SettingsService } from '../settings/index.ts';
-import type { ProjectStore } from './project-store.ts';
-import { repositoryConfigReport, repositoryConfigTrust } from './repository-trust.ts';
+import type { ProjectRecords } from '../store/index.ts';
+import { type RepositoryTrust, repositoryConfigReport } from './repository-trust.ts';
 import type { CheckSetting, Project, Repository, RepositoryConfigReport } from './types.ts';
 
 type RepositoryInput = Omit<Repository, 'name'> & { name?: string | undefined };
 
 /** Projects: checked input (real git repositories, known runner, unique repository names). */
 export class ProjectService {
-  readonly #store: ProjectStore;
+  readonly #store: ProjectRecords;
   readonly #settings: SettingsService;
   readonly #knowledgeDir: (projectId: string) => string;
   readonly #runtimeDir: string;
   /** The Keel runner's trust decision for a folder (the projects' `trust_repository_config`). */
-  readonly trustsConfigIn: (dir: string) => boolean;
+  readonly #trust: RepositoryTrust;
 
   constructor(
-    store: ProjectStore,
+    store: ProjectRecords,
     settings: SettingsService,
+    trust: RepositoryTrust,
     paths: {
       knowledgeDir: (projectId: string) => string;
       /** WORKBENCH_HOME, where the task directories are. */
@@ -34,18 +35,14 @@ export class ProjectService {
     this.#settings = settings;
     this.#knowledgeDir = paths.knowledgeDir;
     this.#runtimeDir = paths.runtimeDir;
-    this.trustsConfigIn = repositoryConfigTrust({
-      projects: () => store.list(),
-      home: paths.home,
-      projectOfTask: (taskId) => store.projectOfTask(taskId),
-    });
+    this.#trust = trust;
   }
 
-  list(): Project[] {
+  list(): Promise<Project[]> {
     return this.#store.list();
   }
 
-  get(id: string): Project {
+  get(id: string): Promise<Project> {
     return this.#store.get(id);
   }
 
@@ -57,12 +54,14 @@ export class ProjectService {
   }): Promise<Project> {
     await this.#settings.assertRunner(input.default_runner, 'default_runner');
     const repositories = await this.#repositories(input.repositories);
-    return this.#store.create({
+    const project = await this.#store.create({
       name: input.name,
       description: input.description,
       repositories,
       default_runner: input.default_runner ?? null,
     });
+    await this.#trust.refresh();
+    return project;
   }
 
   async update(
@@ -78,7 +77,7 @@ export class ProjectService {
       review_runner?: string | null | undefined;
     },
   ): Promise<Project> {
-    const project = this.#store.get(id);
+    const project = await this.#store.get(id);
     await this.#settings.assertRunner(patch.default_runner, 'default_runner');
     await this.#settings.assertRunner(patch.review_runner, 'review_runner');
     const changes: Partial<Project> = {};
@@ -90,34 +89,36 @@ export class ProjectService {
     if (patch.repair_turns !== undefined) changes.repair_turns = patch.repair_turns;
     if (patch.review_runner !== undefined) changes.review_runner = patch.review_runner;
     if (patch.repositories !== undefined) {
-      this.#notGenerating(project);
+      await this.#notGenerating(project);
       changes.repositories = await this.#repositories(patch.repositories);
       // Knowledge of other repositories does not describe these: it is generated again.
       changes.status = 'CREATED';
-      this.#store.clearKnowledge(id);
+      await this.#store.clearKnowledge(id);
       rmSync(this.#knowledgeDir(id), { recursive: true, force: true });
     }
     if (patch.checks !== undefined) {
       changes.repositories = withChecks(changes.repositories ?? project.repositories, patch.checks);
     }
-    return this.#store.update(id, changes);
+    const updated = await this.#store.update(id, changes);
+    await this.#trust.refresh();
+    return updated;
   }
 
   /**
    * For each repository, what its `.runtime/config.json` (in the user's source repository) asks for that
    * applies only when trusted, and whether the project's Keel runs trust it now.
    */
-  repositoryConfig(id: string): {
+  async repositoryConfig(id: string): Promise<{
     project_id: string;
     trust_repository_config: boolean;
     repositories: RepositoryConfigReport[];
-  } {
-    const project = this.#store.get(id);
+  }> {
+    const project = await this.#store.get(id);
     return {
       project_id: project.id,
       trust_repository_config: project.trust_repository_config,
       repositories: project.repositories.map((repository) =>
-        repositoryConfigReport(this.#runtimeDir, repository, this.trustsConfigIn(repository.path)),
+        repositoryConfigReport(this.#runtimeDir, repository, this.#trust.trusts(repository.path)),
       ),
     };
   }
@@ -126,17 +127,17 @@ export class ProjectService {
   beforeRemove: (projectId: string) => Promise<void> = async () => {};
 
   async remove(id: string): Promise<void> {
-    this.#notGenerating(this.#store.get(id));
+    await this.#notGenerating(await this.#store.get(id));
     await this.beforeRemove(id);
-    this.#store.remove(id);
+    await this.#store.remove(id);
+    await this.#trust.refresh();
     rmSync(resolve(this.#knowledgeDir(id), '..'), { recursive: true, force: true });
   }
 
-  #notGenerating(project: Project): void {
+  async #notGenerating(project: Project): Promise<void> {
     if (project.status === 'INITIALIZING') {
       // What to stop: the knowledge sessions still at work.
-      const running = this.#store
-        .knowledge(project.id)
+      const running = (await this.#store.knowledge(project.id))
         .filter((record) => record.status === 'pending' || record.status === 'running')
         .flatMap((record) => (record.session_id ? [record.session_id] : []));
       throw new WorkbenchError(

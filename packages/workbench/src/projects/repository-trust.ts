@@ -45,6 +45,47 @@ export function repositoryConfigTrust(source: RepositoryTrustSource): (dir: stri
 }
 
 /**
+ * The trust decision (`repositoryConfigTrust`) over a copy of the projects and of which project each task
+ * is of, because the runtime asks synchronously and the store answers asynchronously. The copy is read
+ * again (`refresh`) after every change of either that the workbench makes: creating, changing or deleting
+ * a project, creating a task. A folder the copy does not know yet is not trusted.
+ */
+export class RepositoryTrust {
+  readonly #read: () => Promise<{ projects: Project[]; owners: Map<string, string> }>;
+  #projects: Project[] = [];
+  #owners = new Map<string, string>();
+  /** Refreshes started so far: an older one answering late does not overwrite a newer copy. */
+  #started = 0;
+  #applied = 0;
+  /** Whether `dir`'s `.runtime/config.json` may apply its security-relevant keys. */
+  readonly trusts: (dir: string) => boolean;
+
+  constructor(
+    source: { projects: () => Promise<Project[]>; taskOwners: () => Promise<Map<string, string>> },
+    home: string,
+  ) {
+    this.#read = async () => {
+      const [projects, owners] = await Promise.all([source.projects(), source.taskOwners()]);
+      return { projects, owners };
+    };
+    this.trusts = repositoryConfigTrust({
+      projects: () => this.#projects,
+      home,
+      projectOfTask: (taskId) => this.#owners.get(taskId),
+    });
+  }
+
+  async refresh(): Promise<void> {
+    const generation = ++this.#started;
+    const { projects, owners } = await this.#read();
+    if (generation < this.#applied) return;
+    this.#applied = generation;
+    this.#projects = projects;
+    this.#owners = owners;
+  }
+}
+
+/**
  * What a repository's `.runtime/config.json` asks for that applies only in a trusted folder, read from the
  * user's source repository: the keys the runtime ignores untrusted, less those it never applies from a
  * project file (`trusted_folders`). A broken file is reported, not thrown.

@@ -13,7 +13,7 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
   return async (app) => {
     const tags = ['projects'];
     app.get('/api/projects', { schema: { tags, response: responses(wire.projectList) } }, async () => ({
-      projects: projects.list(),
+      projects: await projects.list(),
     }));
     app.post(
       '/api/projects',
@@ -29,14 +29,14 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
       async (request, reply) => {
         const project = await projects.create(request.body);
         // Knowledge generation starts by itself (POST /api/projects/{id}/init retries it by hand).
-        knowledge.startAutomatically(project.id);
-        return reply.status(201).send(projects.get(project.id));
+        await knowledge.startAutomatically(project.id);
+        return reply.status(201).send(await projects.get(project.id));
       },
     );
     app.get(
       '/api/projects/:id',
       { schema: { tags, params: idParams, response: responses(wire.project, 404) } },
-      async (request) => projects.get(request.params.id),
+      (request) => projects.get(request.params.id),
     );
     app.put(
       '/api/projects/:id',
@@ -53,8 +53,8 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
       async (request) => {
         const project = await projects.update(request.params.id, request.body);
         // New repositories: their knowledge is generated again by itself.
-        if (request.body.repositories !== undefined) knowledge.startAutomatically(project.id);
-        return projects.get(project.id);
+        if (request.body.repositories !== undefined) await knowledge.startAutomatically(project.id);
+        return await projects.get(project.id);
       },
     );
     app.delete(
@@ -81,8 +81,8 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
         const body = request.body ?? {};
         const only =
           body.repository && body.layer ? { repository: body.repository, layer: body.layer } : undefined;
-        const records = knowledge.start(request.params.id, only);
-        return reply.status(202).send({ project: projects.get(request.params.id), knowledge: records });
+        const records = await knowledge.start(request.params.id, only);
+        return reply.status(202).send({ project: await projects.get(request.params.id), knowledge: records });
       },
     );
     app.get(
@@ -109,7 +109,7 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
           response: responses(wire.projectRepositoryConfig, 404),
         },
       },
-      async (request) => projects.repositoryConfig(request.params.id),
+      (request) => projects.repositoryConfig(request.params.id),
     );
   };
 }

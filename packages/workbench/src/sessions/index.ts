@@ -19,7 +19,7 @@ export {
   type TurnHandler,
   type TurnInput,
 } from './session-runner.ts';
-export { SessionStore } from './session-store.ts';
+export { Sessions } from './sessions.ts';
 export {
   finishedSessionStatuses,
   type LogEntry,

@@ -1,19 +1,19 @@
 import type { SessionLog } from './session-log.ts';
-import type { SessionStore } from './session-store.ts';
+import type { Sessions } from './sessions.ts';
 
 /**
  * Start-up repair after a crash: a session left running had its process killed. It is marked failed with
  * code INTERRUPTED, and the log says so (its seq continues after the last complete line).
  */
-export function failInterruptedSessions(store: SessionStore, log: SessionLog): string[] {
-  const interrupted = store.byStatus('running');
+export async function failInterruptedSessions(store: Sessions, log: SessionLog): Promise<string[]> {
+  const interrupted = await store.byStatus('running');
   for (const session of interrupted) {
     const error = {
       code: 'INTERRUPTED',
       message: 'The workbench stopped while this session ran; run it again.',
     };
     log.append(session.id, { type: 'error', error });
-    store.update(session.id, {
+    await store.update(session.id, {
       status: 'failed',
       error,
       last_seq: log.lastSeq(session.id),
@@ -24,10 +24,15 @@ export function failInterruptedSessions(store: SessionStore, log: SessionLog): s
 }
 
 /** Deletes the JSONL logs of finished sessions that ended more than `days` ago; returns how many. */
-export function cleanUpLogs(store: SessionStore, log: SessionLog, days: number, now = Date.now()): number {
+export async function cleanUpLogs(
+  store: Sessions,
+  log: SessionLog,
+  days: number,
+  now = Date.now(),
+): Promise<number> {
   const before = new Date(now - days * 24 * 60 * 60 * 1000).toISOString();
   let removed = 0;
-  for (const session of store.endedBefore(before)) {
+  for (const session of await store.endedBefore(before)) {
     if (!log.exists(session.id)) continue;
     log.remove(session.id);
     removed++;

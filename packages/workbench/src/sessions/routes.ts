@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { idParams, responses, sendJsonText } from '../http/index.ts';
 import type { SessionLog } from './session-log.ts';
 import type { SessionRunner } from './session-runner.ts';
-import type { SessionStore } from './session-store.ts';
+import type { Sessions } from './sessions.ts';
 
 const messageBody = wire.sessionMessageBody;
 const queueParams = z.object({ id: z.string().min(1).max(200), message_id: z.string().min(1).max(200) });
@@ -16,7 +16,7 @@ const logsQuery = wire.logsQuery;
  * `POST /api/sessions/{id}/stop`.
  */
 export function sessionRoutes(
-  store: SessionStore,
+  store: Sessions,
   log: SessionLog,
   runner: SessionRunner,
 ): FastifyPluginAsyncZod {
@@ -46,7 +46,8 @@ export function sessionRoutes(
           response: responses(wire.sentMessage, 400, 404, 409),
         },
       },
-      async (request, reply) => reply.status(202).send(runner.send(request.params.id, request.body.content)),
+      async (request, reply) =>
+        reply.status(202).send(await runner.send(request.params.id, request.body.content)),
     );
     app.get(
       '/api/sessions/:id/queue',
@@ -59,7 +60,7 @@ export function sessionRoutes(
           response: responses(wire.sessionQueue, 404),
         },
       },
-      async (request) => ({ session_id: request.params.id, messages: runner.queue(request.params.id) }),
+      async (request) => ({ session_id: request.params.id, messages: await runner.queue(request.params.id) }),
     );
     app.delete(
       '/api/sessions/:id/queue/:message_id',
@@ -73,13 +74,13 @@ export function sessionRoutes(
       },
       async (request) => ({
         session_id: request.params.id,
-        messages: runner.unqueue(request.params.id, request.params.message_id),
+        messages: await runner.unqueue(request.params.id, request.params.message_id),
       }),
     );
     app.get(
       '/api/sessions/:id/status',
       { schema: { tags: ['sessions'], params: idParams, response: responses(wire.session, 404) } },
-      async (request) => store.get(request.params.id),
+      (request) => store.get(request.params.id),
     );
     app.get(
       '/api/sessions/:id/logs',
@@ -94,7 +95,7 @@ export function sessionRoutes(
         },
       },
       async (request, reply) => {
-        const session = store.get(request.params.id);
+        const session = await store.get(request.params.id);
         const { after, limit } = request.query;
         // The stored lines are the entries' JSON: wrapped as they are, as the WebSocket sends them, not
         // parsed and serialised again (the answer's shape is still `logPage`; the tests check each page).

@@ -14,7 +14,7 @@ import type { SettingsService } from '../settings/index.ts';
 import { nowIso, storeFailure } from '../store/index.ts';
 import { type Hub, sessionChannel } from './hub.ts';
 import type { SessionLog } from './session-log.ts';
-import type { SessionStore } from './session-store.ts';
+import type { Sessions } from './sessions.ts';
 import {
   type QueuedMessageView,
   type SessionContext,
@@ -103,7 +103,7 @@ const busyWith: Record<SessionKind, string> = {
  * and only then broadcast it on `session:{id}`, and keep the session's row up to date.
  */
 export class SessionRunner {
-  readonly #store: SessionStore;
+  readonly #store: Sessions;
   readonly #log: SessionLog;
   readonly #hub: Hub;
   readonly #settings: SettingsService;
@@ -123,7 +123,7 @@ export class SessionRunner {
   #closing = false;
 
   constructor(deps: {
-    store: SessionStore;
+    store: Sessions;
     log: SessionLog;
     hub: Hub;
     settings: SettingsService;
@@ -136,8 +136,13 @@ export class SessionRunner {
     this.#runners = deps.runners;
   }
 
-  create(kind: SessionKind, ownerId: string | null, runnerConfigId: string, context: SessionContext) {
-    const session = this.#store.create({ kind, ownerId, runnerConfigId, context });
+  async create(
+    kind: SessionKind,
+    ownerId: string | null,
+    runnerConfigId: string,
+    context: SessionContext,
+  ): Promise<SessionRecord> {
+    const session = await this.#store.create({ kind, ownerId, runnerConfigId, context });
     this.#status(session);
     return session;
   }
@@ -149,9 +154,13 @@ export class SessionRunner {
   }
 
   /** Sets a session's status (for sessions the workbench drives itself, like task init) and broadcasts it. */
-  setStatus(sessionId: string, status: SessionRecord['status'], error: RunnerErrorObject | null = null) {
+  async setStatus(
+    sessionId: string,
+    status: SessionRecord['status'],
+    error: RunnerErrorObject | null = null,
+  ): Promise<SessionRecord> {
     const finished = status !== 'running' && status !== 'queued';
-    const session = this.#store.update(sessionId, {
+    const session = await this.#store.update(sessionId, {
       status,
       error,
       last_seq: this.#log.lastSeq(sessionId),
@@ -188,14 +197,14 @@ export class SessionRunner {
   }
 
   /**
-   * Checks synchronously that a turn can start (model configured, session idle), so an endpoint can refuse
-   * with 409 before answering 202. Returns the session.
+   * Checks that a turn can start (model configured, session open and idle), so an endpoint can refuse with
+   * 409 before answering 202. Returns the session.
    */
-  ready(sessionId: string): SessionRecord {
-    const session = this.#store.get(sessionId);
+  async ready(sessionId: string): Promise<SessionRecord> {
+    const session = await this.#store.get(sessionId);
     this.#assertOpen(sessionId);
     this.assertIdle(sessionId);
-    this.#settings.now.model(this.#settings.now.runnerConfig(session.runner_config_id));
+    await this.#settings.model(await this.#settings.runnerConfig(session.runner_config_id));
     return session;
   }
 
@@ -210,12 +219,21 @@ export class SessionRunner {
   }
 
   /**
-   * Holds the session for one piece of work, synchronously (call it before answering 202): 409
-   * SESSION_BUSY when it is held already. The caller runs the work, passes the reservation to `turn` and
-   * releases it in a `finally`.
+   * Holds the session for one piece of work (await it before answering 202): 409 SESSION_BUSY when it is
+   * held already. The caller runs the work, passes the reservation to `turn` and releases it in a `finally`.
    */
-  reserve(sessionId: string, what?: string): Reservation {
-    const session = this.ready(sessionId);
+  async reserve(sessionId: string, what?: string): Promise<Reservation> {
+    const session = await this.ready(sessionId);
+    return this.#hold(sessionId, what ?? busyWith[session.kind]);
+  }
+
+  /**
+   * Takes the hold in one synchronous step: the open and idle checks and the hold itself, with no await
+   * between them for another request to slip into.
+   */
+  #hold(sessionId: string, what: string): Reservation {
+    this.#assertOpen(sessionId);
+    this.assertIdle(sessionId);
     const controller = new AbortController();
     let end = () => {};
     const ended = new Promise<void>((resolve) => {
@@ -223,7 +241,7 @@ export class SessionRunner {
     });
     const reservation: Reservation = {
       sessionId,
-      what: what ?? busyWith[session.kind],
+      what,
       signal: controller.signal,
       release: () => {
         if (this.#active.get(sessionId)?.reservation === reservation) {
@@ -244,8 +262,8 @@ export class SessionRunner {
    * session is idle, else queued and delivered as its next turn once the current work ended (in order,
    * one turn each). `onError` hears a turn that broke off (its log or row could not be written).
    */
-  send(sessionId: string, content: string, onError?: (error: unknown) => void): SentMessage {
-    const session = this.#store.get(sessionId);
+  async send(sessionId: string, content: string, onError?: (error: unknown) => void): Promise<SentMessage> {
+    const session = await this.#store.get(sessionId);
     if (session.kind === 'task_init') {
       throw new WorkbenchError(
         'INVALID_PARAMS',
@@ -253,14 +271,15 @@ export class SessionRunner {
         { session_id: sessionId },
       );
     }
+    await this.#settings.model(await this.#settings.runnerConfig(session.runner_config_id));
+    // From here on synchronous: idle now means a turn now, busy means the queue, nothing between.
     const message: QueuedMessage = { id: newId('wmsg'), content, queued_at: nowIso() };
     if (!this.#active.has(sessionId)) {
-      const reservation = this.reserve(sessionId, 'answering a chat message');
+      const reservation = this.#hold(sessionId, 'answering a chat message');
       this.#deliver(reservation, message, onError, false);
       return { session_id: sessionId, message_id: message.id, queued: false };
     }
     this.#assertOpen(sessionId);
-    this.#settings.now.model(this.#settings.now.runnerConfig(session.runner_config_id));
     const queue = this.#queues.get(sessionId) ?? [];
     queue.push(message);
     this.#queues.set(sessionId, queue);
@@ -270,14 +289,19 @@ export class SessionRunner {
   }
 
   /** The messages waiting in the session's queue, next first (404 for an unknown session). */
-  queue(sessionId: string): QueuedMessage[] {
-    this.#store.get(sessionId);
+  async queue(sessionId: string): Promise<QueuedMessage[]> {
+    await this.#store.get(sessionId);
+    return this.queued(sessionId);
+  }
+
+  /** The messages waiting in the queue of a session known to exist, next first. */
+  queued(sessionId: string): QueuedMessage[] {
     return [...(this.#queues.get(sessionId) ?? [])];
   }
 
   /** Takes a message out of the queue before it is delivered: 404 QUEUED_MESSAGE_NOT_FOUND otherwise. */
-  unqueue(sessionId: string, messageId: string): QueuedMessage[] {
-    this.#store.get(sessionId);
+  async unqueue(sessionId: string, messageId: string): Promise<QueuedMessage[]> {
+    await this.#store.get(sessionId);
     const queue = this.#queues.get(sessionId) ?? [];
     const index = queue.findIndex((message) => message.id === messageId);
     if (index < 0) {
@@ -327,11 +351,26 @@ export class SessionRunner {
     if (queue.length === 0) this.#queues.delete(sessionId);
     const onError = this.#onError.get(message.id);
     this.#onError.delete(message.id);
-    let reservation: Reservation;
+    // Held at once, in the same step as the release before it; whether it can still run is checked next.
+    const reservation = this.#hold(sessionId, 'answering a queued chat message');
+    this.#publishQueue(sessionId);
+    this.#deliver(reservation, message, onError, true);
+    return true;
+  }
+
+  /**
+   * Whether a queued message can still run (the model may have been unset meanwhile); when it cannot, the
+   * log says so and the rest of the queue is dropped too.
+   */
+  async #stillDeliverable(sessionId: string): Promise<boolean> {
     try {
-      reservation = this.reserve(sessionId, 'answering a queued chat message');
+      await this.ready(sessionId).catch((error) => {
+        // The session is held by this very delivery: only the other checks count.
+        if (WorkbenchError.is(error) && error.code === 'SESSION_BUSY') return;
+        throw error;
+      });
+      return true;
     } catch (error) {
-      // It cannot run any more (the model was unset meanwhile): say so in the log, and drop the rest too.
       const why = WorkbenchError.is(error) ? error.message : (error as Error).message;
       try {
         this.record(sessionId, {
@@ -342,9 +381,6 @@ export class SessionRunner {
       this.dropQueue(sessionId);
       return false;
     }
-    this.#publishQueue(sessionId);
-    this.#deliver(reservation, message, onError, true);
-    return true;
   }
 
   #deliver(
@@ -355,7 +391,10 @@ export class SessionRunner {
   ): void {
     const work = (async () => {
       // A queued turn starts after whoever waited for the previous work's end (a stop) read its final row.
-      if (later) await new Promise((resolve) => setImmediate(resolve));
+      if (later) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (!(await this.#stillDeliverable(reservation.sessionId))) return;
+      }
       await this.turn(reservation.sessionId, { prompt: message.content }, reservation);
     })()
       .catch((error) => onError?.(error))
@@ -375,10 +414,10 @@ export class SessionRunner {
 
   /** Broadcasts the row (its `busy` changed); a row that cannot be read (a store fault) is not broadcast. */
   #quietStatus(sessionId: string): void {
-    try {
-      const session = this.#store.find(sessionId);
-      if (session) this.#status(session);
-    } catch {}
+    this.#store.find(sessionId).then(
+      (session) => session && this.#status(session),
+      () => {},
+    );
   }
 
   /**
@@ -386,7 +425,7 @@ export class SessionRunner {
    * holds the session for the turn itself. Never throws for the agent's failures.
    */
   async turn(sessionId: string, input: TurnInput, reservation?: Reservation): Promise<RunnerOutcome> {
-    const own = reservation ? undefined : this.reserve(sessionId);
+    const own = reservation ? undefined : await this.reserve(sessionId);
     const held = this.#active.get(sessionId);
     try {
       if (!held || held.reservation !== (reservation ?? own)) {
@@ -395,13 +434,13 @@ export class SessionRunner {
           `The reservation of session '${sessionId}' was released before its turn.`,
         );
       }
-      const session = this.#store.get(sessionId);
+      const session = await this.#store.get(sessionId);
       const work = this.#turn(session, input, held.controller);
       this.#work.add(work);
       try {
         return await work;
       } catch (error) {
-        this.#brokeOff(sessionId, error);
+        await this.#brokeOff(sessionId, error);
         throw error;
       } finally {
         this.#work.delete(work);
@@ -428,7 +467,7 @@ export class SessionRunner {
    * failed, a plan as it was). 404 for an unknown session, 409 SESSION_NOT_RUNNING when nothing runs.
    */
   async stop(sessionId: string): Promise<SessionRecord> {
-    const session = this.#store.get(sessionId);
+    const session = await this.#store.get(sessionId);
     const hold = this.#active.get(sessionId);
     if (!hold) {
       const why =
@@ -443,7 +482,7 @@ export class SessionRunner {
     }
     this.#abort(hold, stopReasons.user);
     await hold.ended;
-    return this.#store.get(sessionId);
+    return await this.#store.get(sessionId);
   }
 
   /**
@@ -474,7 +513,7 @@ export class SessionRunner {
   async #turn(session: SessionRecord, input: TurnInput, controller: AbortController): Promise<RunnerOutcome> {
     const config = await this.#settings.runnerConfig(session.runner_config_id);
     const model = await this.#settings.model(config);
-    const running = this.#store.update(session.id, {
+    const running = await this.#store.update(session.id, {
       status: 'running',
       runner: config.kind,
       error: null,
@@ -488,7 +527,7 @@ export class SessionRunner {
       const event = withoutSecret(raw, secret);
       this.record(session.id, event);
       if (event.type === 'runner_started' && (event.runner_session_id || event.run_id)) {
-        this.#store.update(session.id, {
+        await this.#store.update(session.id, {
           ...(event.runner_session_id ? { runner_session_id: event.runner_session_id } : {}),
           ...(event.run_id ? { run_id: event.run_id } : {}),
         });
@@ -528,7 +567,7 @@ export class SessionRunner {
         outcome = { ...outcome, status: 'failed', error: failure };
       }
     }
-    const ended = this.#store.update(session.id, {
+    const ended = await this.#store.update(session.id, {
       status: outcome.status,
       error:
         outcome.status === 'succeeded'
@@ -589,10 +628,10 @@ export class SessionRunner {
    * A turn that broke off because the workbench could not record it (its log or its row: a full disk, a
    * read-only database) ends failed rather than `running` forever, when the row can still be written.
    */
-  #brokeOff(sessionId: string, error: unknown): void {
+  async #brokeOff(sessionId: string, error: unknown): Promise<void> {
     const failure = WorkbenchError.is(error) ? error : storeFailure(error);
     try {
-      const session = this.#store.update(sessionId, {
+      const session = await this.#store.update(sessionId, {
         status: 'failed',
         error: failure?.toJSON() ?? { code: 'SERVER_ERROR', message: (error as Error).message },
         last_seq: this.#log.lastSeq(sessionId),

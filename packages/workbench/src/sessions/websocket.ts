@@ -8,17 +8,17 @@ import { storeFailure } from '../store/index.ts';
 import type { ChannelMessage, Hub, TaskSnapshot } from './hub.ts';
 import type { SessionLog } from './session-log.ts';
 import type { SessionRunner } from './session-runner.ts';
-import type { SessionStore } from './session-store.ts';
+import type { Sessions } from './sessions.ts';
 import { sessionView } from './types.ts';
 
 export interface WebSocketDeps {
   hub: Hub;
   log: SessionLog;
-  store: SessionStore;
+  store: Sessions;
   runner: SessionRunner;
   authorized: SocketAuthorizer;
   /** The task's snapshot for `task:{id}` (404 TASK_NOT_FOUND as any reader). */
-  task: (taskId: string) => TaskSnapshot;
+  task: (taskId: string) => Promise<TaskSnapshot>;
 }
 
 /** `WS /api/ws`: one connection, many channel subscriptions, and chat into a session. */
@@ -43,6 +43,9 @@ class Connection {
   readonly #deps: WebSocketDeps;
   /** Per channel: how to stop listening, and the last seq sent (nothing at or below it is sent again). */
   readonly #subscriptions = new Map<string, { stop: () => void; lastSeq: number }>();
+  /** The message being handled (the next waits for it). */
+  #handling: Promise<void> = Promise.resolve();
+  #closed = false;
 
   constructor(socket: WebSocket, deps: WebSocketDeps) {
     this.#socket = socket;
@@ -50,34 +53,38 @@ class Connection {
   }
 
   receive(text: string): void {
-    const read = readSocketMessage(clientMessage, text);
-    if (!read.ok) {
-      this.#error(read.error.code, read.error.message);
-      return;
-    }
-    const message: ClientMessage = read.message;
-    try {
-      this.#handle(message);
-    } catch (error) {
-      const failure = WorkbenchError.is(error) ? error : storeFailure(error);
-      const channel = channelOf(message);
-      if (failure) this.#error(failure.code, failure.message, channel);
-      else this.#error('SERVER_ERROR', 'The message could not be handled.', channel);
-    }
+    // One message at a time, in the order they came: each is answered before the next is read.
+    this.#handling = this.#handling.then(async () => {
+      const read = readSocketMessage(clientMessage, text);
+      if (!read.ok) {
+        this.#error(read.error.code, read.error.message);
+        return;
+      }
+      const message: ClientMessage = read.message;
+      try {
+        await this.#handle(message);
+      } catch (error) {
+        const failure = WorkbenchError.is(error) ? error : storeFailure(error);
+        const channel = channelOf(message);
+        if (failure) this.#error(failure.code, failure.message, channel);
+        else this.#error('SERVER_ERROR', 'The message could not be handled.', channel);
+      }
+    });
   }
 
   close(): void {
+    this.#closed = true;
     for (const { stop } of this.#subscriptions.values()) stop();
     this.#subscriptions.clear();
   }
 
-  #handle(message: ClientMessage): void {
+  async #handle(message: ClientMessage): Promise<void> {
     switch (message.type) {
       case 'ping':
         this.#send({ type: 'pong' });
         return;
       case 'subscribe':
-        this.#subscribe(message.channel, message.after ?? 0);
+        await this.#subscribe(message.channel, message.after ?? 0);
         return;
       case 'unsubscribe': {
         this.#subscriptions.get(message.channel)?.stop();
@@ -87,7 +94,7 @@ class Connection {
       }
       case 'chat': {
         // Idle: a turn now. Busy (a turn, or the work before it): queued, delivered when that work ends.
-        const sent = this.#deps.runner.send(message.session_id, message.content, (error) => {
+        const sent = await this.#deps.runner.send(message.session_id, message.content, (error) => {
           const failure = WorkbenchError.is(error) ? error : storeFailure(error);
           if (failure) this.#error(failure.code, failure.message, `session:${message.session_id}`);
         });
@@ -102,13 +109,14 @@ class Connection {
    * appends (also synchronous) cannot interleave with them, so every entry is sent exactly once. The seq
    * check is a second guard.
    */
-  #subscribe(channel: string, after: number): void {
+  async #subscribe(channel: string, after: number): Promise<void> {
     if (channel.startsWith('task:')) {
-      this.#subscribeTask(channel);
+      await this.#subscribeTask(channel);
       return;
     }
     const sessionId = channel.slice('session:'.length);
-    const session = this.#deps.store.get(sessionId);
+    await this.#deps.store.get(sessionId); // 404 before anything is sent
+    if (this.#closed) return;
     this.#subscriptions.get(channel)?.stop();
     const subscription = { stop: () => {}, lastSeq: after };
     this.#send({ type: 'subscribed', channel, after });
@@ -117,9 +125,6 @@ class Connection {
     const lines = this.#deps.log.readLines(sessionId, after);
     for (const line of lines) this.#sendText(prefix + line.slice(1));
     subscription.lastSeq = after + lines.length;
-    this.#send({ type: 'status', channel, session: sessionView(session) });
-    const queued = this.#deps.runner.queue(sessionId);
-    if (queued.length > 0) this.#send({ type: 'queue', channel, session_id: sessionId, messages: queued });
     subscription.stop = this.#deps.hub.subscribe(channel, (message: ChannelMessage) => {
       if (message.type === 'event') {
         if (message.seq <= subscription.lastSeq) return;
@@ -128,11 +133,17 @@ class Connection {
       this.#send(message);
     });
     this.#subscriptions.set(channel, subscription);
+    // The row and the queue as they are now, read once the listener is on, so no change falls between.
+    const session = await this.#deps.store.get(sessionId);
+    this.#send({ type: 'status', channel, session: sessionView(session) });
+    const queued = this.#deps.runner.queued(sessionId);
+    if (queued.length > 0) this.#send({ type: 'queue', channel, session_id: sessionId, messages: queued });
   }
 
   /** The task as it is now, then every change (the follower's reads, the review, the state). */
-  #subscribeTask(channel: string): void {
-    const task = this.#deps.task(channel.slice('task:'.length));
+  async #subscribeTask(channel: string): Promise<void> {
+    const task = await this.#deps.task(channel.slice('task:'.length));
+    if (this.#closed) return;
     this.#subscriptions.get(channel)?.stop();
     this.#send({ type: 'subscribed', channel, after: 0 });
     this.#send({ type: 'task', channel, task });

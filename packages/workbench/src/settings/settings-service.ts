@@ -39,63 +39,22 @@ export interface SettingsCheck {
 
 /**
  * Settings: one row in the store (`store.settings`) for the plain fields, the secrets in their own 0600 file.
- * Reads and writes of the row go through the async contract; `now` answers synchronously from a copy.
+ * Every read and write goes through the async contract; nothing is kept in between.
  */
 export class SettingsService {
   readonly #records: SettingsRecords;
   readonly #secrets: SecretsFile;
   readonly #builtins: RunnerConfig[];
-  #current: StoredSettings;
 
-  /**
-   * The synchronous answers, from the settings as last read or written through this service (loaded by
-   * `open`, replaced on every `update` and every async read). For the callers that must decide in one
-   * synchronous step: the session runner checks the model between its busy checks and the reservation it
-   * makes (an await there would let another request slip in between), and the task flow and knowledge
-   * generation pick a runner and check the model before answering 202, in code still synchronous over
-   * ProjectStore/TaskStore. Writes never go through here: only `update`, through the contract.
-   */
-  readonly now: {
-    stored(): StoredSettings;
-    runnerConfigs(): RunnerConfig[];
-    runnerConfig(id: string, field?: string): RunnerConfig;
-    model(config?: RunnerConfig): ModelSetting;
-  };
-
-  private constructor(
-    records: SettingsRecords,
-    secretsPath: string,
-    builtins: RunnerConfig[],
-    current: StoredSettings,
-  ) {
+  constructor(records: SettingsRecords, secretsPath: string, builtins: RunnerConfig[]) {
     this.#records = records;
     this.#secrets = new SecretsFile(secretsPath);
     this.#builtins = builtins;
-    this.#current = current;
-    this.now = {
-      stored: () => ({ ...this.#current }),
-      runnerConfigs: () => this.#allConfigs(this.#current),
-      runnerConfig: (id, field = 'runner') => this.#configById(id, this.#allConfigs(this.#current), field),
-      model: (config) => this.#model(this.#current, config),
-    };
   }
 
-  /** The service over `records`, with the settings read once for `now`. */
-  static async open(
-    records: SettingsRecords,
-    secretsPath: string,
-    builtins: RunnerConfig[],
-  ): Promise<SettingsService> {
-    return new SettingsService(records, secretsPath, builtins, {
-      ...defaultSettings,
-      ...(await records.read()),
-    });
-  }
-
-  /** The stored settings, read through the contract (and kept for `now`). */
+  /** The stored settings, read through the contract (defaults for what was never set). */
   async stored(): Promise<StoredSettings> {
-    this.#current = { ...defaultSettings, ...(await this.#records.read()) };
-    return { ...this.#current };
+    return { ...defaultSettings, ...(await this.#records.read()) };
   }
 
   /** The secrets usable now: each only while its URL is the one it was saved with. */

@@ -20,9 +20,9 @@ import type { TaskRecords } from './records/task.ts';
  *   its todos, stage sessions and plan versions;
  * - timestamps are ISO 8601 strings in UTC (`new Date().toISOString()`).
  *
- * The services receive this (services.ts), never a database connection. Skills, conversations and settings
- * do so far; projects, sessions and tasks still go through synchronous faces over sqlite/'s queries
- * (ProjectStore, SessionStore, TaskStore) until their callers are async.
+ * The services receive this (services.ts), never a database connection: projects and knowledge, skills,
+ * conversations and settings directly; sessions through `Sessions` (which adds whether each is busy) and
+ * tasks through `Tasks` (which moves them through the flow and tells the hub of changes).
  */
 
 export type * from './records/conversation.ts';

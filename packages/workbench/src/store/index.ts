@@ -6,10 +6,6 @@ export {
   imageInfoOf,
   migrations,
   openDatabase,
-  projectQueries,
   SqliteWorkbenchStore,
-  sessionQueries,
-  taskQueries,
-  todoQueries,
 } from './sqlite/index.ts';
 export { storeFailure } from './store-failure.ts';

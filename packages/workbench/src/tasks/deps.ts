@@ -3,33 +3,30 @@ import type { Background } from '../background.ts';
 import type { CommandRunner } from '../checks/index.ts';
 import type { WorkbenchPaths } from '../config.ts';
 import { WorkbenchError } from '../errors.ts';
-import type { KnowledgeService, Project, ProjectStore } from '../projects/index.ts';
+import type { KnowledgeService, Project, RepositoryTrust } from '../projects/index.ts';
 import { type RunnerConfig, resolveRunner } from '../runners/index.ts';
-import type {
-  Reservation,
-  SessionKind,
-  SessionRecord,
-  SessionRunner,
-  SessionStore,
-} from '../sessions/index.ts';
+import type { Reservation, SessionKind, SessionRecord, SessionRunner, Sessions } from '../sessions/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import type { SkillService } from '../skills/index.ts';
+import type { ProjectRecords } from '../store/index.ts';
 import type { MergeRequestFollower } from './merge-request-follower.ts';
 import { taskInstructions } from './prompts.ts';
 import type { Flow } from './states.ts';
 import { readTaskFile } from './task-files.ts';
-import type { TaskStore } from './task-store.ts';
+import type { Tasks } from './tasks.ts';
 import type { Task } from './types.ts';
 
 /** What the stages of the flow share. */
 export interface TaskDeps {
-  store: TaskStore;
-  projects: ProjectStore;
+  store: Tasks;
+  projects: ProjectRecords;
+  /** The trust decision for repositories' `.runtime/config.json`: refreshed when a task is created. */
+  trust: RepositoryTrust;
   knowledge: KnowledgeService;
   skills: SkillService;
   settings: SettingsService;
   runner: SessionRunner;
-  sessions: SessionStore;
+  sessions: Sessions;
   background: Background;
   paths: WorkbenchPaths;
   fetch: typeof fetch;
@@ -110,10 +107,11 @@ export class TaskLocks {
 }
 
 /** The runner config of a task: task, then project, then global (spec "Runner resolution"). */
-export function taskRunner(deps: TaskDeps, task: Task, project: Project): RunnerConfig {
+export async function taskRunner(deps: TaskDeps, task: Task, project: Project): Promise<RunnerConfig> {
+  const stored = await deps.settings.stored();
   return resolveRunner(
-    { task: task.runner, project: project.default_runner, global: deps.settings.now.stored().default_runner },
-    deps.settings.now.runnerConfigs(),
+    { task: task.runner, project: project.default_runner, global: stored.default_runner },
+    await deps.settings.runnerConfigs(),
   ).config;
 }
 
@@ -126,9 +124,20 @@ export function claim(deps: TaskDeps, taskId: string, what: string): () => void 
  * Holds a session of the task for one piece of work from its 202 (see `SessionRunner.reserve`): 409
  * SESSION_BUSY naming what runs, or TASK_DELETING.
  */
-export function reserveSession(deps: TaskDeps, taskId: string, sessionId: string, what: string): Reservation {
+export async function reserveSession(
+  deps: TaskDeps,
+  taskId: string,
+  sessionId: string,
+  what: string,
+): Promise<Reservation> {
   deps.busy.assertOpen(taskId);
-  return deps.runner.reserve(sessionId, what);
+  const reservation = await deps.runner.reserve(sessionId, what);
+  if (deps.busy.closing(taskId)) {
+    // The task's delete began while the session was being checked: nothing new starts in it.
+    reservation.release();
+    deps.busy.assertOpen(taskId);
+  }
+  return reservation;
 }
 
 /**
@@ -136,17 +145,17 @@ export function reserveSession(deps: TaskDeps, taskId: string, sessionId: string
  * instructions (the constitution) and its skills. `model: false` when none is needed yet (logging a hand
  * edit); `readOnly` for a session that may look but not change (the reviewer).
  */
-export function createTaskSession(
+export async function createTaskSession(
   deps: TaskDeps,
   task: Task,
   kind: SessionKind,
   config: RunnerConfig,
   options: { readOnly?: boolean; model?: boolean } = {},
-): SessionRecord {
-  if (options.model !== false) deps.settings.now.model(config);
+): Promise<SessionRecord> {
+  if (options.model !== false) await deps.settings.model(config);
   const taskDir = deps.paths.taskDir(task.id);
   const constitution = readTaskFile(taskDir, join(taskDir, 'constitution.md')) ?? '';
-  return deps.runner.create(kind, task.id, config.id, {
+  return await deps.runner.create(kind, task.id, config.id, {
     workdir: taskDir,
     instructions: taskInstructions(task, constitution),
     skillDirs: [join(taskDir, '.skills')],
@@ -158,15 +167,12 @@ export function createTaskSession(
  * The task's session of a stage (its row of `task_sessions`, keyed by the stage's key), made by `create`
  * and recorded when the task has none yet.
  */
-export function stageSession(
+export async function stageSession(
   deps: TaskDeps,
   taskId: string,
   stage: string,
-  create: () => SessionRecord,
-): SessionRecord {
-  const id = deps.store.sessionOf(taskId, stage);
-  if (id) return deps.sessions.get(id);
-  const session = create();
-  deps.store.setSession(taskId, stage, session.id);
-  return session;
+  create: () => Promise<SessionRecord>,
+): Promise<SessionRecord> {
+  const id = await deps.store.stageSession(taskId, stage, async () => (await create()).id);
+  return await deps.sessions.get(id);
 }

@@ -43,8 +43,8 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { task, version } = editPlan(deps, request.params.id, request.body.content);
-        return { task: viewTask(deps, task), version };
+        const { task, version } = await editPlan(deps, request.params.id, request.body.content);
+        return { task: await viewTask(deps, task), version };
       },
     );
     app.get(
@@ -58,7 +58,7 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.planVersionList, 404),
         },
       },
-      async (request) => planVersions(deps, request.params.id),
+      (request) => planVersions(deps, request.params.id),
     );
     app.get(
       '/api/tasks/:id/plan/versions/:version',
@@ -70,8 +70,8 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        planVersions(deps, request.params.id);
-        return { ...deps.store.planVersion(request.params.id, request.params.version) };
+        await planVersions(deps, request.params.id);
+        return { ...(await deps.store.planVersion(request.params.id, request.params.version)) };
       },
     );
     app.get(
@@ -86,7 +86,7 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.planDiff, 400, 404, 409),
         },
       },
-      async (request) => planDiff(deps, request.params.id, request.query.from, request.query.to),
+      (request) => planDiff(deps, request.params.id, request.query.from, request.query.to),
     );
     app.post(
       '/api/tasks/:id/todos',
@@ -99,7 +99,7 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.todoWithList, 400, 404, 409),
         },
       },
-      async (request, reply) => reply.status(201).send(addTodo(deps, request.params.id, request.body)),
+      async (request, reply) => reply.status(201).send(await addTodo(deps, request.params.id, request.body)),
     );
     app.patch(
       '/api/tasks/:id/todos/:todo_id',
@@ -112,7 +112,7 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.todoWithList, 400, 404, 409),
         },
       },
-      async (request) => editTodo(deps, request.params.id, request.params.todo_id, request.body),
+      (request) => editTodo(deps, request.params.id, request.params.todo_id, request.body),
     );
     app.delete(
       '/api/tasks/:id/todos/:todo_id',
@@ -124,7 +124,7 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.todoList, 404, 409),
         },
       },
-      async (request) => ({ todos: removeTodo(deps, request.params.id, request.params.todo_id) }),
+      async (request) => ({ todos: await removeTodo(deps, request.params.id, request.params.todo_id) }),
     );
     app.put(
       '/api/tasks/:id/todos/order',
@@ -138,7 +138,7 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.todoList, 400, 404, 409),
         },
       },
-      async (request) => ({ todos: reorderTodos(deps, request.params.id, request.body.todo_ids) }),
+      async (request) => ({ todos: await reorderTodos(deps, request.params.id, request.body.todo_ids) }),
     );
     app.put(
       '/api/tasks/:id/commit-message',
@@ -152,7 +152,7 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.task, 400, 404, 409),
         },
       },
-      async (request) => viewTask(deps, editCommitMessage(deps, request.params.id, request.body)),
+      async (request) => viewTask(deps, await editCommitMessage(deps, request.params.id, request.body)),
     );
   };
 }

@@ -32,40 +32,40 @@ function logAction(deps: TaskDeps, sessionId: string, event: Omit<UserActionEven
 }
 
 /** PUT plan: saves plan.md as written by the user, a new version (PLANNING only). */
-export function editPlan(deps: TaskDeps, taskId: string, content: string) {
+export async function editPlan(deps: TaskDeps, taskId: string, content: string) {
   deps.busy.assertOpen(taskId);
-  const task = deps.store.get(taskId);
+  const task = await deps.store.get(taskId);
   assertEditable(deps, task, 'PLANNING', 'Editing the plan');
-  const session = planSession(deps, task, true);
+  const session = await planSession(deps, task, true);
   deps.runner.assertIdle(session.id);
   const text = content.endsWith('\n') ? content : `${content}\n`;
-  const version = savePlan(deps, taskId, text, 'user', session.id);
+  const version = await savePlan(deps, taskId, text, 'user', session.id);
   logAction(deps, session.id, {
     action: 'edit_plan',
     detail: `The user edited plan.md (version ${version.version}).`,
     data: { version: version.version, characters: text.length },
   });
-  noteTaskError(deps, taskId, null);
-  return { task: deps.store.get(taskId), version };
+  await noteTaskError(deps, taskId, null);
+  return { task: await deps.store.get(taskId), version };
 }
 
 /** Every version of plan.md, oldest first (a plan.md from before versions were kept is version 1). */
-export function planVersions(deps: TaskDeps, taskId: string) {
-  deps.store.get(taskId);
-  let versions = deps.store.planVersions(taskId);
+export async function planVersions(deps: TaskDeps, taskId: string) {
+  await deps.store.get(taskId);
+  let versions = await deps.store.planVersions(taskId);
   if (versions.length === 0) {
     const existing = readPlan(deps.paths.taskDir(taskId));
     if (existing !== null) {
-      deps.store.addPlanVersion(taskId, existing, 'ai', null);
-      versions = deps.store.planVersions(taskId);
+      await deps.store.addPlanVersion(taskId, existing, 'ai', null);
+      versions = await deps.store.planVersions(taskId);
     }
   }
   return { task_id: taskId, versions: versions.map((version) => ({ ...version })) };
 }
 
 /** The unified diff between two versions (default: the one before `to`, and the latest). */
-export function planDiff(deps: TaskDeps, taskId: string, from?: number, to?: number) {
-  const { versions } = planVersions(deps, taskId);
+export async function planDiff(deps: TaskDeps, taskId: string, from?: number, to?: number) {
+  const { versions } = await planVersions(deps, taskId);
   const latest = versions.at(-1)?.version;
   if (latest === undefined) {
     throw new WorkbenchError('PLAN_MISSING', 'There is no plan yet: it has no versions to compare.', {
@@ -74,8 +74,8 @@ export function planDiff(deps: TaskDeps, taskId: string, from?: number, to?: num
   }
   const target = to ?? latest;
   const base = from ?? Math.max(1, target - 1);
-  const a = deps.store.planVersion(taskId, base);
-  const b = deps.store.planVersion(taskId, target);
+  const a = await deps.store.planVersion(taskId, base);
+  const b = await deps.store.planVersion(taskId, target);
   return {
     task_id: taskId,
     from: base,
@@ -85,16 +85,16 @@ export function planDiff(deps: TaskDeps, taskId: string, from?: number, to?: num
 }
 
 /** The todo list may change by hand only while it waits for coding and no turn is adjusting it. */
-function todoListEditable(deps: TaskDeps, taskId: string, what: string): Task {
+async function todoListEditable(deps: TaskDeps, taskId: string, what: string): Promise<Task> {
   deps.busy.assertOpen(taskId);
-  const task = deps.store.get(taskId);
+  const task = await deps.store.get(taskId);
   assertEditable(deps, task, 'TODO_READY', what);
   if (task.plan_session_id) deps.runner.assertIdle(task.plan_session_id);
   return task;
 }
 
-function todoOf(deps: TaskDeps, taskId: string, todoId: string): Todo {
-  const todo = deps.store.todo(todoId);
+async function todoOf(deps: TaskDeps, taskId: string, todoId: string): Promise<Todo> {
+  const todo = await deps.store.todo(todoId);
   if (todo.task_id !== taskId) {
     throw new WorkbenchError('TODO_NOT_FOUND', `Task '${taskId}' has no todo '${todoId}'.`, {
       task_id: taskId,
@@ -104,20 +104,20 @@ function todoOf(deps: TaskDeps, taskId: string, todoId: string): Todo {
   return todo;
 }
 
-function todoListChanged(deps: TaskDeps, task: Task, event: Omit<UserActionEvent, 'type'>) {
-  writeTodoFile(deps, task.id);
-  logAction(deps, planSession(deps, task, true).id, event);
-  return deps.store.todos(task.id);
+async function todoListChanged(deps: TaskDeps, task: Task, event: Omit<UserActionEvent, 'type'>) {
+  await writeTodoFile(deps, task.id);
+  logAction(deps, (await planSession(deps, task, true)).id, event);
+  return await deps.store.todos(task.id);
 }
 
-export function addTodo(
+export async function addTodo(
   deps: TaskDeps,
   taskId: string,
   input: { title: string; description: string; expected_output: string; position?: number | undefined },
 ) {
-  const task = todoListEditable(deps, taskId, 'Adding a todo');
-  const todo = deps.store.insertTodo(taskId, input, input.position);
-  const todos = todoListChanged(deps, task, {
+  const task = await todoListEditable(deps, taskId, 'Adding a todo');
+  const todo = await deps.store.insertTodo(taskId, input, input.position);
+  const todos = await todoListChanged(deps, task, {
     action: 'add_todo',
     detail: `The user added todo ${todo.position}: '${todo.title}'.`,
     data: { todo_id: todo.id, position: todo.position, title: todo.title },
@@ -125,7 +125,7 @@ export function addTodo(
   return { todo, todos };
 }
 
-export function editTodo(
+export async function editTodo(
   deps: TaskDeps,
   taskId: string,
   todoId: string,
@@ -135,11 +135,11 @@ export function editTodo(
     expected_output?: string | undefined;
   },
 ) {
-  const task = todoListEditable(deps, taskId, 'Editing a todo');
-  const before = todoOf(deps, taskId, todoId);
-  const todo = deps.store.updateTodo(todoId, patch);
+  const task = await todoListEditable(deps, taskId, 'Editing a todo');
+  const before = await todoOf(deps, taskId, todoId);
+  const todo = await deps.store.updateTodo(todoId, patch);
   const fields = Object.keys(patch).filter((key) => patch[key as keyof typeof patch] !== undefined);
-  const todos = todoListChanged(deps, task, {
+  const todos = await todoListChanged(deps, task, {
     action: 'edit_todo',
     detail: `The user edited todo ${todo.position} ('${before.title}'): ${fields.join(', ')}.`,
     data: { todo_id: todoId, fields },
@@ -147,20 +147,20 @@ export function editTodo(
   return { todo, todos };
 }
 
-export function removeTodo(deps: TaskDeps, taskId: string, todoId: string) {
-  const task = todoListEditable(deps, taskId, 'Removing a todo');
-  const todo = todoOf(deps, taskId, todoId);
-  deps.store.removeTodo(todoId);
-  return todoListChanged(deps, task, {
+export async function removeTodo(deps: TaskDeps, taskId: string, todoId: string) {
+  const task = await todoListEditable(deps, taskId, 'Removing a todo');
+  const todo = await todoOf(deps, taskId, todoId);
+  await deps.store.removeTodo(todoId);
+  return await todoListChanged(deps, task, {
     action: 'remove_todo',
     detail: `The user removed todo ${todo.position}: '${todo.title}'.`,
     data: { todo_id: todoId, title: todo.title },
   });
 }
 
-export function reorderTodos(deps: TaskDeps, taskId: string, ids: string[]) {
-  const task = todoListEditable(deps, taskId, 'Reordering the todos');
-  const current = deps.store.todos(taskId).map((todo) => todo.id);
+export async function reorderTodos(deps: TaskDeps, taskId: string, ids: string[]) {
+  const task = await todoListEditable(deps, taskId, 'Reordering the todos');
+  const current = (await deps.store.todos(taskId)).map((todo) => todo.id);
   const same =
     ids.length === current.length &&
     new Set(ids).size === ids.length &&
@@ -176,8 +176,8 @@ export function reorderTodos(deps: TaskDeps, taskId: string, ids: string[]) {
       },
     );
   }
-  deps.store.reorderTodos(taskId, ids);
-  return todoListChanged(deps, task, {
+  await deps.store.reorderTodos(taskId, ids);
+  return await todoListChanged(deps, task, {
     action: 'reorder_todos',
     detail: 'The user reordered the todos.',
     data: { todo_ids: ids },
@@ -185,7 +185,7 @@ export function reorderTodos(deps: TaskDeps, taskId: string, ids: string[]) {
 }
 
 /** PUT commit-message: the commit message and/or the MR's title and description, by hand (REVIEWING). */
-export function editCommitMessage(
+export async function editCommitMessage(
   deps: TaskDeps,
   taskId: string,
   body: {
@@ -193,9 +193,9 @@ export function editCommitMessage(
     mr_title?: string | null | undefined;
     mr_description?: string | null | undefined;
   },
-): Task {
+): Promise<Task> {
   deps.busy.assertOpen(taskId);
-  const task = deps.store.get(taskId);
+  const task = await deps.store.get(taskId);
   assertEditable(deps, task, 'REVIEWING', 'Editing the commit message');
   const fields = Object.keys(body).filter((key) => body[key as keyof typeof body] !== undefined);
   if (fields.length === 0) {
@@ -205,9 +205,9 @@ export function editCommitMessage(
       { issues: [{ path: [], message: 'give at least one of commit_message, mr_title, mr_description' }] },
     );
   }
-  const session = reviewSession(deps, task, true);
+  const session = await reviewSession(deps, task, true);
   deps.runner.assertIdle(session.id);
-  const updated = deps.store.update(taskId, {
+  const updated = await deps.store.update(taskId, {
     ...(body.commit_message !== undefined ? { commit_message: body.commit_message.trim() } : {}),
     ...(body.mr_title !== undefined ? { mr_title: body.mr_title } : {}),
     ...(body.mr_description !== undefined ? { mr_description: body.mr_description } : {}),

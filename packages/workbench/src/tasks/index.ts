@@ -10,7 +10,7 @@ export { initWaitingTasks } from './stages/init/init-stage.ts';
 export { parseTodoList } from './stages/todos/todo-list.ts';
 export { buildFlow, type Flow, type FlowState, type Move, type TaskState, taskStates } from './states.ts';
 export { deleteProjectTasks, removeOrphanTaskDirs } from './task-service.ts';
-export { TaskStore } from './task-store.ts';
+export { Tasks } from './tasks.ts';
 export type {
   FollowedMergeRequest,
   PlanVersion,

@@ -2,11 +2,11 @@ import { WorkbenchError } from '../errors.ts';
 import { type MergeRequestStatus, readMergeRequest } from '../merge-requests/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import { nowIso } from '../store/index.ts';
-import type { TaskStore } from './task-store.ts';
+import type { Tasks } from './tasks.ts';
 import type { FollowedMergeRequest, SubmitResult, Task } from './types.ts';
 
 export interface FollowerOptions {
-  store: TaskStore;
+  store: Tasks;
   settings: SettingsService;
   fetch: typeof fetch;
   /** The first wait between reads (ms); doubled while nothing changes, up to `maxIntervalMs`. */
@@ -94,7 +94,7 @@ export class MergeRequestFollower {
     let before: string;
     let task: Task;
     try {
-      before = fingerprint(this.#options.store.get(taskId));
+      before = fingerprint(await this.#options.store.get(taskId));
       task = await this.refresh(taskId);
     } catch {
       // The task was deleted, or the store failed: nothing left to follow now.
@@ -108,7 +108,7 @@ export class MergeRequestFollower {
 
   async #read(taskId: string): Promise<Task> {
     const { store } = this.#options;
-    const task = store.get(taskId);
+    const task = await store.get(taskId);
     const followed = task.merge_requests;
     if (!followed || followed.length === 0) {
       throw new WorkbenchError(
@@ -126,9 +126,9 @@ export class MergeRequestFollower {
       next.push(await this.#readOne(each));
     }
     // Written against the row as it is now: a submit meanwhile may have replaced the list.
-    const current = store.get(taskId).merge_requests ?? [];
+    const current = (await store.get(taskId)).merge_requests ?? [];
     const merged = current.map((each) => next.find((read) => read.url === each.url) ?? each);
-    return store.update(taskId, { merge_requests: merged });
+    return await store.update(taskId, { merge_requests: merged });
   }
 
   async #readOne(followed: FollowedMergeRequest): Promise<FollowedMergeRequest> {

@@ -15,7 +15,9 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       '/api/tasks',
       { schema: { tags, querystring: taskListQuery, response: responses(wire.taskList, 400) } },
       async (request) => ({
-        tasks: deps.store.list(request.query.project_id).map((task) => viewTask(deps, task)),
+        tasks: await Promise.all(
+          (await deps.store.list(request.query.project_id)).map((task) => viewTask(deps, task)),
+        ),
       }),
     );
     app.post(
@@ -29,7 +31,8 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.task, 400, 404, 422),
         },
       },
-      async (request, reply) => reply.status(201).send(viewTask(deps, await createTask(deps, request.body))),
+      async (request, reply) =>
+        reply.status(201).send(await viewTask(deps, await createTask(deps, request.body))),
     );
     app.get(
       '/api/tasks/:id',
@@ -40,7 +43,7 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.task, 404),
         },
       },
-      async (request) => viewTask(deps, deps.store.get(request.params.id)),
+      async (request) => viewTask(deps, await deps.store.get(request.params.id)),
     );
     app.get(
       '/api/tasks/:id/images/:index',
@@ -57,7 +60,7 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const task = deps.store.get(request.params.id);
+        const task = await deps.store.get(request.params.id);
         const image = task.images[request.params.index];
         if (!image) {
           throw new WorkbenchError('NOT_FOUND', `The task has no image ${request.params.index}.`, {
@@ -113,7 +116,7 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
     app.post(
       '/api/tasks/:id/cancel',
       { schema: { tags, params: idParams, response: responses(wire.task, 404, 409) } },
-      async (request) => viewTask(deps, cancelTask(deps, request.params.id)),
+      async (request) => viewTask(deps, await cancelTask(deps, request.params.id)),
     );
     app.post(
       '/api/tasks/:id/reopen',
@@ -124,7 +127,7 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.task, 404, 409),
         },
       },
-      async (request) => viewTask(deps, reopenTask(deps, request.params.id)),
+      async (request) => viewTask(deps, await reopenTask(deps, request.params.id)),
     );
   };
 }

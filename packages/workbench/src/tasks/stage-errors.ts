@@ -7,9 +7,9 @@ import type { TaskDeps } from './deps.ts';
  * Writes the task's `error` (what failed, why, and the request that retries it), or clears it. A task
  * deleted meanwhile is left alone: work that ends after a delete has nothing to report to.
  */
-export function noteTaskError(deps: TaskDeps, taskId: string, error: string | null): void {
+export async function noteTaskError(deps: TaskDeps, taskId: string, error: string | null): Promise<void> {
   try {
-    if (deps.store.get(taskId).error !== error) deps.store.update(taskId, { error });
+    if ((await deps.store.get(taskId)).error !== error) await deps.store.update(taskId, { error });
   } catch {}
 }
 
@@ -32,37 +32,41 @@ export async function reportedTurn(
   try {
     outcome = await run();
   } catch (error) {
-    noteTaskError(deps, taskId, `${step.what} failed: ${(error as Error).message} Retry with ${step.retry}.`);
+    await noteTaskError(
+      deps,
+      taskId,
+      `${step.what} failed: ${(error as Error).message} Retry with ${step.retry}.`,
+    );
     throw error;
   }
-  if (outcome.status === 'succeeded') noteTaskError(deps, taskId, null);
+  if (outcome.status === 'succeeded') await noteTaskError(deps, taskId, null);
   else if (outcome.status === 'cancelled')
-    noteTaskError(deps, taskId, `${step.what} was stopped. Start it again with ${step.retry}.`);
+    await noteTaskError(deps, taskId, `${step.what} was stopped. Start it again with ${step.retry}.`);
   else {
     const reason = outcome.error?.message ?? 'the runner failed';
-    noteTaskError(deps, taskId, `${step.what} failed: ${reason} Retry with ${step.retry}.`);
+    await noteTaskError(deps, taskId, `${step.what} failed: ${reason} Retry with ${step.retry}.`);
   }
 }
 
-/** Starts an automatic step; when it cannot start, the reason and the request that starts it by hand go on the task. */
-export function startAutomatically(
+/**
+ * Starts an automatic step (its start answers once the step holds what it needs and runs in the
+ * background); when it cannot start, the reason and the request that starts it by hand go on the task.
+ */
+export async function startAutomatically(
   deps: TaskDeps,
   taskId: string,
   step: StageStep,
-  start: () => unknown,
-): void {
+  start: () => Promise<unknown>,
+): Promise<void> {
   try {
-    const started = start();
-    if (started instanceof Promise) {
-      started.catch((error: unknown) => notStarted(deps, taskId, step, error));
-    }
+    await start();
   } catch (error) {
-    notStarted(deps, taskId, step, error);
+    await notStarted(deps, taskId, step, error);
   }
 }
 
-function notStarted(deps: TaskDeps, taskId: string, step: StageStep, error: unknown): void {
-  noteTaskError(
+async function notStarted(deps: TaskDeps, taskId: string, step: StageStep, error: unknown): Promise<void> {
+  await noteTaskError(
     deps,
     taskId,
     `${step.what} did not start automatically: ${(error as Error).message} Start it with ${step.retry}.`,
@@ -77,13 +81,13 @@ export async function held(deps: TaskDeps, reservation: Reservation, work: () =>
   try {
     await work();
   } catch (error) {
-    const session = deps.sessions.find(reservation.sessionId);
+    const session = await deps.sessions.find(reservation.sessionId);
     if (session && session.status !== 'failed' && session.status !== 'cancelled') {
       const failure = WorkbenchError.is(error)
         ? error.toJSON()
         : { code: 'SERVER_ERROR', message: (error as Error).message };
       try {
-        deps.runner.setStatus(reservation.sessionId, 'failed', failure);
+        await deps.runner.setStatus(reservation.sessionId, 'failed', failure);
       } catch {}
     }
     throw error;

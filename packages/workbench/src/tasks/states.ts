@@ -33,7 +33,7 @@ export interface FlowStage {
 /**
  * The flow built from a registry of stage modules (`stages/index.ts`, `defaultStages`): the stages in order,
  * every state, and THE table of task moves. Every change of a task's state is one row of `moves`
- * (TaskStore.move is the only writer of the state column). Moves within a state (retry, refine, run a todo)
+ * (Tasks.move is the only writer of the state column). Moves within a state (retry, refine, run a todo)
  * are rows too, so that an action in the wrong state is refused by the same check. Nothing moves a task back
  * a stage but `follow_up`, which the user asks for explicitly: it appends todos (earlier ones stay done) and
  * the task goes through coding and review again on the same branch, updating the same merge request

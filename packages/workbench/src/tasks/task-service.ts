@@ -8,7 +8,7 @@ import type { TaskDeps } from './deps.ts';
 import { discardDirectory, emptyTrash } from './discard-directory.ts';
 import { initAutomatically } from './stages/init/init-stage.ts';
 import { readPlan } from './task-files.ts';
-import { imageInfoOf, type ListedTask } from './task-store.ts';
+import { imageInfoOf, type ListedTask } from './tasks.ts';
 import type { Task, TaskImage, TaskImageInfo, Todo } from './types.ts';
 
 /** A task as the API shows it: images without their data, plus plan.md, the todos and the allowed actions. */
@@ -35,15 +35,15 @@ export interface TaskSessionView {
 /** States where the task's input (description, links, images, runner) may still change. */
 const editable = new Set(['CREATED', 'INITIALIZING', 'PLANNING']);
 
-export function viewTask(deps: TaskDeps, task: Task | ListedTask): TaskView {
+export async function viewTask(deps: TaskDeps, task: Task | ListedTask): Promise<TaskView> {
   return {
     ...task,
     // A listed task's images are their info already.
     images: isListed(task) ? task.images : imageInfoOf(task.images),
     work_dir: deps.paths.taskDir(task.id),
     plan: shownPlan(deps, task.id),
-    todos: deps.store.todos(task.id),
-    sessions: deps.sessions.byOwner(task.id).map((session) => ({
+    todos: await deps.store.todos(task.id),
+    sessions: (await deps.sessions.byOwner(task.id)).map((session) => ({
       id: session.id,
       kind: session.kind,
       status: session.status,
@@ -80,10 +80,10 @@ export async function createTask(
     branch?: string | undefined;
   },
 ): Promise<Task> {
-  const project = deps.projects.get(input.project_id);
+  const project = await deps.projects.get(input.project_id);
   await deps.settings.assertRunner(input.runner, 'runner');
   const id = deps.store.newId();
-  deps.store.create({
+  await deps.store.create({
     id,
     project_id: project.id,
     description: input.description,
@@ -92,9 +92,11 @@ export async function createTask(
     runner: input.runner ?? null,
     branch: input.branch ?? defaultBranch(input.description, id),
   });
+  // Its workspaces are its project's repositories: trusted as they are (the decision reads a copy).
+  await deps.trust.refresh();
   // Initialization starts by itself (now, or once the project is READY); POST .../init retries it.
-  initAutomatically(deps, id);
-  return deps.store.get(id);
+  await initAutomatically(deps, id);
+  return await deps.store.get(id);
 }
 
 export async function updateTask(
@@ -111,7 +113,7 @@ export async function updateTask(
 ): Promise<Task> {
   // Read before the checks: from them to the write nothing may wait.
   const runners = await deps.settings.runnerConfigs();
-  const task = deps.store.get(id);
+  const task = await deps.store.get(id);
   if (patch.state !== undefined) {
     throw new WorkbenchError(
       'INVALID_STATE',
@@ -133,7 +135,7 @@ export async function updateTask(
   }
   if (patch.runner) runnerConfigById(runners, patch.runner, 'runner');
   const { state: _state, ...fields } = patch;
-  return deps.store.update(id, fields);
+  return await deps.store.update(id, fields);
 }
 
 /**
@@ -143,9 +145,9 @@ export async function updateTask(
  * stay.
  */
 export async function deleteTask(deps: TaskDeps, id: string): Promise<void> {
-  deps.store.get(id);
+  await deps.store.get(id);
   await stopTaskWork(deps, id);
-  deps.store.remove(id);
+  await deps.store.remove(id);
   // Gone from tasks/ at once; its files are removed by a child process, and the service keeps answering.
   const { removed } = await discardDirectory(deps.paths.home, deps.paths.taskDir(id));
   deps.background.run(() => removed);
@@ -163,7 +165,7 @@ export async function removeOrphanTaskDirs(deps: TaskDeps): Promise<string[]> {
   const names = await readdir(root).catch(() => [] as string[]);
   const removed: string[] = [];
   for (const name of names) {
-    if (!/^task_[a-z0-9]+$/.test(name) || deps.store.exists(name)) continue;
+    if (!/^task_[a-z0-9]+$/.test(name) || (await deps.store.exists(name))) continue;
     await (await discardDirectory(deps.paths.home, join(root, name))).removed;
     removed.push(name);
   }
@@ -173,15 +175,19 @@ export async function removeOrphanTaskDirs(deps: TaskDeps): Promise<string[]> {
 /** Deletes every task of a project as `deleteTask` does (before the project itself is deleted). */
 export async function deleteProjectTasks(deps: TaskDeps, projectId: string): Promise<void> {
   // Again until none is left: a task created while the others stopped is deleted too.
-  for (let tasks = deps.store.list(projectId); tasks.length > 0; tasks = deps.store.list(projectId)) {
+  for (
+    let tasks = await deps.store.list(projectId);
+    tasks.length > 0;
+    tasks = await deps.store.list(projectId)
+  ) {
     await Promise.all(tasks.map((task) => deleteTask(deps, task.id)));
   }
 }
 
 /** Any state but DONE → CANCELLED, stopping the task's running sessions. Its files stay. */
-export function cancelTask(deps: TaskDeps, id: string): Task {
-  const task = deps.store.move(id, 'cancel');
-  for (const session of deps.sessions.byOwner(id)) {
+export async function cancelTask(deps: TaskDeps, id: string): Promise<Task> {
+  const task = await deps.store.move(id, 'cancel');
+  for (const session of await deps.sessions.byOwner(id)) {
     deps.runner.dropQueue(session.id);
     deps.runner.cancel(session.id, stopReasons.task);
   }
@@ -189,7 +195,7 @@ export function cancelTask(deps: TaskDeps, id: string): Task {
 }
 
 /** CANCELLED → the state it was cancelled from (a todo that was running is failed: execute it again). */
-export function reopenTask(deps: TaskDeps, id: string): Task {
+export async function reopenTask(deps: TaskDeps, id: string): Promise<Task> {
   const running = deps.busy.get(id);
   if (running) {
     throw new WorkbenchError('TASK_BUSY', `The task is still stopping (${running}): try again in a moment.`, {
@@ -197,12 +203,12 @@ export function reopenTask(deps: TaskDeps, id: string): Task {
       running,
     });
   }
-  return deps.store.move(id, 'reopen');
+  return await deps.store.move(id, 'reopen');
 }
 
 /** Refuses new work on the task, stops its sessions' work and its other work, and waits for both to end. */
 async function stopTaskWork(deps: TaskDeps, taskId: string): Promise<void> {
   const closed = deps.busy.close(taskId);
-  await deps.runner.retire(deps.sessions.byOwner(taskId).map((session) => session.id));
+  await deps.runner.retire((await deps.sessions.byOwner(taskId)).map((session) => session.id));
   await closed;
 }

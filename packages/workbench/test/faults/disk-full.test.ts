@@ -20,8 +20,8 @@ describe.skipIf(cannotMount)(`the workbench on a full disk${skipped}`, () => {
       const secrets = join(home, 'secrets.json');
       const secretsBefore = readFileSync(secrets, 'utf8');
       const { runner } = wb.workbench.services;
-      const session = runner.create('conversation', null, 'keel', { workdir: home, skillDirs: [] });
-      const chat = runner.create('conversation', null, 'keel', { workdir: home, skillDirs: [] });
+      const session = await runner.create('conversation', null, 'keel', { workdir: home, skillDirs: [] });
+      const chat = await runner.create('conversation', null, 'keel', { workdir: home, skillDirs: [] });
       runner.record(session.id, { type: 'message', role: 'user', content: 'before' });
       const fillUp = () => {
         disk.free();

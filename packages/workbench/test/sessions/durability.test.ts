@@ -44,16 +44,16 @@ describe('durability of sessions', () => {
     const home = tempDir('restart');
     const first = await createWorkbench({ home, env: {} });
     const { runner, sessions } = first.services;
-    const running = runner.create('conversation', null, 'keel', { workdir: home, skillDirs: [] });
+    const running = await runner.create('conversation', null, 'keel', { workdir: home, skillDirs: [] });
     runner.record(running.id, { type: 'message', role: 'user', content: 'hi' });
-    runner.setStatus(running.id, 'running');
-    const old = runner.create('conversation', null, 'keel', { workdir: home, skillDirs: [] });
+    await runner.setStatus(running.id, 'running');
+    const old = await runner.create('conversation', null, 'keel', { workdir: home, skillDirs: [] });
     runner.record(old.id, { type: 'message', role: 'user', content: 'old' });
-    runner.setStatus(old.id, 'succeeded');
+    await runner.setStatus(old.id, 'succeeded');
     first.services.db
       .prepare('UPDATE sessions SET ended_at = ? WHERE id = ?')
       .run('2020-01-01T00:00:00.000Z', old.id);
-    expect(sessions.get(running.id).status).toBe('running');
+    expect((await sessions.get(running.id)).status).toBe('running');
     // A crash mid-append: half a line at the end.
     appendFileSync(join(home, 'sessions', `${running.id}.jsonl`), '{"seq":2,"times');
     first.services.db.close();

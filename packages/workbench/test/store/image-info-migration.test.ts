@@ -3,12 +3,11 @@
 import { join } from 'node:path';
 import { openSqlite } from '@keel/runtime/store';
 import { describe, expect, test } from 'vitest';
-import { migrations, openDatabase } from '../../src/store/index.ts';
-import { TaskStore } from '../../src/tasks/task-store.ts';
+import { migrations, openDatabase, SqliteWorkbenchStore } from '../../src/store/index.ts';
 import { tempDir } from '../harness.ts';
 
 describe('the image_info migration', () => {
-  test('fills image_info of older tasks from their images', () => {
+  test('fills image_info of older tasks from their images', async () => {
     const path = join(tempDir('migrate'), 'workbench.db');
     // The schema as it stood before the migration, with a task holding two images.
     const before = migrations.findIndex((sql) => sql.includes('image_info'));
@@ -31,15 +30,15 @@ describe('the image_info migration', () => {
       );
     old.close();
 
-    const db = openDatabase(path);
+    const store = new SqliteWorkbenchStore(openDatabase(path));
     try {
-      const [task] = new TaskStore(db).list();
+      const [task] = await store.tasks.list();
       expect(task?.images).toEqual([
         { media_type: 'image/png', filename: 'a.png', bytes: 8 },
         { media_type: 'image/jpeg', bytes: 4 },
       ]);
     } finally {
-      db.close();
+      await store.close();
     }
   });
 });

@@ -66,7 +66,7 @@ describe('the task_sessions migration', () => {
     const { db, tasks } = wb.workbench.services;
     const columns = (db.prepare('PRAGMA table_info(tasks)').all() as { name: string }[]).map((c) => c.name);
     expect(columns).not.toContain('plan_session_id');
-    expect(tasks.store.sessionOf('task_all', 'review')).toBe('session_review');
+    expect(await tasks.store.sessionOf('task_all', 'review')).toBe('session_review');
     expect(db.prepare('SELECT COUNT(*) AS n FROM task_sessions').get()).toEqual({ n: 5 });
     // A deleted task's rows go with it.
     expect((await wb.api('DELETE', '/api/tasks/task_all')).status).toBe(204);

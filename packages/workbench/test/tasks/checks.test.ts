@@ -181,8 +181,8 @@ describe('checks after each todo', () => {
     );
     // As an older version stored it: no checks at all.
     const projects = wb.workbench.services.tasks.projects;
-    const stored = projects.get(project.id);
-    projects.update(project.id, {
+    const stored = await projects.get(project.id);
+    await projects.update(project.id, {
       repositories: stored.repositories.map(({ checks: _checks, ...repository }) => repository),
     });
     expect((await api('GET', `/api/projects/${project.id}`)).body.repositories[0].checks).toBeUndefined();

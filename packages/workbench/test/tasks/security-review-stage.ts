@@ -24,7 +24,7 @@ export const securityReviewStage: StageModule = {
     app.post(
       '/api/tasks/:id/security-scan',
       { schema: { tags: ['flow'], params: idParams, response: responses(wire.task, 404, 409) } },
-      async (request) => viewTask(deps, deps.store.check(request.params.id, 'security_scan')),
+      async (request) => viewTask(deps, await deps.store.check(request.params.id, 'security_scan')),
     );
   },
 };

@@ -67,7 +67,9 @@ describe('the task state machine', () => {
     const task = (await wb.api('POST', '/api/tasks', { project_id: project.id, description: 'State test' }))
       .body;
     const { db, tasks } = wb.workbench.services;
-    const [todo] = tasks.store.replaceTodos(task.id, [{ title: 't', description: '', expected_output: '' }]);
+    const [todo] = await tasks.store.replaceTodos(task.id, [
+      { title: 't', description: '', expected_output: '' },
+    ]);
     let refusals = 0;
     for (const state of taskStates) {
       const allowed = allowedActions(state);

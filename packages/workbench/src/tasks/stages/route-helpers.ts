@@ -7,6 +7,6 @@ import type { Task } from '../types.ts';
 export const flowTags = ['flow'];
 
 /** Work that takes time answers 202 with the task (as it is now) and the session that shows the progress. */
-export function withSession(deps: TaskDeps, { task, session }: { task: Task; session: SessionRecord }) {
-  return { task: viewTask(deps, deps.store.get(task.id)), session };
+export async function withSession(deps: TaskDeps, { task, session }: { task: Task; session: SessionRecord }) {
+  return { task: await viewTask(deps, await deps.store.get(task.id)), session };
 }

@@ -37,6 +37,6 @@ export interface StageModule {
    */
   turnEnded?: {
     kind: SessionKind;
-    handle(deps: TaskDeps, session: SessionRecord, outcome: RunnerOutcome): void;
+    handle(deps: TaskDeps, session: SessionRecord, outcome: RunnerOutcome): Promise<void>;
   };
 }

@@ -2,30 +2,30 @@ import { type CheckResult, repairPrompt, runChecks } from '../../../checks/index
 import { WorkbenchError } from '../../../errors.ts';
 import { diff, restoreSnapshot, snapshot } from '../../../git/index.ts';
 import type { RunnerOutcome } from '../../../runners/index.ts';
-import type { Reservation } from '../../../sessions/index.ts';
+import type { Reservation, SessionRecord } from '../../../sessions/index.ts';
 import { claim, createTaskSession, reserveSession, type TaskDeps, taskRunner } from '../../deps.ts';
 import type { Task, Todo } from '../../types.ts';
 import { reviewAutomatically } from '../review/reviewer.ts';
 import { codingPrompt } from './prompts.ts';
 
 /** TODO_READY → CODING, with at least one todo. */
-export function startCoding(deps: TaskDeps, taskId: string): Task {
-  deps.store.check(taskId, 'start_coding');
-  if (deps.store.todos(taskId).length === 0) {
+export async function startCoding(deps: TaskDeps, taskId: string): Promise<Task> {
+  await deps.store.check(taskId, 'start_coding');
+  if ((await deps.store.todos(taskId)).length === 0) {
     throw new WorkbenchError(
       'NO_TODOS',
       'The todo list is empty: generate it with POST /api/tasks/{id}/todo.',
     );
   }
-  return deps.store.move(taskId, 'start_coding');
+  return await deps.store.move(taskId, 'start_coding');
 }
 
 /**
  * Checks that `todo` may run now: the task is CODING, the todo is pending or failed, and every todo before
  * it is done or skipped (strict order). Returns the task.
  */
-function assertRunnable(deps: TaskDeps, todo: Todo): Task {
-  const task = deps.store.check(todo.task_id, 'execute_todo');
+async function assertRunnable(deps: TaskDeps, todo: Todo): Promise<Task> {
+  const task = await deps.store.check(todo.task_id, 'execute_todo');
   if (todo.status !== 'pending' && todo.status !== 'failed') {
     throw new WorkbenchError(
       'INVALID_TODO_STATE',
@@ -36,9 +36,9 @@ function assertRunnable(deps: TaskDeps, todo: Todo): Task {
       },
     );
   }
-  const blocking = deps.store
-    .todos(todo.task_id)
-    .find((each) => each.position < todo.position && each.status !== 'done' && each.status !== 'skipped');
+  const blocking = (await deps.store.todos(todo.task_id)).find(
+    (each) => each.position < todo.position && each.status !== 'done' && each.status !== 'skipped',
+  );
   if (blocking) {
     throw new WorkbenchError(
       'TODO_OUT_OF_ORDER',
@@ -58,20 +58,24 @@ function todoName(todo: Todo): string {
  * Marks the todo running at once and holds its new session (so a second request, or a chat in the session,
  * is refused from the 202 on) and runs it in the background.
  */
-export function executeTodo(deps: TaskDeps, todoId: string) {
-  const todo = deps.store.todo(todoId);
-  const task = assertRunnable(deps, todo);
+export async function executeTodo(deps: TaskDeps, todoId: string) {
+  const todo = await deps.store.todo(todoId);
+  const task = await assertRunnable(deps, todo);
   const release = claim(deps, task.id, `running ${todoName(todo)}`);
-  let session: ReturnType<typeof todoSession>;
+  let session: SessionRecord;
   let reservation: Reservation;
   try {
-    session = todoSession(deps, task);
-    reservation = reserveSession(deps, task.id, session.id, `running ${todoName(todo)}`);
+    session = await todoSession(deps, task);
+    reservation = await reserveSession(deps, task.id, session.id, `running ${todoName(todo)}`);
   } catch (error) {
     release();
     throw error;
   }
-  const running = deps.store.updateTodo(todoId, { status: 'running', session_id: session.id, error: null });
+  const running = await deps.store.updateTodo(todoId, {
+    status: 'running',
+    session_id: session.id,
+    error: null,
+  });
   deps.background.run(async () => {
     try {
       await runTodo(deps, task, running, reservation);
@@ -88,24 +92,29 @@ export function executeTodo(deps: TaskDeps, todoId: string) {
  * skipped while the run went on), stopping at the first failure or stop. Answers at once; the todos'
  * statuses and sessions show the progress.
  */
-export function runAll(deps: TaskDeps, taskId: string) {
-  const task = deps.store.check(taskId, 'run_all');
-  const remaining = () =>
-    deps.store.todos(taskId).find((todo) => todo.status !== 'done' && todo.status !== 'skipped');
-  const first = remaining();
+export async function runAll(deps: TaskDeps, taskId: string) {
+  const task = await deps.store.check(taskId, 'run_all');
+  const remaining = async () =>
+    (await deps.store.todos(taskId)).find((todo) => todo.status !== 'done' && todo.status !== 'skipped');
+  const first = await remaining();
   if (!first) throw new WorkbenchError('NO_TODOS', 'No todo is left to run.');
-  assertRunnable(deps, first);
+  await assertRunnable(deps, first);
   const release = claim(deps, taskId, 'running all remaining todos');
   deps.background.run(async () => {
     try {
       for (;;) {
-        const next = remaining();
-        if (!next || deps.busy.closing(taskId) || deps.store.get(taskId).state !== 'CODING') return;
-        const current = deps.store.get(taskId);
-        const session = todoSession(deps, current);
-        const reservation = reserveSession(deps, taskId, session.id, `running ${todoName(next)} (run all)`);
+        const next = await remaining();
+        if (!next || deps.busy.closing(taskId) || (await deps.store.get(taskId)).state !== 'CODING') return;
+        const current = await deps.store.get(taskId);
+        const session = await todoSession(deps, current);
+        const reservation = await reserveSession(
+          deps,
+          taskId,
+          session.id,
+          `running ${todoName(next)} (run all)`,
+        );
         try {
-          const running = deps.store.updateTodo(next.id, {
+          const running = await deps.store.updateTodo(next.id, {
             status: 'running',
             session_id: session.id,
             error: null,
@@ -114,13 +123,13 @@ export function runAll(deps: TaskDeps, taskId: string) {
         } finally {
           reservation.release();
         }
-        if (deps.store.todo(next.id).status !== 'done') return;
+        if ((await deps.store.todo(next.id)).status !== 'done') return;
       }
     } finally {
       release();
     }
   });
-  return { task, todos: deps.store.todos(taskId) };
+  return { task, todos: await deps.store.todos(taskId) };
 }
 
 /**
@@ -128,8 +137,8 @@ export function runAll(deps: TaskDeps, taskId: string) {
  * partial changes are undone first; a pending one is only marked, also while another todo runs.
  */
 export async function skipTodo(deps: TaskDeps, todoId: string): Promise<Todo> {
-  const todo = deps.store.todo(todoId);
-  const task = deps.store.check(todo.task_id, 'skip_todo');
+  const todo = await deps.store.todo(todoId);
+  const task = await deps.store.check(todo.task_id, 'skip_todo');
   if (todo.status !== 'pending' && todo.status !== 'failed') {
     throw new WorkbenchError(
       'INVALID_TODO_STATE',
@@ -139,15 +148,15 @@ export async function skipTodo(deps: TaskDeps, todoId: string): Promise<Todo> {
   }
   if (todo.status === 'pending') {
     deps.busy.assertOpen(task.id);
-    const skipped = deps.store.updateTodo(todoId, { status: 'skipped' });
-    finishIfLast(deps, task.id);
+    const skipped = await deps.store.updateTodo(todoId, { status: 'skipped' });
+    await finishIfLast(deps, task.id);
     return skipped;
   }
   const release = claim(deps, task.id, `skipping ${todoName(todo)}`);
   try {
     if (todo.before) await restore(task, todo.before);
-    const skipped = deps.store.updateTodo(todoId, { status: 'skipped' });
-    finishIfLast(deps, task.id);
+    const skipped = await deps.store.updateTodo(todoId, { status: 'skipped' });
+    await finishIfLast(deps, task.id);
     return skipped;
   } finally {
     release();
@@ -169,13 +178,13 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
       before = {};
       for (const workspace of task.workspaces)
         before[workspace.repository] = await snapshot(workspace.dir, `todo-${todo.id}-before`);
-      deps.store.updateTodo(todo.id, { before });
+      await deps.store.updateTodo(todo.id, { before });
     }
     // A retry's checks are its own.
-    deps.store.updateTodo(todo.id, { checks: null });
-    const total = deps.store.todos(task.id).length;
+    await deps.store.updateTodo(todo.id, { checks: null });
+    const total = (await deps.store.todos(task.id)).length;
     const sessionId = reservation.sessionId;
-    let repairsLeft = deps.projects.get(task.project_id).repair_turns;
+    let repairsLeft = (await deps.projects.get(task.project_id)).repair_turns;
     // The checks that failed after the last turn, while a repair turn may still fix them.
     let failing: CheckResult[] = [];
     // The todo's final state.
@@ -185,14 +194,14 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
         for (const workspace of task.workspaces)
           after[workspace.repository] = await snapshot(workspace.dir, `todo-${todo.id}-after`);
       } catch (error) {
-        deps.store.updateTodo(todo.id, { status: 'failed', error: (error as Error).message });
+        await deps.store.updateTodo(todo.id, { status: 'failed', error: (error as Error).message });
         throw error;
       }
       if (ended.status === 'succeeded' && failing.length === 0) {
-        deps.store.updateTodo(todo.id, { status: 'done', after, error: null });
-        finishIfLast(deps, task.id);
+        await deps.store.updateTodo(todo.id, { status: 'done', after, error: null });
+        await finishIfLast(deps, task.id);
       } else {
-        deps.store.updateTodo(todo.id, {
+        await deps.store.updateTodo(todo.id, {
           status: 'failed',
           after,
           error:
@@ -208,7 +217,7 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
       if (ended.status === 'succeeded' && deps.runner.hasQueued(sessionId)) return;
       if (ended.status === 'succeeded') {
         const results = await checkTodo(deps, task, before);
-        if (results) deps.store.updateTodo(todo.id, { checks: results });
+        if (results) await deps.store.updateTodo(todo.id, { checks: results });
         failing = (results ?? []).filter((result) => !result.passed);
         if (failing.length > 0 && repairsLeft > 0) return;
       }
@@ -224,7 +233,7 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
       reservation,
     );
     for (;;) {
-      if (outcome.status !== 'succeeded' || deps.store.todo(todo.id).status !== 'running') break;
+      if (outcome.status !== 'succeeded' || (await deps.store.todo(todo.id)).status !== 'running') break;
       const message = deps.runner.takeQueued(sessionId);
       if (message) {
         outcome = await deps.runner.turn(sessionId, { prompt: message.content, finish }, reservation);
@@ -241,11 +250,14 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
       await complete(outcome);
       break;
     }
-    if (deps.store.todo(todo.id).status === 'running') {
-      deps.store.updateTodo(todo.id, { status: 'failed', error: outcome.error?.message ?? outcome.status });
+    if ((await deps.store.todo(todo.id)).status === 'running') {
+      await deps.store.updateTodo(todo.id, {
+        status: 'failed',
+        error: outcome.error?.message ?? outcome.status,
+      });
     }
   } catch (error) {
-    deps.store.updateTodo(todo.id, { status: 'failed', error: (error as Error).message });
+    await deps.store.updateTodo(todo.id, { status: 'failed', error: (error as Error).message });
   }
 }
 
@@ -258,7 +270,7 @@ async function checkTodo(
   task: Task,
   before: Record<string, string>,
 ): Promise<CheckResult[] | null> {
-  const project = deps.projects.get(task.project_id);
+  const project = await deps.projects.get(task.project_id);
   const results: CheckResult[] = [];
   for (const workspace of task.workspaces) {
     const checks = project.repositories.find((each) => each.name === workspace.repository)?.checks ?? [];
@@ -288,15 +300,15 @@ function stopped(outcome: RunnerOutcome): string | undefined {
 }
 
 /** CODING → REVIEWING when every todo is done or skipped. */
-function finishIfLast(deps: TaskDeps, taskId: string): void {
-  const todos = deps.store.todos(taskId);
+async function finishIfLast(deps: TaskDeps, taskId: string): Promise<void> {
+  const todos = await deps.store.todos(taskId);
   if (
     todos.every((todo) => todo.status === 'done' || todo.status === 'skipped') &&
-    deps.store.get(taskId).state === 'CODING'
+    (await deps.store.get(taskId)).state === 'CODING'
   ) {
-    deps.store.move(taskId, 'finish_coding');
+    await deps.store.move(taskId, 'finish_coding');
     // Review starts with the reviewer, then the commit message from the final diff, both by themselves.
-    reviewAutomatically(deps, taskId);
+    await reviewAutomatically(deps, taskId);
   }
 }
 
@@ -307,14 +319,19 @@ async function restore(task: Task, shas: Record<string, string>): Promise<void> 
   }
 }
 
-function todoSession(deps: TaskDeps, task: Task) {
-  return createTaskSession(deps, task, 'coding', taskRunner(deps, task, deps.projects.get(task.project_id)));
+async function todoSession(deps: TaskDeps, task: Task) {
+  return await createTaskSession(
+    deps,
+    task,
+    'coding',
+    await taskRunner(deps, task, await deps.projects.get(task.project_id)),
+  );
 }
 
 /** The todo's changes per repository: before..after, or before..working tree while it runs or failed. */
 export async function todoDiff(deps: TaskDeps, todoId: string) {
-  const todo = deps.store.todo(todoId);
-  const task = deps.store.get(todo.task_id);
+  const todo = await deps.store.todo(todoId);
+  const task = await deps.store.get(todo.task_id);
   const repositories = [];
   if (todo.before && todo.status !== 'skipped') {
     for (const workspace of task.workspaces) {

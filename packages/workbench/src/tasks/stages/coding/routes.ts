@@ -13,7 +13,7 @@ export function codingRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
     app.post(
       '/api/tasks/:id/start-coding',
       { schema: { tags, description: '03 → 04.', params: idParams, response: started } },
-      async (request) => viewTask(deps, startCoding(deps, request.params.id)),
+      async (request) => viewTask(deps, await startCoding(deps, request.params.id)),
     );
     app.post(
       '/api/tasks/:id/run-all',
@@ -26,14 +26,14 @@ export function codingRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { task } = runAll(deps, request.params.id);
-        return reply.status(202).send(viewTask(deps, deps.store.get(task.id)));
+        const { task } = await runAll(deps, request.params.id);
+        return reply.status(202).send(await viewTask(deps, await deps.store.get(task.id)));
       },
     );
     app.get(
       '/api/todos/:id',
       { schema: { tags, params: idParams, response: responses(wire.todo, 404) } },
-      async (request) => deps.store.todo(request.params.id),
+      (request) => deps.store.todo(request.params.id),
     );
     app.post(
       '/api/todos/:id/execute',
@@ -46,7 +46,7 @@ export function codingRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.todoWithSession, 400, 404, 409, 422),
         },
       },
-      async (request, reply) => reply.status(202).send(executeTodo(deps, request.params.id)),
+      async (request, reply) => reply.status(202).send(await executeTodo(deps, request.params.id)),
     );
     app.post(
       '/api/todos/:id/skip',

@@ -15,9 +15,9 @@ import { startPlan } from '../plan/plan-stage.ts';
  * constitution.md. Each step's status is on the task and an event of its init session. A second
  * `init` runs only the steps not done.
  */
-export function startInit(deps: TaskDeps, taskId: string): Task {
+export async function startInit(deps: TaskDeps, taskId: string): Promise<Task> {
   const { store, projects, runner } = deps;
-  let task = store.check(taskId, 'init');
+  let task = await store.check(taskId, 'init');
   if (task.init.status === 'done') {
     throw new WorkbenchError(
       'INVALID_STATE',
@@ -28,7 +28,7 @@ export function startInit(deps: TaskDeps, taskId: string): Task {
       },
     );
   }
-  const project = projects.get(task.project_id);
+  const project = await projects.get(task.project_id);
   if (project.status !== 'READY') {
     throw new WorkbenchError(
       'PROJECT_NOT_READY',
@@ -36,7 +36,7 @@ export function startInit(deps: TaskDeps, taskId: string): Task {
       { project_id: project.id, status: project.status },
     );
   }
-  const config = taskRunner(deps, task, project);
+  const config = await taskRunner(deps, task, project);
   const release = claim(deps, taskId, 'initializing the task');
   const wanted = [
     ...project.repositories.map((repository) => `clone:${repository.name}`),
@@ -47,12 +47,20 @@ export function startInit(deps: TaskDeps, taskId: string): Task {
     const done = task.init.steps.find((step) => step.name === name && step.status === 'done');
     return done ?? { name, status: 'pending' };
   });
-  const sessionId = stageSession(deps, taskId, 'init', () =>
-    runner.create('task_init', taskId, config.id, { workdir: deps.paths.taskDir(taskId), skillDirs: [] }),
-  ).id;
-  task = store.move(taskId, 'init');
-  task = store.update(taskId, { init: { status: 'running', steps }, error: null });
-  runner.setStatus(sessionId, 'running');
+  let sessionId: string;
+  try {
+    const session = await stageSession(deps, taskId, 'init', () =>
+      runner.create('task_init', taskId, config.id, { workdir: deps.paths.taskDir(taskId), skillDirs: [] }),
+    );
+    sessionId = session.id;
+    // Moved only now, after the awaits above: a request that moved the task meanwhile makes this refuse.
+    task = await store.move(taskId, 'init');
+    task = await store.update(taskId, { init: { status: 'running', steps }, error: null });
+    await runner.setStatus(sessionId, 'running');
+  } catch (error) {
+    release();
+    throw error;
+  }
   deps.background.run(async () => {
     try {
       await runSteps(deps, taskId, sessionId);
@@ -65,8 +73,8 @@ export function startInit(deps: TaskDeps, taskId: string): Task {
 
 async function runSteps(deps: TaskDeps, taskId: string, sessionId: string): Promise<void> {
   const { store, projects, runner } = deps;
-  const task = store.get(taskId);
-  const project = projects.get(task.project_id);
+  const task = await store.get(taskId);
+  const project = await projects.get(task.project_id);
   const taskDir = deps.paths.taskDir(taskId);
   mkdirSync(taskDir, { recursive: true });
   const work: Record<string, () => Promise<string>> = {
@@ -111,38 +119,40 @@ async function runSteps(deps: TaskDeps, taskId: string, sessionId: string): Prom
         base_branch: info.baseBranch,
         origin_url: info.originUrl,
       };
-      const current = store.get(taskId).workspaces.filter((each) => each.repository !== repository.name);
-      store.update(taskId, { workspaces: [...current, workspace] });
+      const current = (await store.get(taskId)).workspaces.filter(
+        (each) => each.repository !== repository.name,
+      );
+      await store.update(taskId, { workspaces: [...current, workspace] });
       return `${info.dir} on ${info.branch} from ${info.baseBranch} at ${info.baseCommit.slice(0, 12)}`;
     };
   }
-  for (const step of store.get(taskId).init.steps) {
+  for (const step of (await store.get(taskId)).init.steps) {
     if (step.status === 'done') continue;
     // The task is being deleted: no further step writes into its directory.
     if (deps.busy.closing(taskId)) break;
     const run = work[step.name];
-    setStep(deps, taskId, { name: step.name, status: 'running' });
+    await setStep(deps, taskId, { name: step.name, status: 'running' });
     runner.record(sessionId, { type: 'step', step: step.name, status: 'running' });
     try {
       const detail = run ? await run() : 'nothing to do';
-      setStep(deps, taskId, { name: step.name, status: 'done', detail });
+      await setStep(deps, taskId, { name: step.name, status: 'done', detail });
       runner.record(sessionId, { type: 'step', step: step.name, status: 'done', detail });
     } catch (error) {
       const message = (error as Error).message;
-      setStep(deps, taskId, { name: step.name, status: 'failed', error: message });
+      await setStep(deps, taskId, { name: step.name, status: 'failed', error: message });
       const code = WorkbenchError.is(error) ? error.code : 'INIT_STEP_FAILED';
       runner.record(sessionId, { type: 'step', step: step.name, status: 'failed', error: { code, message } });
     }
   }
-  const steps = store.get(taskId).init.steps;
+  const steps = (await store.get(taskId)).init.steps;
   const failed = steps.filter((step) => step.status !== 'done');
-  store.update(taskId, {
+  await store.update(taskId, {
     init: { status: failed.length ? 'failed' : 'done', steps },
     error: failed.length
       ? `init steps failed: ${failed.map((step) => step.name).join(', ')}; retry with POST /api/tasks/{id}/init`
       : null,
   });
-  runner.setStatus(
+  await runner.setStatus(
     sessionId,
     failed.length ? 'failed' : 'succeeded',
     failed.length
@@ -151,15 +161,15 @@ async function runSteps(deps: TaskDeps, taskId: string, sessionId: string): Prom
   );
 }
 
-function setStep(deps: TaskDeps, taskId: string, next: InitStep): void {
-  const task = deps.store.get(taskId);
+async function setStep(deps: TaskDeps, taskId: string, next: InitStep): Promise<void> {
+  const task = await deps.store.get(taskId);
   const steps = task.init.steps.map((step) => (step.name === next.name ? next : step));
-  deps.store.update(taskId, { init: { ...task.init, steps } });
+  await deps.store.update(taskId, { init: { ...task.init, steps } });
 }
 
 /** INITIALIZING → PLANNING once every step is done (the user's confirmation). */
-export function confirmInit(deps: TaskDeps, taskId: string): Task {
-  const task = deps.store.check(taskId, 'confirm_init');
+export async function confirmInit(deps: TaskDeps, taskId: string): Promise<Task> {
+  const task = await deps.store.check(taskId, 'confirm_init');
   if (task.init.status !== 'done') {
     throw new WorkbenchError(
       'INIT_NOT_FINISHED',
@@ -167,15 +177,15 @@ export function confirmInit(deps: TaskDeps, taskId: string): Task {
       { init: task.init },
     );
   }
-  deps.store.move(taskId, 'confirm_init');
+  await deps.store.move(taskId, 'confirm_init');
   // Confirming starts planning: the first draft is written by itself (POST .../plan retries it).
-  startAutomatically(
+  await startAutomatically(
     deps,
     taskId,
     { what: 'Writing the technical plan', retry: `POST /api/tasks/${taskId}/plan` },
     () => startPlan(deps, taskId, undefined),
   );
-  return deps.store.get(taskId);
+  return await deps.store.get(taskId);
 }
 
 /**
@@ -183,13 +193,13 @@ export function confirmInit(deps: TaskDeps, taskId: string): Task {
  * project becomes READY (`KnowledgeService.onReady`). When the project's knowledge is not coming by
  * itself (CREATED, FAILED), the task's `error` says what to do.
  */
-export function initAutomatically(deps: TaskDeps, taskId: string): void {
-  const task = deps.store.get(taskId);
+export async function initAutomatically(deps: TaskDeps, taskId: string): Promise<void> {
+  const task = await deps.store.get(taskId);
   if (task.state !== 'CREATED' || task.init.status !== 'idle') return;
-  const project = deps.projects.get(task.project_id);
+  const project = await deps.projects.get(task.project_id);
   if (project.status !== 'READY') {
     if (project.status !== 'INITIALIZING') {
-      noteTaskError(
+      await noteTaskError(
         deps,
         taskId,
         `Initialization waits for project '${project.id}', which is ${project.status}: generate its knowledge with POST /api/projects/${project.id}/init; the task initializes itself once the project is READY.`,
@@ -197,14 +207,17 @@ export function initAutomatically(deps: TaskDeps, taskId: string): void {
     }
     return;
   }
-  startAutomatically(deps, taskId, { what: 'Initialization', retry: `POST /api/tasks/${taskId}/init` }, () =>
-    startInit(deps, taskId),
+  await startAutomatically(
+    deps,
+    taskId,
+    { what: 'Initialization', retry: `POST /api/tasks/${taskId}/init` },
+    () => startInit(deps, taskId),
   );
 }
 
 /** A project became READY: its tasks waiting in CREATED initialize themselves. */
-export function initWaitingTasks(deps: TaskDeps, projectId: string): void {
-  for (const task of deps.store.list(projectId)) {
-    if (task.state === 'CREATED' && task.init.status === 'idle') initAutomatically(deps, task.id);
+export async function initWaitingTasks(deps: TaskDeps, projectId: string): Promise<void> {
+  for (const task of await deps.store.list(projectId)) {
+    if (task.state === 'CREATED' && task.init.status === 'idle') await initAutomatically(deps, task.id);
   }
 }

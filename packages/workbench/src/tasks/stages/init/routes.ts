@@ -19,7 +19,8 @@ export function initRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.task, 400, 404, 409, 422),
         },
       },
-      async (request, reply) => reply.status(202).send(viewTask(deps, startInit(deps, request.params.id))),
+      async (request, reply) =>
+        reply.status(202).send(await viewTask(deps, await startInit(deps, request.params.id))),
     );
     app.post(
       '/api/tasks/:id/confirm-init',
@@ -31,7 +32,7 @@ export function initRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.task, 400, 404, 409, 422),
         },
       },
-      async (request) => viewTask(deps, confirmInit(deps, request.params.id)),
+      async (request) => viewTask(deps, await confirmInit(deps, request.params.id)),
     );
   };
 }

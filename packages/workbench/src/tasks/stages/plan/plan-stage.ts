@@ -16,13 +16,13 @@ import { planPrompt, planRefinePrompt } from './prompts.ts';
  * it, then broken into todos in it. What each turn's answer becomes depends on the task's state when the
  * turn ends (see `planTurnEnded`), so a chat message over the WebSocket works like the endpoints.
  */
-export function startPlan(deps: TaskDeps, taskId: string, message: string | undefined) {
-  const task = deps.store.check(taskId, 'plan');
-  const session = planSession(deps, task);
+export async function startPlan(deps: TaskDeps, taskId: string, message: string | undefined) {
+  const task = await deps.store.check(taskId, 'plan');
+  const session = await planSession(deps, task);
   // No plan.md yet (also after a first turn that failed): the full first prompt, whatever the session holds.
   const first = !taskFileExists(planPath(deps.paths.taskDir(taskId)));
   // Held from here, not from the turn: a second request while the PRD links are fetched is refused.
-  const reservation = reserveSession(
+  const reservation = await reserveSession(
     deps,
     taskId,
     session.id,
@@ -37,8 +37,8 @@ export function startPlan(deps: TaskDeps, taskId: string, message: string | unde
       reportedTurn(deps, taskId, step, async () => {
         const prompt = first
           ? await firstPlanPrompt(deps, task, session.id, message, reservation.signal)
-          : planRefinePrompt(message, handEdited(deps, taskId));
-        return deps.runner.turn(
+          : planRefinePrompt(message, await handEdited(deps, taskId));
+        return await deps.runner.turn(
           session.id,
           {
             prompt,
@@ -50,12 +50,12 @@ export function startPlan(deps: TaskDeps, taskId: string, message: string | unde
       }),
     ),
   );
-  return { task: deps.store.get(taskId), session: deps.sessions.get(session.id) };
+  return { task: await deps.store.get(taskId), session: await deps.sessions.get(session.id) };
 }
 
 /** PLANNING → PLAN_LOCKED, then todo generation in the same session starts by itself. */
-export function lockPlan(deps: TaskDeps, taskId: string) {
-  const task = deps.store.check(taskId, 'lock_plan');
+export async function lockPlan(deps: TaskDeps, taskId: string) {
+  const task = await deps.store.check(taskId, 'lock_plan');
   // Read (not just looked for) before the state moves: a plan.md that is a link is refused here.
   if (readPlan(deps.paths.taskDir(taskId)) === null) {
     throw new WorkbenchError(
@@ -66,53 +66,57 @@ export function lockPlan(deps: TaskDeps, taskId: string) {
       },
     );
   }
-  const session = planSession(deps, task);
-  const reservation = reserveSession(deps, taskId, session.id, 'breaking the plan into todos');
+  const session = await planSession(deps, task);
+  const reservation = await reserveSession(deps, taskId, session.id, 'breaking the plan into todos');
   try {
-    deps.store.move(taskId, 'lock_plan');
+    await deps.store.move(taskId, 'lock_plan');
   } catch (error) {
     reservation.release();
     throw error;
   }
-  return startTodos(deps, taskId, undefined, reservation);
+  return await startTodos(deps, taskId, undefined, reservation);
 }
 
 /** After every turn of the plan session in PLANNING: the answer becomes plan.md (a new version). */
-export function planTurnEnded(deps: TaskDeps, session: SessionRecord, outcome: RunnerOutcome): void {
+export async function planTurnEnded(
+  deps: TaskDeps,
+  session: SessionRecord,
+  outcome: RunnerOutcome,
+): Promise<void> {
   if (outcome.status !== 'succeeded' || !session.owner_id) return;
-  const task = deps.store.get(session.owner_id);
+  const task = await deps.store.get(session.owner_id);
   if (task.state !== 'PLANNING') return;
   if (!outcome.output.trim()) throw new WorkbenchError('PLAN_EMPTY', 'The plan answer was empty: ask again.');
-  savePlan(deps, task.id, `${outcome.output.trim()}\n`, 'ai', session.id);
+  await savePlan(deps, task.id, `${outcome.output.trim()}\n`, 'ai', session.id);
 }
 
 /**
  * Writes plan.md and records it as a new version. A plan.md from before versions were kept becomes
  * version 1 first, so the history starts where the plan did.
  */
-export function savePlan(
+export async function savePlan(
   deps: TaskDeps,
   taskId: string,
   content: string,
   source: 'ai' | 'user',
   sessionId: string | null,
-): PlanVersion {
-  if (deps.store.planVersions(taskId).length === 0) {
+): Promise<PlanVersion> {
+  if ((await deps.store.planVersions(taskId)).length === 0) {
     let existing: string | null = null;
     try {
       existing = readPlan(deps.paths.taskDir(taskId));
     } catch {
       // a plan.md the model replaced by a link is no version: it is replaced below, never read through
     }
-    if (existing !== null) deps.store.addPlanVersion(taskId, existing, 'ai', null);
+    if (existing !== null) await deps.store.addPlanVersion(taskId, existing, 'ai', null);
   }
   writeTaskFile(deps.paths.taskDir(taskId), planPath(deps.paths.taskDir(taskId)), content);
-  return deps.store.addPlanVersion(taskId, content, source, sessionId);
+  return await deps.store.addPlanVersion(taskId, content, source, sessionId);
 }
 
 /** The plan as the user last saved it, when their edit is the latest version (the next turn is told). */
-function handEdited(deps: TaskDeps, taskId: string): string | undefined {
-  const last = deps.store.planVersions(taskId).at(-1);
+async function handEdited(deps: TaskDeps, taskId: string): Promise<string | undefined> {
+  const last = (await deps.store.planVersions(taskId)).at(-1);
   return last?.source === 'user' ? last.content : undefined;
 }
 
@@ -124,7 +128,7 @@ async function firstPlanPrompt(
   signal: AbortSignal,
 ): Promise<string> {
   const documents = await fetchPrdDocuments(task.prd_links, (await deps.settings.stored()).prd_links, signal);
-  reportPrdDocuments(deps, task.id, sessionId, documents);
+  await reportPrdDocuments(deps, task.id, sessionId, documents);
   const projectMd = readIfExists(join(deps.paths.taskDir(task.id), 'project.md'));
   const prompt = planPrompt(task, documents, projectMd, task.images.length);
   return message ? `${prompt}\n\n## Note from the user\n${message}` : prompt;
@@ -134,11 +138,16 @@ async function firstPlanPrompt(
  * What became of each PRD link, in the plan session's log (a `step` each) and, for the ones that could not
  * be read, on the task (`prd_link_errors`): the plan is written without them, and the user sees why.
  */
-function reportPrdDocuments(deps: TaskDeps, taskId: string, sessionId: string, documents: PrdDocument[]) {
+async function reportPrdDocuments(
+  deps: TaskDeps,
+  taskId: string,
+  sessionId: string,
+  documents: PrdDocument[],
+) {
   const errors = documents
     .filter((document) => !document.ok)
     .map((document) => ({ url: document.url, message: document.text }));
-  deps.store.update(taskId, { prd_link_errors: errors });
+  await deps.store.update(taskId, { prd_link_errors: errors });
   for (const document of documents) {
     deps.runner.record(
       sessionId,

@@ -21,7 +21,9 @@ export function planRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        reply.status(202).send(withSession(deps, startPlan(deps, request.params.id, request.body?.message))),
+        reply
+          .status(202)
+          .send(await withSession(deps, await startPlan(deps, request.params.id, request.body?.message))),
     );
     app.post(
       '/api/tasks/:id/lock-plan',
@@ -33,7 +35,8 @@ export function planRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.taskWithSession, 400, 404, 409, 422),
         },
       },
-      async (request, reply) => reply.status(202).send(withSession(deps, lockPlan(deps, request.params.id))),
+      async (request, reply) =>
+        reply.status(202).send(await withSession(deps, await lockPlan(deps, request.params.id))),
     );
   };
 }

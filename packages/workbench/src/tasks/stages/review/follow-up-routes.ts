@@ -24,7 +24,7 @@ export function followUpRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { task, session } = await startReview(deps, request.params.id);
-        return reply.status(202).send({ task: viewTask(deps, task), session });
+        return reply.status(202).send({ task: await viewTask(deps, task), session });
       },
     );
     app.post(
@@ -37,7 +37,7 @@ export function followUpRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.reviewFinding, 404, 409),
         },
       },
-      async (request) => dismissFinding(deps, request.params.id, request.params.finding_id),
+      (request) => dismissFinding(deps, request.params.id, request.params.finding_id),
     );
     app.post(
       '/api/tasks/:id/follow-up',
@@ -52,8 +52,8 @@ export function followUpRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { task, todos } = followUp(deps, request.params.id, request.body);
-        return { task: viewTask(deps, task), todos };
+        const { task, todos } = await followUp(deps, request.params.id, request.body);
+        return { task: await viewTask(deps, task), todos };
       },
     );
     app.get(
@@ -68,7 +68,7 @@ export function followUpRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const task = deps.store.get(request.params.id);
+        const task = await deps.store.get(request.params.id);
         return { task_id: task.id, merge_requests: task.merge_requests ?? [] };
       },
     );
@@ -83,7 +83,7 @@ export function followUpRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        deps.store.check(request.params.id, 'refresh_merge_requests');
+        await deps.store.check(request.params.id, 'refresh_merge_requests');
         const task = await deps.mergeRequests.refresh(request.params.id);
         deps.mergeRequests.follow(task.id);
         return { task_id: task.id, merge_requests: task.merge_requests ?? [] };

@@ -19,8 +19,12 @@ type NewTodo = { title: string; description: string; expected_output: string; or
  * and the task goes back to CODING on the same branch: once they are done it is reviewed again, and a
  * submit pushes their commit to the same merge request. Everything is checked before anything is written.
  */
-export function followUp(deps: TaskDeps, taskId: string, body: FollowUpBody): { task: Task; todos: Todo[] } {
-  const task = deps.store.check(taskId, 'follow_up');
+export async function followUp(
+  deps: TaskDeps,
+  taskId: string,
+  body: FollowUpBody,
+): Promise<{ task: Task; todos: Todo[] }> {
+  const task = await deps.store.check(taskId, 'follow_up');
   const release = deps.busy.claim(taskId, 'adding follow-up todos');
   try {
     for (const id of [task.review?.session_id, task.review_session_id]) {
@@ -31,12 +35,14 @@ export function followUp(deps: TaskDeps, taskId: string, body: FollowUpBody): { 
       ...body.merge_request.map((item) => fromMergeRequest(task, item)),
       ...body.todos.map((todo) => ({ ...todo, origin: { kind: 'user' } as const })),
     ];
-    const added = planned.map((item) => deps.store.insertTodo(taskId, item));
+    const added: Todo[] = [];
+    // One at a time, in order: each goes at the end as the list is then.
+    for (const item of planned) added.push(await deps.store.insertTodo(taskId, item));
     if (task.review && body.findings.length > 0) {
       const todoOf = new Map(
         added.flatMap((todo) => (todo.origin.kind === 'review' ? [[todo.origin.finding_id, todo.id]] : [])),
       );
-      setReview(deps, taskId, {
+      await setReview(deps, taskId, {
         ...task.review,
         findings: task.review.findings.map((finding) => {
           const todoId = todoOf.get(finding.id);
@@ -45,9 +51,9 @@ export function followUp(deps: TaskDeps, taskId: string, body: FollowUpBody): { 
       });
     }
     // The commit message described the change before these todos: it is written again after them.
-    deps.store.update(taskId, { commit_message: null, error: null });
-    deps.store.move(taskId, 'follow_up');
-    return { task: deps.store.get(taskId), todos: deps.store.todos(taskId) };
+    await deps.store.update(taskId, { commit_message: null, error: null });
+    await deps.store.move(taskId, 'follow_up');
+    return { task: await deps.store.get(taskId), todos: await deps.store.todos(taskId) };
   } finally {
     release();
   }

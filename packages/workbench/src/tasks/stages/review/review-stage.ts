@@ -31,7 +31,7 @@ const maxPatchChars = 60_000;
 
 /** Every repository's changes since the task branch started: base commit..working tree. */
 export async function taskDiff(deps: TaskDeps, taskId: string) {
-  const task = deps.store.get(taskId);
+  const task = await deps.store.get(taskId);
   if (task.workspaces.length === 0) {
     throw new WorkbenchError(
       'NO_WORKSPACE',
@@ -58,10 +58,10 @@ export async function taskDiff(deps: TaskDeps, taskId: string) {
 
 /** Starts (or, with `message`, adjusts) the AI commit message in the task's review session. */
 export async function startCommitMessage(deps: TaskDeps, taskId: string, message: string | undefined) {
-  const task = deps.store.check(taskId, 'commit_message');
-  const session = reviewSession(deps, task);
+  const task = await deps.store.check(taskId, 'commit_message');
+  const session = await reviewSession(deps, task);
   // Held before the diff is computed: a second request meanwhile is refused, not run twice.
-  const reservation = reserveSession(
+  const reservation = await reserveSession(
     deps,
     taskId,
     session.id,
@@ -102,15 +102,19 @@ export async function startCommitMessage(deps: TaskDeps, taskId: string, message
       ),
     ),
   );
-  return { task: deps.store.get(taskId), session: deps.sessions.get(session.id) };
+  return { task: await deps.store.get(taskId), session: await deps.sessions.get(session.id) };
 }
 
 /** After every turn of the review session in REVIEWING: its answer is the commit message. */
-export function reviewTurnEnded(deps: TaskDeps, session: SessionRecord, outcome: RunnerOutcome): void {
+export async function reviewTurnEnded(
+  deps: TaskDeps,
+  session: SessionRecord,
+  outcome: RunnerOutcome,
+): Promise<void> {
   if (outcome.status !== 'succeeded' || !session.owner_id) return;
-  const task = deps.store.get(session.owner_id);
+  const task = await deps.store.get(session.owner_id);
   const message = cleanCommitMessage(outcome.output);
-  if (task.state === 'REVIEWING' && message) deps.store.update(task.id, { commit_message: message });
+  if (task.state === 'REVIEWING' && message) await deps.store.update(task.id, { commit_message: message });
 }
 
 /**
@@ -127,11 +131,11 @@ export async function submitMergeRequest(
   // Read before the checks: from them to the claim below nothing may wait.
   const settings = await deps.settings.stored();
   const token = (await deps.settings.secrets()).github_token;
-  let task = deps.store.check(taskId, 'submit_mr');
+  let task = await deps.store.check(taskId, 'submit_mr');
   // The commit message being written (by itself on entering review, or asked for): wait for it.
-  const reviewSessionId = deps.store.sessionOf(taskId, 'review');
+  const reviewSessionId = await deps.store.sessionOf(taskId, 'review');
   if (reviewSessionId) deps.runner.assertIdle(reviewSessionId);
-  const project = deps.projects.get(task.project_id);
+  const project = await deps.projects.get(task.project_id);
   const message = task.commit_message ?? task.description.split('\n')[0]?.slice(0, 72) ?? 'Changes';
   const title = body.title ?? task.mr_title ?? message.split('\n')[0] ?? message;
   const description =
@@ -245,17 +249,17 @@ export async function submitMergeRequest(
       last.error = WorkbenchError.is(error)
         ? error.toJSON()
         : { code: 'SUBMIT_FAILED', message: (error as Error).message };
-    deps.store.update(taskId, { results, error: `submit failed: ${(error as Error).message}` });
+    await deps.store.update(taskId, { results, error: `submit failed: ${(error as Error).message}` });
     throw error;
   } finally {
     release();
   }
-  task = deps.store.update(taskId, {
+  task = await deps.store.update(taskId, {
     results,
     error: null,
     merge_requests: followedAfterSubmit(task.merge_requests, results),
   });
-  const done = deps.store.move(task.id, 'submitted');
+  const done = await deps.store.move(task.id, 'submitted');
   if (done.merge_requests?.length) deps.mergeRequests.follow(taskId);
   return done;
 }
@@ -281,16 +285,16 @@ function followedAfterSubmit(
 }
 
 /** The task's review session, created when missing; `forEdit` (logging a hand edit) needs no model. */
-export function reviewSession(deps: TaskDeps, task: Task, forEdit = false): SessionRecord {
-  return stageSession(deps, task.id, 'review', () => {
-    const config = taskRunner(deps, task, deps.projects.get(task.project_id));
-    return createTaskSession(deps, task, 'review', config, { model: !forEdit });
+export async function reviewSession(deps: TaskDeps, task: Task, forEdit = false): Promise<SessionRecord> {
+  return await stageSession(deps, task.id, 'review', async () => {
+    const config = await taskRunner(deps, task, await deps.projects.get(task.project_id));
+    return await createTaskSession(deps, task, 'review', config, { model: !forEdit });
   });
 }
 
 /** The commit message written by itself when the task enters review (retry: POST .../commit-message). */
-export function commitMessageAutomatically(deps: TaskDeps, taskId: string): void {
-  startAutomatically(
+export async function commitMessageAutomatically(deps: TaskDeps, taskId: string): Promise<void> {
+  await startAutomatically(
     deps,
     taskId,
     { what: 'Writing the commit message', retry: `POST /api/tasks/${taskId}/commit-message` },

@@ -26,9 +26,9 @@ const maxPatchChars = 60_000;
  * findings go on the task; when it ends, the commit message is written from the same final diff.
  */
 export async function startReview(deps: TaskDeps, taskId: string, afterwards?: () => void) {
-  const task = deps.store.check(taskId, 'review');
-  const session = reviewerSession(deps, task);
-  const reservation = reserveSession(deps, taskId, session.id, 'reviewing the change');
+  const task = await deps.store.check(taskId, 'review');
+  const session = await reviewerSession(deps, task);
+  const reservation = await reserveSession(deps, taskId, session.id, 'reviewing the change');
   let prompt: string;
   try {
     const changes = await taskDiff(deps, taskId);
@@ -36,7 +36,7 @@ export async function startReview(deps: TaskDeps, taskId: string, afterwards?: (
     prompt = reviewPrompt({
       task,
       plan: readIfExists(join(deps.paths.taskDir(taskId), 'plan.md')),
-      todos: deps.store.todos(taskId),
+      todos: await deps.store.todos(taskId),
       summary: changeSummary(changes.repositories),
       patch: patch.length > maxPatchChars ? `${patch.slice(0, maxPatchChars)}\n[… cut]` : patch,
     });
@@ -45,7 +45,13 @@ export async function startReview(deps: TaskDeps, taskId: string, afterwards?: (
     throw error;
   }
   const round = (task.review?.round ?? 0) + 1;
-  setReview(deps, taskId, { status: 'running', round, session_id: session.id, findings: [], error: null });
+  await setReview(deps, taskId, {
+    status: 'running',
+    round,
+    session_id: session.id,
+    findings: [],
+    error: null,
+  });
   const step = { what: 'The review', retry: `POST /api/tasks/${taskId}/review` };
   const finish = (outcome: RunnerOutcome) => reviewEnded(deps, taskId, round, outcome);
   deps.background.run(async () => {
@@ -60,60 +66,78 @@ export async function startReview(deps: TaskDeps, taskId: string, afterwards?: (
         ),
       );
     } catch (error) {
-      if (deps.store.get(taskId).review?.status === 'running') {
-        finish({ status: 'failed', output: '', error: { code: 'REVIEW_FAILED', message: String(error) } });
+      if ((await deps.store.get(taskId)).review?.status === 'running') {
+        await finish({
+          status: 'failed',
+          output: '',
+          error: { code: 'REVIEW_FAILED', message: String(error) },
+        });
       }
       throw error;
     } finally {
       afterwards?.();
     }
   });
-  return { task: deps.store.get(taskId), session: deps.sessions.get(session.id) };
+  return { task: await deps.store.get(taskId), session: await deps.sessions.get(session.id) };
 }
 
 /** On entering review: the review by itself, then the commit message (each says on the task if it failed). */
-export function reviewAutomatically(deps: TaskDeps, taskId: string): void {
-  const writeMessage = () => {
+export async function reviewAutomatically(deps: TaskDeps, taskId: string): Promise<void> {
+  const writeMessage = async () => {
     try {
-      if (deps.store.get(taskId).state === 'REVIEWING') commitMessageAutomatically(deps, taskId);
+      if ((await deps.store.get(taskId)).state === 'REVIEWING')
+        await commitMessageAutomatically(deps, taskId);
     } catch {}
   };
-  startAutomatically(deps, taskId, { what: 'The review', retry: `POST /api/tasks/${taskId}/review` }, () =>
-    startReview(deps, taskId, writeMessage).catch((error: unknown) => {
-      // No review (no model for the reviewer, say): the commit message is still written.
-      writeMessage();
-      throw error;
-    }),
+  await startAutomatically(
+    deps,
+    taskId,
+    { what: 'The review', retry: `POST /api/tasks/${taskId}/review` },
+    () =>
+      startReview(deps, taskId, writeMessage).catch(async (error: unknown) => {
+        // No review (no model for the reviewer, say): the commit message is still written.
+        await writeMessage();
+        throw error;
+      }),
   );
 }
 
 /** The review turn's answer as findings, written before the session's end is broadcast. */
-function reviewEnded(deps: TaskDeps, taskId: string, round: number, outcome: RunnerOutcome): void {
-  const current = deps.store.get(taskId).review;
+async function reviewEnded(
+  deps: TaskDeps,
+  taskId: string,
+  round: number,
+  outcome: RunnerOutcome,
+): Promise<void> {
+  const current = (await deps.store.get(taskId)).review;
   if (!current || current.round !== round) return;
   if (outcome.status !== 'succeeded') {
     const error =
       outcome.status === 'cancelled'
         ? 'The review was stopped.'
         : (outcome.error?.message ?? `The reviewer ${outcome.status}.`);
-    setReview(deps, taskId, { ...current, status: 'failed', error });
+    await setReview(deps, taskId, { ...current, status: 'failed', error });
     return;
   }
   const parsed = parseFindings(outcome.output);
   if (typeof parsed === 'string') {
-    setReview(deps, taskId, { ...current, status: 'failed', error: parsed });
+    await setReview(deps, taskId, { ...current, status: 'failed', error: parsed });
     return;
   }
-  setReview(deps, taskId, { ...current, status: 'done', findings: parsed, error: null });
+  await setReview(deps, taskId, { ...current, status: 'done', findings: parsed, error: null });
 }
 
 /** Marks one open finding dismissed (it stays listed, greyed, and is not offered as a follow-up). */
-export function dismissFinding(deps: TaskDeps, taskId: string, findingId: string): ReviewFinding {
-  const task = deps.store.check(taskId, 'dismiss_finding');
+export async function dismissFinding(
+  deps: TaskDeps,
+  taskId: string,
+  findingId: string,
+): Promise<ReviewFinding> {
+  const task = await deps.store.check(taskId, 'dismiss_finding');
   const finding = findFinding(task, findingId);
   const review = task.review as TaskReview;
   const dismissed: ReviewFinding = { ...finding, status: 'dismissed' };
-  setReview(deps, taskId, {
+  await setReview(deps, taskId, {
     ...review,
     findings: review.findings.map((each) => (each.id === findingId ? dismissed : each)),
   });
@@ -132,8 +156,12 @@ export function findFinding(task: Task, findingId: string): ReviewFinding {
   return finding;
 }
 
-export function setReview(deps: TaskDeps, taskId: string, review: Omit<TaskReview, 'updated_at'>): void {
-  deps.store.update(taskId, { review: { ...review, updated_at: nowIso() } });
+export async function setReview(
+  deps: TaskDeps,
+  taskId: string,
+  review: Omit<TaskReview, 'updated_at'>,
+): Promise<void> {
+  await deps.store.update(taskId, { review: { ...review, updated_at: nowIso() } });
 }
 
 /**
@@ -184,13 +212,13 @@ function text255(value: unknown): string | null {
 }
 
 /** The task's reviewer session (one per task, kept across rounds so it remembers its earlier findings). */
-function reviewerSession(deps: TaskDeps, task: Task): SessionRecord {
-  const existing = task.review?.session_id ? deps.sessions.find(task.review.session_id) : undefined;
+async function reviewerSession(deps: TaskDeps, task: Task): Promise<SessionRecord> {
+  const existing = task.review?.session_id ? await deps.sessions.find(task.review.session_id) : undefined;
   if (existing) return existing;
-  const project = deps.projects.get(task.project_id);
+  const project = await deps.projects.get(task.project_id);
   const config = project.review_runner
-    ? deps.settings.now.runnerConfig(project.review_runner, 'review_runner')
-    : taskRunner(deps, task, project);
+    ? await deps.settings.runnerConfig(project.review_runner, 'review_runner')
+    : await taskRunner(deps, task, project);
   // The reviewer looks; the todos change the code.
-  return createTaskSession(deps, task, 'reviewer', config, { readOnly: true });
+  return await createTaskSession(deps, task, 'reviewer', config, { readOnly: true });
 }

@@ -40,7 +40,7 @@ export function reviewRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { repository, path } = request.query;
-        const task = deps.store.get(request.params.id);
+        const task = await deps.store.get(request.params.id);
         const workspace = task.workspaces.find((each) => each.repository === repository);
         if (!workspace) {
           throw new WorkbenchError('NOT_FOUND', `The task has no repository '${repository}'.`, {
@@ -65,7 +65,9 @@ export function reviewRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       async (request, reply) =>
         reply
           .status(202)
-          .send(withSession(deps, await startCommitMessage(deps, request.params.id, request.body?.message))),
+          .send(
+            await withSession(deps, await startCommitMessage(deps, request.params.id, request.body?.message)),
+          ),
     );
     app.post(
       '/api/tasks/:id/submit-mr',

@@ -21,14 +21,16 @@ export function todosRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        reply.status(202).send(withSession(deps, startTodos(deps, request.params.id, request.body?.message))),
+        reply
+          .status(202)
+          .send(await withSession(deps, await startTodos(deps, request.params.id, request.body?.message))),
     );
     app.get(
       '/api/tasks/:id/todos',
       { schema: { tags, params: idParams, response: responses(wire.todoList, 404) } },
       async (request) => {
-        deps.store.get(request.params.id);
-        return { todos: deps.store.todos(request.params.id) };
+        await deps.store.get(request.params.id);
+        return { todos: await deps.store.todos(request.params.id) };
       },
     );
   };

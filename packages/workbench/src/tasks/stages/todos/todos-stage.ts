@@ -15,26 +15,26 @@ import { parseTodoList } from './todo-list.ts';
  * Generates the todo list again, or adjusts it by `message` (PLAN_LOCKED or TODO_READY). `locked`: the
  * reservation `lockPlan` took before it moved the task.
  */
-export function startTodos(
+export async function startTodos(
   deps: TaskDeps,
   taskId: string,
   message: string | undefined,
   locked?: Reservation,
 ) {
-  let task = locked ? deps.store.get(taskId) : deps.store.check(taskId, 'todo');
-  const session = planSession(deps, task);
+  let task = locked ? await deps.store.get(taskId) : await deps.store.check(taskId, 'todo');
+  const session = await planSession(deps, task);
   const reservation =
     locked ??
-    reserveSession(
+    (await reserveSession(
       deps,
       taskId,
       session.id,
       message ? 'adjusting the todo list' : 'generating the todo list',
-    );
+    ));
   try {
     const plan = readPlan(deps.paths.taskDir(taskId)) ?? '';
-    if (!locked) task = deps.store.move(taskId, 'todo');
-    const prompt = message ? todoAdjustPrompt(message, deps.store.todos(taskId)) : todoPrompt(plan);
+    if (!locked) task = await deps.store.move(taskId, 'todo');
+    const prompt = message ? todoAdjustPrompt(message, await deps.store.todos(taskId)) : todoPrompt(plan);
     const step = {
       what: message ? 'Adjusting the todo list' : 'Breaking the plan into todos',
       retry: `POST /api/tasks/${taskId}/todo`,
@@ -54,39 +54,43 @@ export function startTodos(
     reservation.release();
     throw error;
   }
-  return { task, session: deps.sessions.get(session.id) };
+  return { task, session: await deps.sessions.get(session.id) };
 }
 
 /**
  * After every turn of the plan session once the plan is locked: the answer becomes the todo list
  * (PLAN_LOCKED → TODO_READY), or replaces it when a chat turn in TODO_READY answers with a list.
  */
-export function todosTurnEnded(deps: TaskDeps, session: SessionRecord, outcome: RunnerOutcome): void {
+export async function todosTurnEnded(
+  deps: TaskDeps,
+  session: SessionRecord,
+  outcome: RunnerOutcome,
+): Promise<void> {
   if (outcome.status !== 'succeeded' || !session.owner_id) return;
-  const task = deps.store.get(session.owner_id);
+  const task = await deps.store.get(session.owner_id);
   if (task.state === 'PLAN_LOCKED') {
-    saveTodos(deps, task, parseTodoList(outcome.output));
-    deps.store.move(task.id, 'todos_ready');
+    await saveTodos(deps, task, parseTodoList(outcome.output));
+    await deps.store.move(task.id, 'todos_ready');
     return;
   }
   if (task.state === 'TODO_READY') {
     // A chat turn about the list: when it answers with a list, that list replaces the old one.
     try {
-      saveTodos(deps, task, parseTodoList(outcome.output));
+      await saveTodos(deps, task, parseTodoList(outcome.output));
     } catch {
       // a plain answer (a question, an explanation) leaves the list as it is
     }
   }
 }
 
-function saveTodos(deps: TaskDeps, task: Task, items: ReturnType<typeof parseTodoList>): void {
-  deps.store.replaceTodos(task.id, items);
-  writeTodoFile(deps, task.id);
+async function saveTodos(deps: TaskDeps, task: Task, items: ReturnType<typeof parseTodoList>): Promise<void> {
+  await deps.store.replaceTodos(task.id, items);
+  await writeTodoFile(deps, task.id);
 }
 
 /** todo.json as the todo rows are now (after a turn, or a hand edit). */
-export function writeTodoFile(deps: TaskDeps, taskId: string): void {
-  const items = deps.store.todos(taskId).map((todo) => ({
+export async function writeTodoFile(deps: TaskDeps, taskId: string): Promise<void> {
+  const items = (await deps.store.todos(taskId)).map((todo) => ({
     title: todo.title,
     description: todo.description,
     expected_output: todo.expected_output,

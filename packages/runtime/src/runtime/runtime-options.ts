@@ -23,6 +23,13 @@ export interface RuntimeOptions {
    * per project folder. Default: the global config's `trusted_folders` (`keel trust`).
    */
   trustProjectConfig?: ProjectTrust;
+  /**
+   * Whether a trusted project `.runtime/config.json` may choose where runs and artifacts are stored (its
+   * `store` and `artifacts` keys). Default true. An embedder that keeps every run of its own in one place,
+   * whatever the workspace's config says (the workbench), passes false: then only the global config, or
+   * the default SQLite file in `runtimeDir`, chooses.
+   */
+  storeFromProjectConfig?: boolean;
   /** A store to use instead of the configured one (it is not closed by `close()`). */
   store?: RunStore;
   /** A blob store for artifact payloads instead of the configured one. */

@@ -39,7 +39,9 @@ export class RuntimeStores {
   opened(): Promise<OpenedRuntimeStores> {
     this.#opened ??= (async () => {
       const workdir = this.#options.workdir ? await normaliseWorkdir(this.#options.workdir) : process.cwd();
-      const config = loadConfig(this.#runtimeDir, workdir, this.#options.trustProjectConfig);
+      // Untrusted, a project file's `store` and `artifacts` keys do not apply: the global config chooses.
+      const trust = this.#options.storeFromProjectConfig === false ? false : this.#options.trustProjectConfig;
+      const config = loadConfig(this.#runtimeDir, workdir, trust);
       // Read once with the store: claims (every idle poll of work()) must not re-read config files.
       this.#configLeaseMs = config.runs?.lease_ms;
       const opened = await openStores(

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -171,6 +172,33 @@ describe('trusted folders', () => {
       expect((await trusted.run({ prompt: 'hi', workdir: repo.path })).output).toBe('from evil');
       await trusted.close();
       expect(evil.requests).toHaveLength(1);
+    } finally {
+      await repo.remove();
+    }
+  });
+
+  test('storeFromProjectConfig: false keeps the runs in runtimeDir even where the project is trusted', async () => {
+    await using model = await startMockModel({ script: [{ text: 'done', repeat: true }] });
+    const home = await tempDir('keel-trust-home-');
+    const repo = await createTempGitRepo({
+      files: { '.runtime/config.json': JSON.stringify({ store: { kind: 'sqlite', path: 'elsewhere.db' } }) },
+    });
+    try {
+      const env = { RUNTIME_MODEL: 'mock-model', RUNTIME_MODEL_BASE_URL: model.url };
+      const options = { runtimeDir: home, env, workdir: repo.path, trustProjectConfig: true } as const;
+      const pinned = createRuntime({ ...options, storeFromProjectConfig: false });
+      const kept = await pinned.run({ prompt: 'hi', workdir: repo.path });
+      await pinned.close();
+      expect(existsSync(join(repo.path, 'elsewhere.db'))).toBe(false);
+      // The run is in the runtime directory's store, where another runtime on that directory finds it.
+      const reader = createRuntime({ runtimeDir: home, env });
+      expect((await reader.runs.get(kept.run_id)).status).toBe('succeeded');
+      await reader.close();
+      // By default, a trusted project's store applies (what the option turns off).
+      const trusted = createRuntime(options);
+      await trusted.run({ prompt: 'hi', workdir: repo.path });
+      await trusted.close();
+      expect(existsSync(join(repo.path, 'elsewhere.db'))).toBe(true);
     } finally {
       await repo.remove();
     }

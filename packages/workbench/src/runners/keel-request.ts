@@ -31,6 +31,8 @@ export function runtimeOptionsOf(options: KeelRunnerOptions, request: RunnerRequ
     workdir: request.workdir,
     // Decided per folder (the workdir, each allowed root); never the global trust list.
     trustProjectConfig: options.trustProjectConfig ?? false,
+    // The workbench's runs stay in RUNTIME_HOME, where it follows them, whatever a workspace's config says.
+    storeFromProjectConfig: false,
     // Nobody answers a Keel approval in the workbench: without a sandbox backend, commands that do more
     // than read are refused (with how to allow them) instead of waiting forever.
     unconfinedCommands: 'refuse',

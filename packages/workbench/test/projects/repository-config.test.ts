@@ -163,6 +163,8 @@ describe("a project's trust in its repositories' Keel config", () => {
     expect(typeof decide).toBe('function');
     if (typeof decide !== 'function') throw new Error('no trust decision');
     expect(decide(asking.dir)).toBe(false);
+    // Trusted or not, a repository's config never moves the workbench's runs out of RUNTIME_HOME.
+    expect(knowledgeRun?.storeFromProjectConfig).toBe(false);
 
     await api('PUT', `/api/projects/${project.id}`, { trust_repository_config: true });
     expect(decide(asking.dir)).toBe(true);

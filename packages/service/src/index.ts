@@ -52,3 +52,4 @@ export {
 } from './program/index.ts';
 export { SlidingWindowLimiter, type SlidingWindowOptions, type WindowDecision } from './rate/index.ts';
 export { admitSocket, readSocketMessage, type SocketMessage, unauthorizedClose } from './socket/index.ts';
+export { type BuiltAppOptions, builtAppRoutes, findBuiltApp } from './web-app/index.ts';

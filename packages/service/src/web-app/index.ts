@@ -1,0 +1,1 @@
+export { type BuiltAppOptions, builtAppRoutes, findBuiltApp } from './built-app.ts';

@@ -159,6 +159,8 @@ export type {
   LspAccess,
   LspConfig,
   LspServersOptions,
+  PathGuard,
+  PathGuardOptions,
   Tool,
   ToolAuditRecord,
   ToolContext,

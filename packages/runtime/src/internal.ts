@@ -15,11 +15,13 @@ export {
 export { FsBlobStore } from './artifacts/index.ts';
 export {
   ConfigFile,
+  canonicalPath,
   configSchema,
   globalConfigPath,
   hiddenValue,
   hideSecrets,
   isFolderTrusted,
+  isInside,
   loadConfig,
   projectConfigPath,
   readEnv,

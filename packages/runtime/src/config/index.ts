@@ -17,7 +17,7 @@ export { hiddenValue, hideSecrets } from './hide-secrets.ts';
 export type { ModelChoice } from './model-settings.ts';
 export { resolveModelSettings } from './model-settings.ts';
 export type { IgnoredConfigKey, ProjectTrust } from './project-trust.ts';
-export { isTrustedFolder } from './project-trust.ts';
+export { canonicalPath, isInside, isTrustedFolder } from './project-trust.ts';
 export type { RuntimeConfig } from './schema.ts';
 export { configSchema } from './schema.ts';
 export type { TrustApplies, TrustKey, TrustKind } from './trust-keys.ts';

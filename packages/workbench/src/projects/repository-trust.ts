@@ -1,6 +1,6 @@
-import { realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { loadConfigReport, toErrorObject } from '@keel/runtime';
+import { canonicalPath, isInside } from '@keel/runtime/internal';
 import type { Project, Repository, RepositoryConfigReport } from './types.ts';
 
 /** Where the trust decision looks: the projects, the workbench's home, and which project a task is of. */
@@ -108,17 +108,4 @@ export function repositoryConfigReport(
     const { code, message } = toErrorObject(error);
     return { ...base, asks: [], error: { code, message } };
   }
-}
-
-function canonicalPath(path: string): string {
-  try {
-    return realpathSync(resolve(path));
-  } catch {
-    return resolve(path);
-  }
-}
-
-function isInside(dir: string, folder: string): boolean {
-  const rel = relative(folder, dir);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }

@@ -1,5 +1,5 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, isAbsolute } from 'node:path';
 import {
   type ClientApp,
   client,
@@ -9,10 +9,11 @@ import {
   type RequestPermissionResponse,
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
-import type { Confinement } from './confine.ts';
+import { KeelError, type PathGuard } from '@keel/runtime';
 
 export interface ClientPolicy {
-  confinement: Confinement;
+  /** The runtime's confinement of file access to the workdir and allowed roots (protected paths too). */
+  guard: PathGuard;
   /** Edits, moves, deletes, commands and file writes are refused. */
   readOnly: boolean;
   onUpdate(notification: SessionNotification): void;
@@ -54,15 +55,16 @@ export function keelClient(policy: ClientPolicy): ClientApp {
  */
 export async function decide(
   params: RequestPermissionRequest,
-  policy: Pick<ClientPolicy, 'confinement' | 'readOnly'>,
+  policy: Pick<ClientPolicy, 'guard' | 'readOnly'>,
 ): Promise<RequestPermissionResponse> {
   const call = params.toolCall;
   const paths = [
     ...(call.locations ?? []).map((location) => location.path),
     ...(call.content ?? []).flatMap((item) => (item.type === 'diff' ? [item.path] : [])),
   ];
+  const mode = changingKinds.has(call.kind ?? '') ? 'write' : 'read';
   const outside = (
-    await Promise.all(paths.map(async (path) => ((await policy.confinement.inside(path)) ? [] : [path])))
+    await Promise.all(paths.map(async (path) => ((await inside(policy.guard, path, mode)) ? [] : [path])))
   ).flat();
   const refuse = (policy.readOnly && changingKinds.has(call.kind ?? '')) || outside.length > 0;
   const option = refuse
@@ -81,15 +83,24 @@ function pick(options: PermissionOption[], kinds: PermissionOption['kind'][]): P
   return undefined;
 }
 
+/** The real path of an absolute `path` the guard lets `mode` reach, else undefined. */
+async function inside(guard: PathGuard, path: string, mode: 'read' | 'write'): Promise<string | undefined> {
+  if (!isAbsolute(path)) return undefined;
+  return guard.resolve(path, mode).catch(() => undefined);
+}
+
 async function confined(policy: ClientPolicy, path: string, what: 'read' | 'write'): Promise<string> {
-  const real = await policy.confinement.inside(path);
-  if (!real) {
-    throw new RequestError(
-      -32602,
-      `Refused to ${what} ${path}: it is outside the workspace (also through '..' or a symlink).`,
-    );
+  const outside = "it is outside the workspace (also through '..' or a symlink)";
+  // ACP paths are absolute: a relative one is nowhere in particular, so outside.
+  if (!isAbsolute(path)) throw new RequestError(-32602, `Refused to ${what} ${path}: ${outside}`);
+  try {
+    return await policy.guard.resolve(path, what);
+  } catch (error) {
+    if (!KeelError.is(error)) throw error;
+    // A protected path (.git/hooks, .runtime/, …) says which and why; anything else is outside.
+    const why = error.details?.reason === 'protected_path' ? error.message : outside;
+    throw new RequestError(-32602, `Refused to ${what} ${path}: ${why}`);
   }
-  return real;
 }
 
 /** ACP's `line` (1-based) and `limit` (a number of lines). */

@@ -1,11 +1,12 @@
+import { relative, resolve } from 'node:path';
 import type {
   ToolKind as AcpToolKind,
   SessionUpdate,
   ToolCallContent,
   ToolCallLocation,
 } from '@agentclientprotocol/sdk';
+import type { PathGuard } from '@keel/runtime';
 import type { RunnerEvent, ToolKind } from '../contract.ts';
-import type { Confinement } from './confine.ts';
 
 const kindOfAcp: Readonly<Record<string, ToolKind>> = {
   read: 'file_read',
@@ -36,14 +37,14 @@ type ToolFields = Extract<SessionUpdate, { sessionUpdate: 'tool_call_update' }>;
  * input in an update), and its result follows when it completes or fails.
  */
 export class AcpEventMapper {
-  readonly #confinement: Confinement;
+  readonly #guard: PathGuard;
   readonly #mcpPrefixes: string[];
   readonly #tools = new Map<string, ToolState>();
   /** The assistant's text of this turn: the outcome's output. */
   text = '';
 
-  constructor(confinement: Confinement, mcpServerNames: readonly string[]) {
-    this.#confinement = confinement;
+  constructor(guard: PathGuard, mcpServerNames: readonly string[]) {
+    this.#guard = guard;
     // How agents name MCP tools: opencode `<server>_<tool>`, Claude-style `mcp__<server>__<tool>`.
     this.#mcpPrefixes = mcpServerNames.flatMap((name) => [`${name}_`, `mcp__${name}__`, `${name}/`]);
   }
@@ -141,7 +142,10 @@ export class AcpEventMapper {
       (kind === 'file_read' || kind === 'file_edit'
         ? [tool.args.filePath, tool.args.file_path, tool.args.path].find((value) => typeof value === 'string')
         : undefined);
-    return typeof given === 'string' && given ? this.#confinement.display(given) : undefined;
+    if (typeof given !== 'string' || !given) return undefined;
+    // Shown relative to the root holding it (the workdir first), else as given.
+    const root = this.#guard.rootOf(resolve(given));
+    return root ? relative(root, resolve(given)) || '.' : given;
   }
 }
 

@@ -1,5 +1,6 @@
 import { Readable, Writable } from 'node:stream';
 import { type ClientConnection, ndJsonStream, type PromptResponse } from '@agentclientprotocol/sdk';
+import { createPathGuard, type PathGuard, toErrorObject } from '@keel/runtime';
 import { assertRunnerRequest } from '../check-request.ts';
 import type {
   Runner,
@@ -24,7 +25,6 @@ import {
 } from './acp-request.ts';
 import { isProtocolError, openSession } from './acp-session.ts';
 import { AgentProcess, agentCommandOf, agentNameOf, versionOf } from './agent-process.ts';
-import { Confinement } from './confine.ts';
 import { agentStateKey, FirstStarts } from './first-start.ts';
 import { RunGuard, RunStop } from './run-guard.ts';
 
@@ -72,7 +72,18 @@ export class AcpRunner implements Runner {
       await send({ type: 'error', error });
       return { status: 'failed', output: '', error };
     }
-    const confinement = await Confinement.of([request.workdir, ...(request.allowedRoots ?? [])]);
+    let confinement: PathGuard;
+    try {
+      confinement = await createPathGuard({
+        workdir: request.workdir,
+        allowedRoots: request.allowedRoots ?? [],
+      });
+    } catch (thrown) {
+      // A workdir or root that does not exist: the agent cannot start there.
+      const error = toErrorObject(thrown);
+      await send({ type: 'error', error });
+      return { status: 'failed', output: '', error };
+    }
     const mcpServers = await mcpServersOf(request, env);
     const agentEnv = agentEnvOf(this.#options, request, command.binary);
     const opened = await this.#firstStarts.enter(agentStateKey(command.binary, agentEnv));
@@ -94,7 +105,7 @@ export class AcpRunner implements Runner {
       for (const event of events) emitted = emitted.then(() => send(event)).catch(() => undefined);
     };
     const connection: ClientConnection = keelClient({
-      confinement,
+      guard: confinement,
       readOnly: request.readOnly === true,
       onUpdate: (notification) => {
         if (!loading && !finished) queue(mapper.map(notification.update));

@@ -1,9 +1,9 @@
+import { PathGuard } from '@keel/runtime/internal';
 import { describe, expect, it } from 'vitest';
 import { AcpEventMapper } from '../../../src/runners/acp/acp-events.ts';
-import { Confinement } from '../../../src/runners/acp/confine.ts';
 
 async function mapper() {
-  return new AcpEventMapper(await Confinement.of(['/work/ws']), ['everything']);
+  return new AcpEventMapper(new PathGuard('/work/ws', [], true), ['everything']);
 }
 
 describe('AcpEventMapper', () => {

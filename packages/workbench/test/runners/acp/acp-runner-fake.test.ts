@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTempDir, eventually } from '@keel/testkit';
@@ -88,6 +89,21 @@ describe('AcpRunner with a fake ACP agent', () => {
     for (const line of lines.slice(4)) expect(line).toMatch(/=refused: .*outside the workspace/);
     expect(lines).toHaveLength(14);
     expect(await readFile(join(outside.path, 'secret.txt'), 'utf8')).toBe('secret\n');
+  });
+
+  it("refuses writes to the workspace's protected paths (git hooks, .runtime/) as Keel's own tools do", async () => {
+    await using h = await startAcpHarness();
+    const paths = [
+      join(h.repo.path, '.git', 'hooks', 'pre-commit'),
+      join(h.repo.path, '.runtime', 'config.json'),
+    ];
+    const { text, outcome } = await h.run({}, { FAKE_SCENARIO: 'fs', FAKE_TARGET: paths.join('|') });
+    expect(outcome.status).toBe('succeeded');
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^\S+pre-commit write=refused: .*protected path/);
+    expect(lines[2]).toMatch(/^\S+config\.json write=refused: .*protected path/);
+    expect(existsSync(paths[0] as string)).toBe(false);
+    expect(existsSync(paths[1] as string)).toBe(false);
   });
 
   it('prepends the instructions in tagged sections and sends images as image blocks', async () => {

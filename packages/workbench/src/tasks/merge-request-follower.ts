@@ -125,10 +125,12 @@ export class MergeRequestFollower {
       }
       next.push(await this.#readOne(each));
     }
-    // Written against the row as it is now: a submit meanwhile may have replaced the list.
-    const current = (await store.get(taskId)).merge_requests ?? [];
-    const merged = current.map((each) => next.find((read) => read.url === each.url) ?? each);
-    return await store.update(taskId, { merge_requests: merged });
+    // Written against the row as it is then: a submit meanwhile may have replaced the list.
+    return await store.change(taskId, (current) => ({
+      merge_requests: (current.merge_requests ?? []).map(
+        (each) => next.find((read) => read.url === each.url) ?? each,
+      ),
+    }));
   }
 
   async #readOne(followed: FollowedMergeRequest): Promise<FollowedMergeRequest> {

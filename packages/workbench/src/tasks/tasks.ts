@@ -26,6 +26,8 @@ export class Tasks {
   readonly #flow: Flow | undefined;
   /** Per (task, stage): the stage session being found or made, so two requests agree on one. */
   readonly #making = new Map<string, Promise<string>>();
+  /** Per task: the read-modify-write in progress (`change`), which the next one waits for. */
+  readonly #changing = new Map<string, Promise<unknown>>();
   /** Told of every change of a task's row (the WebSocket's `task:{id}` channel). */
   onChange: ((task: Task) => void) | undefined;
 
@@ -71,6 +73,28 @@ export class Tasks {
 
   async update(id: string, patch: TaskPatch): Promise<Task> {
     return this.#changed(await this.#records.update(id, patch));
+  }
+
+  /**
+   * Reads the task and writes what `patch` makes of it (nothing when it answers undefined), with no other
+   * `change` of the task in between: a field holding a list or an object is rewritten whole, and two
+   * writers would lose one's part.
+   */
+  async change(id: string, patch: (task: Task) => TaskPatch | undefined): Promise<Task> {
+    const before = this.#changing.get(id) ?? Promise.resolve();
+    const mine = before
+      .catch(() => undefined)
+      .then(async () => {
+        const task = await this.get(id);
+        const changes = patch(task);
+        return changes ? this.update(id, changes) : task;
+      });
+    this.#changing.set(id, mine);
+    try {
+      return await mine;
+    } finally {
+      if (this.#changing.get(id) === mine) this.#changing.delete(id);
+    }
   }
 
   /** Checks `action` against the table of moves and, when allowed, writes the state it leads to. */

@@ -58,6 +58,23 @@ describe('Tasks over the store contract', () => {
     expect(made).toBe('session_after');
   });
 
+  test('read-modify-writes of one task take turns: racing changes of a list lose nothing', async () => {
+    const tasks = open();
+    const task = await aTask(store, (await aProject(store)).id);
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    await Promise.all(
+      names.map((name) =>
+        tasks.change(task.id, (current) => ({
+          prd_link_errors: [...(current.prd_link_errors ?? []), { url: name, message: name }],
+        })),
+      ),
+    );
+    const after = await tasks.get(task.id);
+    expect(after.prd_link_errors?.map((each) => each.url).sort()).toEqual(names);
+    // A change that answers nothing writes nothing.
+    expect((await tasks.change(task.id, () => undefined)).updated_at).toBe(after.updated_at);
+  });
+
   test('moves go through the table of moves, and every change is told', async () => {
     const tasks = open();
     const told: Task[] = [];

@@ -119,10 +119,9 @@ async function runSteps(deps: TaskDeps, taskId: string, sessionId: string): Prom
         base_branch: info.baseBranch,
         origin_url: info.originUrl,
       };
-      const current = (await store.get(taskId)).workspaces.filter(
-        (each) => each.repository !== repository.name,
-      );
-      await store.update(taskId, { workspaces: [...current, workspace] });
+      await store.change(taskId, (current) => ({
+        workspaces: [...current.workspaces.filter((each) => each.repository !== repository.name), workspace],
+      }));
       return `${info.dir} on ${info.branch} from ${info.baseBranch} at ${info.baseCommit.slice(0, 12)}`;
     };
   }
@@ -162,9 +161,9 @@ async function runSteps(deps: TaskDeps, taskId: string, sessionId: string): Prom
 }
 
 async function setStep(deps: TaskDeps, taskId: string, next: InitStep): Promise<void> {
-  const task = await deps.store.get(taskId);
-  const steps = task.init.steps.map((step) => (step.name === next.name ? next : step));
-  await deps.store.update(taskId, { init: { ...task.init, steps } });
+  await deps.store.change(taskId, (task) => ({
+    init: { ...task.init, steps: task.init.steps.map((step) => (step.name === next.name ? next : step)) },
+  }));
 }
 
 /** INITIALIZING → PLANNING once every step is done (the user's confirmation). */

@@ -109,22 +109,20 @@ async function reviewEnded(
   round: number,
   outcome: RunnerOutcome,
 ): Promise<void> {
-  const current = (await deps.store.get(taskId)).review;
-  if (!current || current.round !== round) return;
-  if (outcome.status !== 'succeeded') {
-    const error =
-      outcome.status === 'cancelled'
-        ? 'The review was stopped.'
-        : (outcome.error?.message ?? `The reviewer ${outcome.status}.`);
-    await setReview(deps, taskId, { ...current, status: 'failed', error });
-    return;
-  }
-  const parsed = parseFindings(outcome.output);
-  if (typeof parsed === 'string') {
-    await setReview(deps, taskId, { ...current, status: 'failed', error: parsed });
-    return;
-  }
-  await setReview(deps, taskId, { ...current, status: 'done', findings: parsed, error: null });
+  const parsed = outcome.status === 'succeeded' ? parseFindings(outcome.output) : undefined;
+  await changeReview(deps, taskId, (current) => {
+    // A review of another round (a newer one started) is not this turn's to end.
+    if (!current || current.round !== round) return undefined;
+    if (outcome.status !== 'succeeded') {
+      const error =
+        outcome.status === 'cancelled'
+          ? 'The review was stopped.'
+          : (outcome.error?.message ?? `The reviewer ${outcome.status}.`);
+      return { ...current, status: 'failed', error };
+    }
+    if (typeof parsed === 'string') return { ...current, status: 'failed', error: parsed };
+    return { ...current, status: 'done', findings: parsed ?? [], error: null };
+  });
 }
 
 /** Marks one open finding dismissed (it stays listed, greyed, and is not offered as a follow-up). */
@@ -134,13 +132,16 @@ export async function dismissFinding(
   findingId: string,
 ): Promise<ReviewFinding> {
   const task = await deps.store.check(taskId, 'dismiss_finding');
-  const finding = findFinding(task, findingId);
-  const review = task.review as TaskReview;
-  const dismissed: ReviewFinding = { ...finding, status: 'dismissed' };
-  await setReview(deps, taskId, {
-    ...review,
-    findings: review.findings.map((each) => (each.id === findingId ? dismissed : each)),
-  });
+  const dismissed: ReviewFinding = { ...findFinding(task, findingId), status: 'dismissed' };
+  await changeReview(
+    deps,
+    taskId,
+    (review) =>
+      review && {
+        ...review,
+        findings: review.findings.map((each) => (each.id === findingId ? dismissed : each)),
+      },
+  );
   return dismissed;
 }
 
@@ -161,7 +162,23 @@ export async function setReview(
   taskId: string,
   review: Omit<TaskReview, 'updated_at'>,
 ): Promise<void> {
-  await deps.store.update(taskId, { review: { ...review, updated_at: nowIso() } });
+  await changeReview(deps, taskId, () => review);
+}
+
+/**
+ * Writes what `next` makes of the task's review as it is when written (nothing when it answers null or
+ * undefined): the findings are one list, and a dismiss, a follow-up and a review's end must not undo
+ * each other.
+ */
+export async function changeReview(
+  deps: TaskDeps,
+  taskId: string,
+  next: (review: TaskReview | null) => Omit<TaskReview, 'updated_at'> | null | undefined,
+): Promise<Task> {
+  return await deps.store.change(taskId, (task) => {
+    const review = next(task.review ?? null);
+    return review ? { review: { ...review, updated_at: nowIso() } } : undefined;
+  });
 }
 
 /**

@@ -9,7 +9,7 @@ import type {
   Todo,
   TodoOrigin,
 } from '../../types.ts';
-import { changeReview, findFinding } from './reviewer.ts';
+import { changeFindings, findFinding } from './reviewer.ts';
 
 type FollowUpBody = z.infer<typeof followUpBody>;
 type NewTodo = { title: string; description: string; expected_output: string; origin: TodoOrigin };
@@ -42,18 +42,10 @@ export async function followUp(
       const todoOf = new Map(
         added.flatMap((todo) => (todo.origin.kind === 'review' ? [[todo.origin.finding_id, todo.id]] : [])),
       );
-      await changeReview(
-        deps,
-        taskId,
-        (review) =>
-          review && {
-            ...review,
-            findings: review.findings.map((finding) => {
-              const todoId = todoOf.get(finding.id);
-              return todoId ? { ...finding, status: 'follow_up' as const, todo_id: todoId } : finding;
-            }),
-          },
-      );
+      await changeFindings(deps, taskId, (finding) => {
+        const todoId = todoOf.get(finding.id);
+        return todoId ? { ...finding, status: 'follow_up' as const, todo_id: todoId } : finding;
+      });
     }
     // The commit message described the change before these todos: it is written again after them.
     await deps.store.update(taskId, { commit_message: null, error: null });

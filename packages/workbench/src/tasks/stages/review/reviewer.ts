@@ -133,16 +133,21 @@ export async function dismissFinding(
 ): Promise<ReviewFinding> {
   const task = await deps.store.check(taskId, 'dismiss_finding');
   const dismissed: ReviewFinding = { ...findFinding(task, findingId), status: 'dismissed' };
-  await changeReview(
+  await changeFindings(deps, taskId, (each) => (each.id === findingId ? dismissed : each));
+  return dismissed;
+}
+
+/** Rewrites each finding of the task's review (as it is when written) by `change`. */
+export async function changeFindings(
+  deps: TaskDeps,
+  taskId: string,
+  change: (finding: ReviewFinding) => ReviewFinding,
+): Promise<Task> {
+  return await changeReview(
     deps,
     taskId,
-    (review) =>
-      review && {
-        ...review,
-        findings: review.findings.map((each) => (each.id === findingId ? dismissed : each)),
-      },
+    (review) => review && { ...review, findings: review.findings.map(change) },
   );
-  return dismissed;
 }
 
 /** The task's finding `findingId`, or 404 FINDING_NOT_FOUND. */

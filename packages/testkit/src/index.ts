@@ -2,14 +2,7 @@ export type { TestkitErrorCode } from './errors.ts';
 export { isTestkitError, TestkitError } from './errors.ts';
 export type { EventuallyOptions, Truthy } from './eventually.ts';
 export { eventually } from './eventually.ts';
-export type { HeldLock, SmallDisk } from './faults/index.ts';
-export {
-  holdDatabaseLock,
-  lockedStoreError,
-  mountSmallDisk,
-  smallDiskUnavailable,
-  writeWhileLocked,
-} from './faults/index.ts';
+export * from './faults/index.ts';
 export { waitForFileCommand } from './gate.ts';
 export type {
   ChatRequestBody,

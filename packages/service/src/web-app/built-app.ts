@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -51,8 +51,20 @@ interface AppFile {
   gzipped?: Buffer;
 }
 
-/** The page and its assets, read (and gzipped) once at start: a built app is a few hundred kB. */
+/** Apps read so far, by folder, with the time of the build they hold (a new build is read again). */
+const loaded = new Map<string, { built: number; files: Map<string, AppFile> }>();
+
+/** The page and its assets, read and gzipped once per build: a built app is a few hundred kB. */
 function loadApp(dir: string): Map<string, AppFile> {
+  const built = statSync(join(dir, 'index.html')).mtimeMs;
+  const known = loaded.get(dir);
+  if (known?.built === built) return known.files;
+  const files = readApp(dir);
+  loaded.set(dir, { built, files });
+  return files;
+}
+
+function readApp(dir: string): Map<string, AppFile> {
   const files = new Map<string, AppFile>();
   const add = (name: string, path: string) => {
     const extension = extname(name);

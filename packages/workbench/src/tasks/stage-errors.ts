@@ -1,7 +1,8 @@
 import { WorkbenchError } from '../errors.ts';
 import type { RunnerOutcome } from '../runners/index.ts';
-import type { Reservation } from '../sessions/index.ts';
+import type { Reservation, SessionRecord, TurnInput } from '../sessions/index.ts';
 import type { TaskDeps } from './deps.ts';
+import type { Task } from './types.ts';
 
 /**
  * Writes the task's `error` (what failed, why, and the request that retries it), or clears it. A task
@@ -22,7 +23,7 @@ export interface StageStep {
 }
 
 /** Runs a stage's turn and leaves its outcome on the task: an error saying how to retry, or none. */
-export async function reportedTurn(
+async function reportedTurn(
   deps: TaskDeps,
   taskId: string,
   step: StageStep,
@@ -77,7 +78,7 @@ async function notStarted(deps: TaskDeps, taskId: string, step: StageStep, error
  * Runs the work of a reserved session and releases it at the end. Work that fails before its turn (a
  * prompt that could not be built) ends the session failed, never `queued` or `running` forever.
  */
-export async function held(deps: TaskDeps, reservation: Reservation, work: () => Promise<void>) {
+async function held(deps: TaskDeps, reservation: Reservation, work: () => Promise<void>) {
   try {
     await work();
   } catch (error) {
@@ -94,4 +95,32 @@ export async function held(deps: TaskDeps, reservation: Reservation, work: () =>
   } finally {
     reservation.release();
   }
+}
+
+/**
+ * One turn of the reserved session, its outcome reported on the task (`step`, how to retry) and the
+ * session released at its end: the work each stage hands to `deps.background.run`.
+ */
+export async function reservedTurn(
+  deps: TaskDeps,
+  taskId: string,
+  reservation: Reservation,
+  step: StageStep,
+  input: () => TurnInput | Promise<TurnInput>,
+): Promise<void> {
+  await held(deps, reservation, () =>
+    reportedTurn(deps, taskId, step, async () =>
+      deps.runner.turn(reservation.sessionId, await input(), reservation),
+    ),
+  );
+}
+
+/** The task a session's turn was for, when the turn succeeded: what a stage's turn-end handler reads first. */
+export async function taskOfSucceededTurn(
+  deps: TaskDeps,
+  session: SessionRecord,
+  outcome: RunnerOutcome,
+): Promise<Task | undefined> {
+  if (outcome.status !== 'succeeded' || !session.owner_id) return undefined;
+  return await deps.store.get(session.owner_id);
 }

@@ -4,7 +4,7 @@ import type { RunnerOutcome } from '../../../runners/index.ts';
 import type { SessionRecord } from '../../../sessions/index.ts';
 import { reserveSession, type TaskDeps } from '../../deps.ts';
 import { fetchPrdDocuments, type PrdDocument } from '../../prd-links.ts';
-import { held, reportedTurn } from '../../stage-errors.ts';
+import { reservedTurn, taskOfSucceededTurn } from '../../stage-errors.ts';
 import { planPath, readIfExists, readPlan, taskFileExists, writeTaskFile } from '../../task-files.ts';
 import type { PlanVersion, Task } from '../../types.ts';
 import { startTodos } from '../todos/todos-stage.ts';
@@ -33,22 +33,13 @@ export async function startPlan(deps: TaskDeps, taskId: string, message: string 
     retry: `POST /api/tasks/${taskId}/plan`,
   };
   deps.background.run(() =>
-    held(deps, reservation, () =>
-      reportedTurn(deps, taskId, step, async () => {
-        const prompt = first
-          ? await firstPlanPrompt(deps, task, session.id, message, reservation.signal)
-          : planRefinePrompt(message, await handEdited(deps, taskId));
-        return await deps.runner.turn(
-          session.id,
-          {
-            prompt,
-            images: first ? task.images : [],
-            shownAs: first ? (message ?? 'Write the technical plan.') : (message ?? 'Improve the plan.'),
-          },
-          reservation,
-        );
-      }),
-    ),
+    reservedTurn(deps, taskId, reservation, step, async () => ({
+      prompt: first
+        ? await firstPlanPrompt(deps, task, session.id, message, reservation.signal)
+        : planRefinePrompt(message, await handEdited(deps, taskId)),
+      images: first ? task.images : [],
+      shownAs: first ? (message ?? 'Write the technical plan.') : (message ?? 'Improve the plan.'),
+    })),
   );
   return { task: await deps.store.get(taskId), session: await deps.sessions.get(session.id) };
 }
@@ -83,9 +74,8 @@ export async function planTurnEnded(
   session: SessionRecord,
   outcome: RunnerOutcome,
 ): Promise<void> {
-  if (outcome.status !== 'succeeded' || !session.owner_id) return;
-  const task = await deps.store.get(session.owner_id);
-  if (task.state !== 'PLANNING') return;
+  const task = await taskOfSucceededTurn(deps, session, outcome);
+  if (task?.state !== 'PLANNING') return;
   if (!outcome.output.trim()) throw new WorkbenchError('PLAN_EMPTY', 'The plan answer was empty: ask again.');
   await savePlan(deps, task.id, `${outcome.output.trim()}\n`, 'ai', session.id);
 }

@@ -2,28 +2,18 @@ import * as wire from '@keel/protocol/workbench';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams, responses } from '../../../http/index.ts';
 import type { TaskDeps } from '../../deps.ts';
-import { messageBody } from '../../types.ts';
-import { flowTags as tags, withSession } from '../route-helpers.ts';
+import { messageTurnRoute, flowTags as tags, withSession } from '../route-helpers.ts';
 import { lockPlan, startPlan } from './plan-stage.ts';
 
 /** Stage 02's endpoints: draft or refine plan.md, lock it. */
 export function planRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
   return async (app) => {
-    app.post(
+    messageTurnRoute(
+      app,
+      deps,
       '/api/tasks/:id/plan',
-      {
-        schema: {
-          tags,
-          description: '02: drafts plan.md, or refines it with message (same session) (202).',
-          params: idParams,
-          body: messageBody.nullish(),
-          response: responses(wire.taskWithSession, 400, 404, 409, 422),
-        },
-      },
-      async (request, reply) =>
-        reply
-          .status(202)
-          .send(await withSession(deps, await startPlan(deps, request.params.id, request.body?.message))),
+      '02: drafts plan.md, or refines it with message (same session) (202).',
+      startPlan,
     );
     app.post(
       '/api/tasks/:id/lock-plan',

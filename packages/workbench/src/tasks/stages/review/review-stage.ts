@@ -23,7 +23,7 @@ import {
   taskRunner,
 } from '../../deps.ts';
 import { followable } from '../../merge-request-follower.ts';
-import { held, reportedTurn, startAutomatically } from '../../stage-errors.ts';
+import { reservedTurn, startAutomatically, taskOfSucceededTurn } from '../../stage-errors.ts';
 import type { FollowedMergeRequest, SubmitResult, Task } from '../../types.ts';
 import { cleanCommitMessage, commitMessageAdjustPrompt, commitMessagePrompt } from './prompts.ts';
 
@@ -92,15 +92,10 @@ export async function startCommitMessage(deps: TaskDeps, taskId: string, message
     retry: `POST /api/tasks/${taskId}/commit-message`,
   };
   deps.background.run(() =>
-    held(deps, reservation, () =>
-      reportedTurn(deps, taskId, step, () =>
-        deps.runner.turn(
-          session.id,
-          { prompt, shownAs: message ?? 'Write the commit message.' },
-          reservation,
-        ),
-      ),
-    ),
+    reservedTurn(deps, taskId, reservation, step, () => ({
+      prompt,
+      shownAs: message ?? 'Write the commit message.',
+    })),
   );
   return { task: await deps.store.get(taskId), session: await deps.sessions.get(session.id) };
 }
@@ -111,10 +106,9 @@ export async function reviewTurnEnded(
   session: SessionRecord,
   outcome: RunnerOutcome,
 ): Promise<void> {
-  if (outcome.status !== 'succeeded' || !session.owner_id) return;
-  const task = await deps.store.get(session.owner_id);
+  const task = await taskOfSucceededTurn(deps, session, outcome);
   const message = cleanCommitMessage(outcome.output);
-  if (task.state === 'REVIEWING' && message) await deps.store.update(task.id, { commit_message: message });
+  if (task?.state === 'REVIEWING' && message) await deps.store.update(task.id, { commit_message: message });
 }
 
 /**

@@ -6,7 +6,7 @@ import type { SessionRecord } from '../../../sessions/index.ts';
 import { nowIso } from '../../../store/index.ts';
 import { changeSummary } from '../../change-summary.ts';
 import { createTaskSession, reserveSession, type TaskDeps, taskRunner } from '../../deps.ts';
-import { held, reportedTurn, startAutomatically } from '../../stage-errors.ts';
+import { reservedTurn, startAutomatically } from '../../stage-errors.ts';
 import { readIfExists } from '../../task-files.ts';
 import {
   type FindingSeverity,
@@ -56,15 +56,11 @@ export async function startReview(deps: TaskDeps, taskId: string, afterwards?: (
   const finish = (outcome: RunnerOutcome) => reviewEnded(deps, taskId, round, outcome);
   deps.background.run(async () => {
     try {
-      await held(deps, reservation, () =>
-        reportedTurn(deps, taskId, step, () =>
-          deps.runner.turn(
-            session.id,
-            { prompt, shownAs: `Review the change (round ${round}).`, finish },
-            reservation,
-          ),
-        ),
-      );
+      await reservedTurn(deps, taskId, reservation, step, () => ({
+        prompt,
+        shownAs: `Review the change (round ${round}).`,
+        finish,
+      }));
     } catch (error) {
       if ((await deps.store.get(taskId)).review?.status === 'running') {
         await finish({

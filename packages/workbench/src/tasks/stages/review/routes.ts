@@ -6,8 +6,8 @@ import { filePatch } from '../../../git/index.ts';
 import { idParams, responses } from '../../../http/index.ts';
 import type { TaskDeps } from '../../deps.ts';
 import { viewTask } from '../../task-service.ts';
-import { messageBody, submitBody } from '../../types.ts';
-import { flowTags as tags, withSession } from '../route-helpers.ts';
+import { submitBody } from '../../types.ts';
+import { messageTurnRoute, flowTags as tags } from '../route-helpers.ts';
 import { followUpRoutes } from './follow-up-routes.ts';
 import { startCommitMessage, submitMergeRequest, taskDiff } from './review-stage.ts';
 
@@ -51,23 +51,12 @@ export function reviewRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
         return { repository, path, ...(await filePatch(workspace.dir, workspace.base_commit, path)) };
       },
     );
-    app.post(
+    messageTurnRoute(
+      app,
+      deps,
       '/api/tasks/:id/commit-message',
-      {
-        schema: {
-          tags,
-          description: '05: the AI commit message, adjustable by message in the same session (202).',
-          params: idParams,
-          body: messageBody.nullish(),
-          response: responses(wire.taskWithSession, 400, 404, 409, 422),
-        },
-      },
-      async (request, reply) =>
-        reply
-          .status(202)
-          .send(
-            await withSession(deps, await startCommitMessage(deps, request.params.id, request.body?.message)),
-          ),
+      '05: the AI commit message, adjustable by message in the same session (202).',
+      startCommitMessage,
     );
     app.post(
       '/api/tasks/:id/submit-mr',

@@ -2,28 +2,18 @@ import * as wire from '@keel/protocol/workbench';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams, responses } from '../../../http/index.ts';
 import type { TaskDeps } from '../../deps.ts';
-import { messageBody } from '../../types.ts';
-import { flowTags as tags, withSession } from '../route-helpers.ts';
+import { messageTurnRoute, flowTags as tags } from '../route-helpers.ts';
 import { startTodos } from './todos-stage.ts';
 
 /** Stage 03's endpoints: generate or adjust the todo list, read it. */
 export function todosRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
   return async (app) => {
-    app.post(
+    messageTurnRoute(
+      app,
+      deps,
       '/api/tasks/:id/todo',
-      {
-        schema: {
-          tags,
-          description: '03: generates the todo list again, or adjusts it by message (202).',
-          params: idParams,
-          body: messageBody.nullish(),
-          response: responses(wire.taskWithSession, 400, 404, 409, 422),
-        },
-      },
-      async (request, reply) =>
-        reply
-          .status(202)
-          .send(await withSession(deps, await startTodos(deps, request.params.id, request.body?.message))),
+      '03: generates the todo list again, or adjusts it by message (202).',
+      (deps, taskId, message) => startTodos(deps, taskId, message),
     );
     app.get(
       '/api/tasks/:id/todos',

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { RunnerOutcome } from '../../../runners/index.ts';
 import type { Reservation, SessionRecord } from '../../../sessions/index.ts';
 import { reserveSession, type TaskDeps } from '../../deps.ts';
-import { held, reportedTurn } from '../../stage-errors.ts';
+import { reservedTurn, taskOfSucceededTurn } from '../../stage-errors.ts';
 import { readPlan, writeTaskFile } from '../../task-files.ts';
 import type { Task } from '../../types.ts';
 import { planSession } from '../plan/plan-session.ts';
@@ -40,15 +40,10 @@ export async function startTodos(
       retry: `POST /api/tasks/${taskId}/todo`,
     };
     deps.background.run(() =>
-      held(deps, reservation, () =>
-        reportedTurn(deps, taskId, step, () =>
-          deps.runner.turn(
-            session.id,
-            { prompt, shownAs: message ?? 'Break the locked plan into todos.' },
-            reservation,
-          ),
-        ),
-      ),
+      reservedTurn(deps, taskId, reservation, step, () => ({
+        prompt,
+        shownAs: message ?? 'Break the locked plan into todos.',
+      })),
     );
   } catch (error) {
     reservation.release();
@@ -66,8 +61,8 @@ export async function todosTurnEnded(
   session: SessionRecord,
   outcome: RunnerOutcome,
 ): Promise<void> {
-  if (outcome.status !== 'succeeded' || !session.owner_id) return;
-  const task = await deps.store.get(session.owner_id);
+  const task = await taskOfSucceededTurn(deps, session, outcome);
+  if (!task) return;
   if (task.state === 'PLAN_LOCKED') {
     await saveTodos(deps, task, parseTodoList(outcome.output));
     await deps.store.move(task.id, 'todos_ready');

@@ -18,29 +18,22 @@ export interface ProtectedPath {
 }
 
 /**
- * THE table (docs: packages/runtime/README.md, "Protected paths"). Left out on purpose: `.gitattributes`
- * and `.git/info/attributes` (they only name filter and diff drivers, whose commands live in the git
- * config above); `.envrc` (direnv refuses a changed file until the user runs `direnv allow` again);
+ * THE table (docs: packages/runtime/README.md, "Protected paths"), for the file tools: the whole of every
+ * `.git` (a folder or a `gitdir:` file, at any depth: nested repositories count), every `.gitmodules` and
+ * `.runtime/`. The sandboxes keep git's own writes working (`sandbox/control-paths.ts`). Left out on
+ * purpose: `.gitattributes` (it only names filter and diff drivers, whose commands live in a git config);
+ * `.envrc` (direnv refuses a changed file until the user runs `direnv allow` again);
  * editor and build files (`.vscode/`, `Makefile`, `package.json` scripts): project code the user runs
  * knowingly, like the sources, and which the model legitimately edits.
  */
 export const protectedPaths: readonly ProtectedPath[] = [
   {
-    pattern: '.git/**/config',
-    tree: false,
-    why:
-      "git runs the programs a repository's config names (core.fsmonitor, core.sshCommand, aliases, " +
-      'filter and diff drivers) on the next git command, outside any sandbox',
-  },
-  {
-    pattern: '.git/**/config.worktree',
-    tree: false,
-    why: 'it is git configuration too (extensions.worktreeConfig), with the same programs',
-  },
-  {
-    pattern: '.git/**/hooks',
+    pattern: '.git',
     tree: true,
-    why: 'git runs these scripts on commit, checkout, merge and push, outside any sandbox',
+    why:
+      "git runs the programs its control folder names (config's core.fsmonitor, aliases and drivers, hooks, " +
+      'a commondir or gitdir pointing at another config) on the next git command, outside any sandbox; ' +
+      'commit through git instead',
   },
   {
     pattern: '.gitmodules',
@@ -102,10 +95,4 @@ function matches(pattern: readonly string[], names: readonly string[], tree: boo
 }
 
 /** The paths under one root that name a protected entry directly, to find their real locations. */
-export const rootLevelProtectedPaths: readonly string[] = [
-  '.git/config',
-  '.git/config.worktree',
-  '.git/hooks',
-  '.gitmodules',
-  '.runtime',
-];
+export const rootLevelProtectedPaths: readonly string[] = ['.git', '.gitmodules', '.runtime'];

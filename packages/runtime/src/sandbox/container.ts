@@ -34,7 +34,7 @@ export class ContainerSandbox implements Sandbox {
   }
 
   /** The engine's arguments for `command` (without the engine's own path). */
-  arguments(command: SandboxCommand): string[] {
+  async arguments(command: SandboxCommand): Promise<string[]> {
     const { image, network } = this.#options;
     const user = this.#options.user ?? defaultUser();
     return [
@@ -48,7 +48,7 @@ export class ContainerSandbox implements Sandbox {
       network ? 'host' : 'none',
       ...(user ? ['--user', user] : []),
       ...command.writableRoots.flatMap((root) => ['--volume', `${root}:${root}:rw`]),
-      ...protectedMounts(command.writableRoots)
+      ...(await protectedMounts(command.writableRoots))
         .filter((mount) => mount.kind !== 'stub')
         .flatMap(({ kind, path }) => ['--volume', `${path}:${path}:${kind === 'pin' ? 'rw' : 'ro'}`]),
       '--workdir',
@@ -68,7 +68,7 @@ export class ContainerSandbox implements Sandbox {
         { sandbox: this.name },
       );
     }
-    return [program, ...this.arguments(command)];
+    return [program, ...(await this.arguments(command))];
   }
 }
 

@@ -2,7 +2,7 @@ import { ConfigError } from '../errors/index.ts';
 import { BubblewrapSandbox } from './bubblewrap.ts';
 import { ContainerSandbox, defaultContainerImage } from './container.ts';
 import { findExecutableSync } from './find-executable.ts';
-import { readBoundaryOf } from './read-boundary.ts';
+import { readBoundaryOf, socketFolders, userReadablePaths } from './read-boundary.ts';
 import { RemoteSandbox } from './remote-sandbox.ts';
 import type { Sandbox } from './sandbox.ts';
 import { SeatbeltSandbox } from './seatbelt.ts';
@@ -181,7 +181,13 @@ function resolveSandbox(
   const sandbox =
     osBackend === 'seatbelt'
       ? new SeatbeltSandbox({ network, searchPath, readBoundary })
-      : new BubblewrapSandbox({ network, searchPath, readBoundary });
+      : new BubblewrapSandbox({
+          network,
+          searchPath,
+          readBoundary,
+          socketFolders: socketFolders(environment.env ?? process.env),
+          readablePaths: userReadablePaths(settings?.readable_paths, (environment.env ?? process.env).HOME),
+        });
   const missing = found === undefined ? ` (${program} is not installed: commands will be refused)` : '';
   return on(sandbox, `Commands run in the ${sandbox.name} sandbox${missing}: ${writes}. ${turnOff}`);
 }

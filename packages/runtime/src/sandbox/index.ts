@@ -2,6 +2,10 @@ export type { BubblewrapOptions } from './bubblewrap.ts';
 export { BubblewrapSandbox } from './bubblewrap.ts';
 export type { ContainerOptions } from './container.ts';
 export { ContainerSandbox, defaultContainerImage } from './container.ts';
+export type { ControlPath } from './control-paths.ts';
+export { findControlPaths, gitControlNames } from './control-paths.ts';
+export type { ControlSnapshot } from './control-sweep.ts';
+export { snapshotControlPaths, sweepNewControlPaths, sweepNotice } from './control-sweep.ts';
 export type {
   RemoteSandboxSettings,
   SandboxEnvironment,

@@ -1,15 +1,16 @@
-import { lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
+import { type ControlPath, findControlPaths, lstatOf } from './control-paths.ts';
 
 /**
- * How a sandbox keeps one protected path (the table in `files/protected-paths.ts`) from being changed by a
- * command, on top of the writable binds of the roots:
+ * How a sandbox keeps one protected path (the table in `files/protected-paths.ts`, found at every depth by
+ * `findControlPaths`) from being changed by a command, on top of the writable binds of the roots:
  * - `pin`: a folder bound onto itself, writable, so it is a mount point the command cannot rename, delete
- *   or replace (`.git`: git must still write its index, objects and refs inside);
+ *   or replace (a `.git` folder: git must still write its index, objects and refs inside);
  * - `read-only`: an existing file or folder mounted read-only (it cannot be written, deleted, renamed or
  *   replaced either, being a mount point);
- * - `stub`: a missing folder that must not appear: an empty read-only folder is mounted there. The mount
- *   point stays behind as an empty folder once the command ends (harmless to git and to Keel).
+ * - `stub`: a missing folder that must not appear: an empty read-only folder is mounted there. The empty
+ *   mount point left behind is removed after the command (`sweepNewControlPaths`).
  */
 export interface ProtectedMount {
   readonly kind: 'pin' | 'read-only' | 'stub';
@@ -17,102 +18,62 @@ export interface ProtectedMount {
   readonly path: string;
 }
 
-// Submodules' git folders nest (`.git/modules/a/modules/b`); deeper ones are not looked for.
-const maxModuleDepth = 6;
+// Missing folders of a git folder that git reads and a command could create: kept empty.
+const stubbedInGit = ['hooks', 'info'];
 
 /**
- * The mounts that protect the protected paths of `roots` (absolute real paths, the workdir first). Stubs
- * are made in the workdir only: elsewhere (an allowed root such as a cache folder) a command may still
- * create a missing `.runtime/` or `.git`, which the file tools refuse everywhere.
+ * The mounts that protect the protected paths of `roots` (absolute real paths, the workdir first), at every
+ * depth. Stubs for a missing `.git` and `.runtime/` are made at the top of the workdir only; missing ones
+ * elsewhere, and the files git would read if they appeared (`commondir`, `config.worktree`), are removed
+ * after the command instead.
  */
-export function protectedMounts(roots: readonly string[]): ProtectedMount[] {
+export async function protectedMounts(roots: readonly string[]): Promise<ProtectedMount[]> {
+  const found = await findControlPaths(roots);
   const mounts: ProtectedMount[] = [];
-  roots.forEach((root, index) => {
-    const stubs = index === 0;
-    const git = join(root, '.git');
-    const info = lstatOf(git);
-    if (info === undefined) {
-      if (stubs) mounts.push({ kind: 'stub', path: git });
-    } else if (info.isDirectory()) {
-      mounts.push({ kind: 'pin', path: git });
-      gitFolder(git, mounts, 0);
-    } else if (info.isFile()) {
-      // A worktree's or submodule's `gitdir:` file: pinned, so it cannot be pointed at another folder.
-      mounts.push({ kind: 'read-only', path: git });
-    } else if (info.isSymbolicLink()) {
-      // The link itself cannot be pinned (a mount follows it); its folder is, when it is writable at all.
-      const real = realOf(git);
-      if (real && roots.some((r) => real === r || real.startsWith(r + sep)) && statOf(real)?.isDirectory()) {
-        mounts.push({ kind: 'pin', path: real });
-        gitFolder(real, mounts, 0);
-      }
+  const workdir = roots[0];
+  if (workdir !== undefined) {
+    for (const name of ['.git', '.runtime']) {
+      const path = join(workdir, name);
+      if ((await lstatOf(path)) === undefined) mounts.push({ kind: 'stub', path });
     }
-    existingOrStub(join(root, '.gitmodules'), false, mounts);
-    existingOrStub(join(root, '.runtime'), stubs, mounts);
-  });
+  }
+  for (const entry of found) {
+    mounts.push(...(await mountsOf(entry, found, roots)));
+  }
   return mounts;
 }
 
-/** A git folder's config files and hooks, then its submodules' and worktrees' git folders. */
-function gitFolder(dir: string, mounts: ProtectedMount[], depth: number): void {
-  for (const name of ['config', 'config.worktree']) {
-    if (statOf(join(dir, name))?.isFile()) mounts.push({ kind: 'read-only', path: join(dir, name) });
+async function mountsOf(
+  entry: ControlPath,
+  found: readonly ControlPath[],
+  roots: readonly string[],
+): Promise<ProtectedMount[]> {
+  if ((await lstatOf(entry.path))?.isSymbolicLink()) return linkTarget(entry.path, found, roots);
+  if (entry.kind !== 'git-folder') return [{ kind: 'read-only', path: entry.path }];
+  const mounts: ProtectedMount[] = [{ kind: 'pin', path: entry.path }];
+  // `modules/` and `worktrees/` are pinned git-folder entries too; only real git folders get stubs.
+  if ((await lstatOf(join(entry.path, 'HEAD'))) === undefined) return mounts;
+  for (const name of stubbedInGit) {
+    const path = join(entry.path, name);
+    const present = found.some((other) => other.path === path) || (await lstatOf(path)) !== undefined;
+    if (!present) mounts.push({ kind: 'stub', path });
   }
-  existingOrStub(join(dir, 'hooks'), true, mounts);
-  for (const worktree of subfolders(join(dir, 'worktrees'))) {
-    const file = join(worktree, 'config.worktree');
-    if (statOf(file)?.isFile()) mounts.push({ kind: 'read-only', path: file });
-  }
-  if (depth < maxModuleDepth) modules(join(dir, 'modules'), mounts, depth + 1);
-}
-
-/** Git folders under `modules/` (a submodule named `libs/x` lives in `modules/libs/x`). */
-function modules(dir: string, mounts: ProtectedMount[], depth: number): void {
-  for (const child of subfolders(dir)) {
-    if (statOf(join(child, 'HEAD'))?.isFile()) gitFolder(child, mounts, depth);
-    else if (depth < maxModuleDepth) modules(child, mounts, depth + 1);
-  }
+  return mounts;
 }
 
 /**
- * Read-only when it exists; a stub folder when nothing is there and `stub`. A dangling symbolic link is
- * left alone: a mount cannot be put on it (the command could still create its target).
+ * A protected path that is a link: a mount put on it would follow it (and could show the command a file
+ * outside the read boundary), so its target is mounted read-only where it lies inside a root, and nothing
+ * where it lies outside (read-only there already). Replacing the link itself is undone after the command.
  */
-function existingOrStub(path: string, stub: boolean, mounts: ProtectedMount[]): void {
-  if (statOf(path)) mounts.push({ kind: 'read-only', path });
-  else if (stub && lstatOf(path) === undefined) mounts.push({ kind: 'stub', path });
-}
-
-function subfolders(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => join(dir, entry.name));
-  } catch {
-    return [];
-  }
-}
-
-function lstatOf(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-function statOf(path: string): Stats | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-function realOf(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
+async function linkTarget(
+  path: string,
+  found: readonly ControlPath[],
+  roots: readonly string[],
+): Promise<ProtectedMount[]> {
+  const real = await realpath(path).catch(() => undefined);
+  // A `.git` link's folder is pinned as a git folder of its own.
+  if (found.some((entry) => entry.path === real)) return [];
+  const inRoot = real !== undefined && roots.some((root) => real === root || real.startsWith(root + sep));
+  return inRoot ? [{ kind: 'read-only', path: real }] : [];
 }

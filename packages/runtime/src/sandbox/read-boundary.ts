@@ -1,21 +1,85 @@
-import { readdirSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 
 /**
- * What a sandboxed command may not read (issue #22, item 4), the command side of `security.strict_read_boundary`:
- * the user's home, `WORKBENCH_HOME`, `RUNTIME_HOME` and the runtime's directory are hidden (ssh and cloud
- * keys, `secrets.json`, the runtime's database and config), then the workdir and allowed roots (wherever
- * they sit), the toolchains below and `sandbox.readable_paths` are shown again. The most specific path wins.
+ * What a sandboxed command may read (issues #22 and #36, item 4), the command side of
+ * `security.strict_read_boundary`: an allow-list. The sandbox shows the system folders a toolchain needs
+ * (`systemPaths`, with `/etc`'s secrets masked), the folders of the programs on PATH, the workdir and
+ * allowed roots, the toolchains under the home and `sandbox.readable_paths`; nothing else (`/srv`,
+ * `/var/www`, `/opt`, `/run` and its sockets, another repository). The user's home, `WORKBENCH_HOME`,
+ * `RUNTIME_HOME` and the runtime's directory are empty private folders, so a root inside them is still
+ * reachable and `$HOME` is writable for caches. The most specific path wins.
  */
 export interface ReadBoundary {
-  /** Real paths of the hidden folders. */
+  /** Real paths of the hidden folders: empty private folders wherever they appear. */
   readonly hidden: readonly string[];
   /**
-   * Shown again read-only, existing paths with their folder's real path (a link itself is kept, so a
-   * `~/.nvm` linked elsewhere still appears at `~/.nvm`).
+   * Shown read-only, existing paths with their folder's real path (a link itself is kept, so a `~/.nvm`
+   * linked elsewhere still appears at `~/.nvm`): the system folders, the programs' folders on PATH, the
+   * toolchains and `sandbox.readable_paths`.
    */
   readonly readable: readonly string[];
+  /** Files and folders inside a readable system folder that stay unreadable (`/etc/shadow`, host keys…). */
+  readonly masked: readonly string[];
+}
+
+/**
+ * The system folders every command sees read-only: programs, libraries, configuration and the kernel's
+ * views. Not `/var`, `/run`, `/srv`, `/opt`, `/home`, `/root`, `/mnt`, `/media`: a toolchain installed
+ * there is shown through PATH (`pathFolders`) or `sandbox.readable_paths`.
+ */
+export const systemPaths: readonly string[] = [
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/etc',
+  '/sys',
+  '/nix/store',
+  '/snap',
+];
+
+/**
+ * Secrets inside `/etc` that stay hidden although `/etc` is shown: password hashes, sudo rules, TLS and
+ * host private keys, stored network passwords, systemd credentials.
+ */
+export const etcSecrets: readonly string[] = [
+  '/etc/shadow',
+  '/etc/shadow-',
+  '/etc/gshadow',
+  '/etc/gshadow-',
+  '/etc/sudoers',
+  '/etc/sudoers.d',
+  '/etc/security/opasswd',
+  '/etc/ssl/private',
+  '/etc/pki/tls/private',
+  '/etc/letsencrypt',
+  '/etc/NetworkManager/system-connections',
+  '/etc/wpa_supplicant',
+  '/etc/ipsec.secrets',
+  '/etc/ppp/chap-secrets',
+  '/etc/ppp/pap-secrets',
+  '/etc/credstore',
+  '/etc/credstore.encrypted',
+  '/etc/docker/key.json',
+  '/etc/ssh/ssh_host_*_key',
+];
+
+/**
+ * Where the machine's Unix sockets live (issue #36, item 5): the Docker daemon's, the system and session
+ * buses, systemd's, the user's agents. Hidden in every mode (an empty private folder), since a path socket
+ * is reached through the file system and `--unshare-net` does not cover it.
+ */
+export function socketFolders(env: NodeJS.ProcessEnv): string[] {
+  const folders = ['/run', '/var/run', env.XDG_RUNTIME_DIR].filter(
+    (path): path is string => typeof path === 'string' && isAbsolute(path),
+  );
+  // A link (Debian's /var/run -> /run) is covered by its target.
+  return unique(folders.filter((path) => isRealFolder(path)).map(realOf));
 }
 
 /**
@@ -49,7 +113,7 @@ export const toolchainPaths: readonly string[] = [
 ];
 
 export interface ReadBoundaryOptions {
-  /** Where HOME, WORKBENCH_HOME and RUNTIME_HOME are read. */
+  /** Where HOME, WORKBENCH_HOME, RUNTIME_HOME and PATH are read. */
   env: NodeJS.ProcessEnv;
   /** More folders to hide: the runtime's directory. */
   hiddenPaths?: readonly (string | undefined)[] | undefined;
@@ -66,17 +130,54 @@ export function readBoundaryOf(options: ReadBoundaryOptions): ReadBoundary {
       (path) => path !== '/',
     ),
   );
-  const wanted = [
+  const readable = shown([
+    ...systemPaths,
+    ...pathFolders(env.PATH, hidden),
     ...homes.flatMap((home) => toolchainPaths.flatMap((entry) => expand(home, entry))),
-    ...(options.readablePaths ?? []).map((entry) => underHome(entry, env.HOME)),
-  ];
-  const readable = unique(
-    wanted.map((path) => {
+    ...userReadablePaths(options.readablePaths, env.HOME),
+  ]);
+  const masked = unique(etcSecrets.flatMap((entry) => expandAbsolute(entry)).filter((path) => exists(path)));
+  return { hidden, readable, masked };
+}
+
+/**
+ * Config `sandbox.readable_paths` (absolute, or `~/…` under HOME) as they are shown: also without the read
+ * boundary, where one can show a socket inside a hidden socket folder on purpose.
+ */
+export function userReadablePaths(
+  entries: readonly string[] | undefined,
+  home: string | undefined,
+): string[] {
+  return shown((entries ?? []).map((entry) => underHome(entry, home)));
+}
+
+/** Existing paths with their folder's real path (a link itself is kept, so `~/.nvm` stays `~/.nvm`). */
+function shown(paths: readonly string[]): string[] {
+  return unique(
+    paths.map((path) => {
       const folder = realOf(dirname(path));
       return folder && realOf(path) ? join(folder, basename(path)) : undefined;
     }),
   );
-  return { hidden, readable };
+}
+
+/**
+ * The folders of the programs on PATH outside the system folders (`/opt/node/bin`, a repository's
+ * `node_modules/.bin`): a `bin` folder brings its parent (the toolchain's libraries beside it), unless the
+ * parent is `/` or holds a hidden folder (`~/bin` does not show the home).
+ */
+export function pathFolders(path: string | undefined, hidden: readonly string[]): string[] {
+  return (path ?? '').split(':').flatMap((entry) => {
+    if (!isAbsolute(entry)) return [];
+    const real = realOf(entry);
+    if (real === undefined || systemPaths.some((system) => within(real, system))) return [];
+    // A PATH entry that holds a hidden folder (the home itself) shows nothing.
+    if (hidden.some((folder) => within(folder, real))) return [];
+    const parent = dirname(real);
+    const binLike = ['bin', '.bin', 'sbin', 'shims'].includes(basename(real));
+    const exposes = parent === '/' || hidden.some((folder) => within(folder, parent));
+    return [binLike && !exposes ? parent : real];
+  });
 }
 
 /** Whether `path` is `dir` or inside it. */
@@ -99,7 +200,7 @@ const kindOrder = { hide: 0, read: 1, write: 2 } as const;
  */
 export function boundaryLayers(
   roots: readonly string[],
-  boundary: ReadBoundary | undefined,
+  boundary: Pick<ReadBoundary, 'hidden' | 'readable'> | undefined,
 ): BoundaryLayer[] {
   const layers: BoundaryLayer[] = [
     ...(boundary?.hidden ?? []).map((path) => ({ kind: 'hide' as const, path })),
@@ -125,6 +226,37 @@ function expand(home: string, entry: string): string[] {
       .map((name) => join(dir, name));
   } catch {
     return [];
+  }
+}
+
+/** `/etc/ssh/ssh_host_*_key`: the names in that folder matching the one `*`. */
+function expandAbsolute(entry: string): string[] {
+  const name = basename(entry);
+  if (!name.includes('*')) return [entry];
+  const [head = '', tail = ''] = name.split('*');
+  try {
+    return readdirSync(dirname(entry))
+      .filter((candidate) => candidate.startsWith(head) && candidate.endsWith(tail))
+      .map((candidate) => join(dirname(entry), candidate));
+  } catch {
+    return [];
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isRealFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -23,19 +23,27 @@ function literalRegex(path: string): string {
 }
 
 /**
- * Write denials for the protected paths of each root (the table in `files/protected-paths.ts`): `.git`
- * itself (cannot be renamed, removed or created), its config files and hooks, its submodules' and
- * worktrees' ones, `.gitmodules`, `.runtime/`. Seatbelt matches paths, so missing ones are covered too.
+ * Write denials for the protected paths of each root at every depth (the table in `files/protected-paths.ts`,
+ * issue #36): every `.git` itself (cannot be renamed, removed or created, so no nested repository appears),
+ * the control entries of every git folder and of its submodules' and worktrees' (`gitControlNames`),
+ * every `.gitmodules` and `.runtime/`. Seatbelt matches paths, so missing ones are covered too.
  */
 function protectedDenials(roots: readonly string[]): string[] {
   if (roots.length === 0) return [];
   const filters = roots.flatMap((root) => {
     const git = `${root}/.git`;
-    const inGit = `^${literalRegex(git)}/(modules|worktrees)/.+/`;
+    const anyDepth = `^${literalRegex(root)}/(.*/)?`;
+    const inGit = `${anyDepth}\\.git/((modules|worktrees)/.+/)?`;
     // A #"…" literal cannot hold a quote: such a root keeps only the literal and subpath rules.
     const regexes = root.includes('"')
       ? []
-      : [`(regex #"${inGit}(config|config\\.worktree)$")`, `(regex #"${inGit}hooks(/|$)")`];
+      : [
+          `(regex #"${anyDepth}\\.git$")`,
+          `(regex #"${inGit}(config|config\\.worktree|commondir|gitdir)$")`,
+          `(regex #"${inGit}(hooks|info|branches|remotes)(/|$)")`,
+          `(regex #"${anyDepth}\\.gitmodules$")`,
+          `(regex #"${anyDepth}\\.runtime(/|$)")`,
+        ];
     return [
       `(literal ${quoted(git)})`,
       `(literal ${quoted(`${git}/config`)})`,

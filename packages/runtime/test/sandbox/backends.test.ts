@@ -130,7 +130,7 @@ describe('the Seatbelt profile', () => {
 });
 
 describe('the container backends', () => {
-  it('build one docker or podman command line per command: roots mounted, read-only, no network', () => {
+  it('build one docker or podman command line per command: roots mounted, read-only, no network', async () => {
     const sandbox = new ContainerSandbox({
       engine: 'podman',
       image: 'alpine:3',
@@ -138,7 +138,7 @@ describe('the container backends', () => {
       user: '1000:1000',
     });
     expect(
-      sandbox.arguments({
+      await sandbox.arguments({
         argv: ['bash', '-c', 'make test'],
         cwd: '/w/app',
         writableRoots: ['/w/app', '/w/lib'],
@@ -166,7 +166,7 @@ describe('the container backends', () => {
       'make test',
     ]);
     const open = new ContainerSandbox({ engine: 'docker', image: 'alpine:3', network: true, user: '0:0' });
-    expect(open.arguments({ argv: ['ls'], cwd: '/w', writableRoots: ['/w'] })).toContain('host');
+    expect(await open.arguments({ argv: ['ls'], cwd: '/w', writableRoots: ['/w'] })).toContain('host');
   });
 
   it('refuses with what to install when the engine is missing', async () => {

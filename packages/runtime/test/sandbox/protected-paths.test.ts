@@ -6,13 +6,18 @@ import { spawnSync } from 'node:child_process';
 import { lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startRemoteSandboxServer } from '@keel/testkit';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ContainerSandbox, createSandbox, findExecutable, seatbeltProfile } from '../../src/sandbox/index.ts';
 import { createCommandPolicy, type ToolContext } from '../../src/tools/index.ts';
 import { contextFor, git, runTool, tempDir, writeFiles } from '../tools/helpers.ts';
 
 const bwrap = await findExecutable('bwrap', process.env.PATH ?? '');
 const anything = createCommandPolicy({ allowedCommands: ['*'] });
+// Where `sh` writes its scripts: not under /tmp (private to the sandbox) and readable on purpose, as nothing
+// outside the read boundary's allow-list is.
+const scripts = await mkdtemp('/var/tmp/keel-script-');
+const sandboxSettings = { enabled: true, backend: 'bubblewrap', readable_paths: [scripts] };
+afterAll(() => rm(scripts, { recursive: true, force: true }));
 
 async function repository() {
   const work = await tempDir('keel-protected-');
@@ -24,7 +29,7 @@ async function repository() {
     '.runtime/config.json': '{"sandbox": {"enabled": true}}\n',
     'README.md': 'hello\n',
   });
-  const sandbox = createSandbox({ enabled: true, backend: 'bubblewrap' });
+  const sandbox = createSandbox(sandboxSettings);
   const ctx = await contextFor(work.path, {}, undefined, { commands: anything, sandbox });
   return { work, ctx };
 }
@@ -44,8 +49,7 @@ async function snapshot(root: string): Promise<Record<string, string>> {
 
 /** Runs `script` through exec_command from a file outside the workdir, where the command check cannot look. */
 async function sh(ctx: ToolContext, script: string): Promise<string> {
-  // Not under /tmp, which the sandbox replaces with a private one.
-  const dir = await mkdtemp('/var/tmp/keel-script-');
+  const dir = await mkdtemp(join(scripts, 'run-'));
   try {
     await writeFile(join(dir, 'script.sh'), `${script}\n`);
     return await runTool(ctx, 'exec_command', { command: `bash ${dir}/script.sh` });
@@ -107,7 +111,7 @@ describe.skipIf(bwrap === undefined)(
     it('keeps missing ones from being created: .runtime/, .git/hooks/, and .git in a folder that is no repository', async () => {
       await using plain = await tempDir('keel-protected-');
       await writeFile(join(plain.path, 'a.txt'), 'a\n');
-      const sandbox = createSandbox({ enabled: true, backend: 'bubblewrap' });
+      const sandbox = createSandbox(sandboxSettings);
       const ctx = await contextFor(plain.path, {}, undefined, { commands: anything, sandbox });
       const output = await sh(
         ctx,
@@ -115,9 +119,8 @@ describe.skipIf(bwrap === undefined)(
       );
       expect(output).toMatch(/read-only file system/i);
       expect(await readFile(join(plain.path, 'b.txt'), 'utf8')).toBe('ok\n');
-      // The mount points remain as empty folders: no config, no repository.
-      expect(await readdir(join(plain.path, '.runtime'))).toEqual([]);
-      expect(await readdir(join(plain.path, '.git'))).toEqual([]);
+      // No config, no repository, and not even the empty mount points are left behind.
+      expect((await readdir(plain.path)).sort()).toEqual(['a.txt', 'b.txt']);
 
       await using repo = await tempDir('keel-protected-');
       git(repo.path, 'init', '-q', '.');
@@ -126,7 +129,7 @@ describe.skipIf(bwrap === undefined)(
       expect(await sh(inRepo, 'mkdir -p .git/hooks; echo x > .git/hooks/pre-commit')).toMatch(
         /read-only file system/i,
       );
-      expect(await readdir(join(repo.path, '.git/hooks'))).toEqual([]);
+      expect(await lstat(join(repo.path, '.git/hooks')).catch(() => undefined)).toBeUndefined();
     });
 
     it('protects the git folders of submodules too', async () => {
@@ -142,12 +145,10 @@ describe.skipIf(bwrap === undefined)(
       );
       expect(output).toMatch(/read-only file system/i);
       expect(await readFile(join(work.path, '.git/modules/libs/x/config'), 'utf8')).toBe('[core]\n');
+      // Nothing was created (the empty mount point is removed after the command).
       expect(
-        (await lstat(join(work.path, '.git/modules/libs/x/hooks')).catch(() => undefined))?.isDirectory(),
-      ).toBe(
-        true, // the empty mount point
-      );
-      expect(await readdir(join(work.path, '.git/modules/libs/x/hooks'))).toEqual([]);
+        await lstat(join(work.path, '.git/modules/libs/x/hooks')).catch(() => undefined),
+      ).toBeUndefined();
     });
   },
 );
@@ -176,20 +177,28 @@ describe('protected paths in the other backends', () => {
   it('the container backend mounts the existing ones read-only and pins .git', async () => {
     const { work } = await repository();
     await using _ = work;
-    const args = new ContainerSandbox({ engine: 'docker', image: 'img', network: false }).arguments({
+    const args = await new ContainerSandbox({ engine: 'docker', image: 'img', network: false }).arguments({
       argv: ['true'],
       cwd: work.path,
       writableRoots: [work.path],
     });
     const volumes = args.filter((_arg, i) => args[i - 1] === '--volume');
-    expect(volumes).toEqual([
+    expect(volumes.slice(0, 2)).toEqual([
       `${work.path}:${work.path}:rw`,
       `${work.path}/.git:${work.path}/.git:rw`,
-      `${work.path}/.git/config:${work.path}/.git/config:ro`,
-      `${work.path}/.git/hooks:${work.path}/.git/hooks:ro`,
-      `${work.path}/.gitmodules:${work.path}/.gitmodules:ro`,
-      `${work.path}/.runtime:${work.path}/.runtime:ro`,
     ]);
+    expect(volumes).toEqual(
+      expect.arrayContaining([
+        `${work.path}/.git/config:${work.path}/.git/config:ro`,
+        `${work.path}/.git/hooks:${work.path}/.git/hooks:ro`,
+        `${work.path}/.git/info:${work.path}/.git/info:ro`,
+        `${work.path}/.gitmodules:${work.path}/.gitmodules:ro`,
+        `${work.path}/.runtime:${work.path}/.runtime:ro`,
+      ]),
+    );
+    // Everything else of git's folder that is mounted at all is read-only; objects and refs are not mounted.
+    expect(volumes.slice(2).every((volume) => volume.endsWith(':ro'))).toBe(true);
+    expect(volumes.some((volume) => /\.git\/(objects|refs|index|HEAD)/.test(volume))).toBe(false);
   });
 
   it('the Seatbelt profile denies writes to them after allowing the roots', () => {

@@ -36,8 +36,11 @@ async function machine() {
   git(workspace, 'init', '-q', '.');
   git(workspace, 'config', 'user.email', 'test@example.com');
   git(workspace, 'config', 'user.name', 'Test');
-  const env = { HOME: home, WORKBENCH_HOME: workbench, RUNTIME_HOME: runtime };
+  const env = { HOME: home, WORKBENCH_HOME: workbench, RUNTIME_HOME: runtime, PATH: process.env.PATH };
+  // Where `sh` writes its scripts: readable on purpose, as nothing outside the allow-list is.
+  const scripts = join(base, 'scripts');
   return {
+    scripts,
     base,
     home,
     workbench,
@@ -46,7 +49,7 @@ async function machine() {
     env,
     async context(strictReadBoundary?: boolean): Promise<ToolContext> {
       const sandbox = createSandbox(
-        { enabled: true, backend: 'bubblewrap', readable_paths: ['~/extra'] },
+        { enabled: true, backend: 'bubblewrap', readable_paths: ['~/extra', scripts] },
         { env, ...(strictReadBoundary === undefined ? {} : { strictReadBoundary }) },
       );
       return contextFor(workspace, {}, undefined, { commands: anything, sandbox });
@@ -140,7 +143,7 @@ describe.skipIf(bwrap === undefined)(
           await createToolContext({
             workdir: m.workspace,
             config: {
-              sandbox: { enabled: true, backend: 'bubblewrap' },
+              sandbox: { enabled: true, backend: 'bubblewrap', readable_paths: [m.scripts] },
               security: { allowed_commands: ['*'], strict_read_boundary: strict },
             },
             audit: async () => {},
@@ -155,12 +158,13 @@ describe.skipIf(bwrap === undefined)(
 
     it("hides an embedder's own folders (RuntimeOptions.hiddenPaths) that are in no environment variable", async () => {
       await using m = await machine();
+      // The whole test folder is readable on purpose, so only the embedder's list hides WORKBENCH_HOME.
       const contextOf = async (hiddenPaths?: string[]) =>
         (
           await createToolContext({
             workdir: m.workspace,
             config: {
-              sandbox: { enabled: true, backend: 'bubblewrap' },
+              sandbox: { enabled: true, backend: 'bubblewrap', readable_paths: [m.base] },
               security: { allowed_commands: ['*'] },
             },
             audit: async () => {},

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { CancelledError, TimeoutError, ToolError } from '../../errors/index.ts';
+import { snapshotControlPaths, sweepNewControlPaths, sweepNotice } from '../../sandbox/index.ts';
 import { displayPath } from '../display-path.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
 import { assertConfined } from './command-confinement.ts';
@@ -91,6 +92,8 @@ export async function runShellCommand(
   if (ctx.signal.aborted) throw new CancelledError();
   const argv = [shell, '-c', args.command];
   const timeoutMs = args.timeout_ms ?? defaultCommandTimeoutMs;
+  // What the sandbox's mounts cannot forbid (a new nested `.git`, `.runtime/`, `commondir`…) is undone after.
+  const control = ctx.sandbox ? await snapshotControlPaths(ctx.guard.roots) : undefined;
   const outcome = await runCommand({
     argv: ctx.sandbox ? await ctx.sandbox.wrap({ argv, cwd, writableRoots: ctx.guard.roots }) : argv,
     cwd,
@@ -100,6 +103,8 @@ export async function runShellCommand(
     signal: ctx.signal,
     maxOutputChars: maxCommandOutputChars,
   });
+  const notice = control && sweepNotice(await sweepNewControlPaths(control));
+  if (notice) outcome.output = `${outcome.output}${outcome.output.endsWith('\n') ? '' : '\n'}${notice}\n`;
   if (outcome.cancelled) throw new CancelledError('The command was stopped because the run was cancelled.');
   if (outcome.timedOut) {
     throw new TimeoutError(

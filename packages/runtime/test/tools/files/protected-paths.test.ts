@@ -1,5 +1,5 @@
-// Protected paths (issue #22, item 2): the file tools may read `.git/config`, `.git/hooks/`, `.gitmodules`
-// and `.runtime/` but never change them, however the path is spelled, and every write tool goes through
+// Protected paths (issues #22 and #36): the file tools may read every `.git`, `.gitmodules` and `.runtime/`
+// at any depth but never change them, however the path is spelled, and every write tool goes through
 // the path guard for it. Ordinary writes next to them still work.
 import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -40,24 +40,24 @@ describe('protected paths and the file tools', () => {
     const { work, ctx } = await setup();
     await using _ = work;
     const cases: [string, string][] = [
-      ['.git/config', '.git/**/config'],
-      ['.git/hooks/pre-commit', '.git/**/hooks'],
-      ['.git/hooks/sub/dir/x', '.git/**/hooks'],
+      ['.git/config', '.git'],
+      ['.git/hooks/pre-commit', '.git'],
+      ['.git/hooks/sub/dir/x', '.git'],
       ['.gitmodules', '.gitmodules'],
       ['.runtime/config.json', '.runtime'],
       ['.runtime/new/deeper.json', '.runtime'],
-      ['.git/modules/lib/config', '.git/**/config'],
-      ['.git/modules/lib/hooks/post-checkout', '.git/**/hooks'],
-      ['.git/config.worktree', '.git/**/config.worktree'],
+      ['.git/modules/lib/config', '.git'],
+      ['.git/modules/lib/hooks/post-checkout', '.git'],
+      ['.git/config.worktree', '.git'],
       // Spelled another way: `..`, absolute, case and Windows/HFS+ variants, a nested project.
-      ['src/../.git/config', '.git/**/config'],
+      ['src/../.git/config', '.git'],
       [join(work.path, '.runtime/config.json'), '.runtime'],
-      ['.GIT/config', '.git/**/config'],
-      ['.Git/Hooks/pre-push', '.git/**/hooks'],
-      ['.git./config', '.git/**/config'],
-      ['.g\u200cit/config', '.git/**/config'],
+      ['.GIT/config', '.git'],
+      ['.Git/Hooks/pre-push', '.git'],
+      ['.git./config', '.git'],
+      ['.g\u200cit/config', '.git'],
       ['.RUNTIME/config.json', '.runtime'],
-      ['packages/app/.git/config', '.git/**/config'],
+      ['packages/app/.git/config', '.git'],
       ['packages/app/.runtime/config.json', '.runtime'],
     ];
     for (const [path, pattern] of cases) {
@@ -82,7 +82,7 @@ describe('protected paths and the file tools', () => {
     await using _ = work;
     await expect(
       runTool(ctx, 'edit_file', { path: '.git/config', old_text: 'bare', new_text: 'fsmonitor' }),
-    ).rejects.toMatchObject(refusal('.git/**/config'));
+    ).rejects.toMatchObject(refusal('.git'));
     await expect(
       runTool(ctx, 'patch', {
         path: '.runtime/config.json',
@@ -91,7 +91,7 @@ describe('protected paths and the file tools', () => {
     ).rejects.toMatchObject(refusal('.runtime'));
     await expect(
       runTool(ctx, 'patch', { path: '.git/hooks/pre-commit', diff: '@@ -0,0 +1 @@\n+#!/bin/sh\n' }),
-    ).rejects.toMatchObject(refusal('.git/**/hooks'));
+    ).rejects.toMatchObject(refusal('.git'));
     await expect(runTool(ctx, 'undo_file', { path: '.gitmodules' })).rejects.toMatchObject(
       refusal('.gitmodules'),
     );
@@ -134,7 +134,7 @@ describe('protected paths and the file tools', () => {
     const ctx = await contextFor(work.path, { allowedRoots: [extra.path] });
     await expect(
       runTool(ctx, 'write_file', { path: join(extra.path, '.git/hooks/post-checkout'), content: 'x' }),
-    ).rejects.toMatchObject(refusal('.git/**/hooks'));
+    ).rejects.toMatchObject(refusal('.git'));
     expect(await runTool(ctx, 'write_file', { path: join(extra.path, 'ok.txt'), content: 'x' })).toContain(
       'Created',
     );
@@ -163,17 +163,27 @@ describe('protected paths and the file tools', () => {
 
 describe('the protected-path table', () => {
   it('matches anywhere in a root, case-insensitively, and nothing else', () => {
-    expect(protectedEntryOf('.git/config')?.pattern).toBe('.git/**/config');
-    expect(protectedEntryOf('a/b/.git/worktrees/w/config.worktree')?.pattern).toBe('.git/**/config.worktree');
-    expect(protectedEntryOf('.runtime')?.pattern).toBe('.runtime');
-    expect(protectedEntryOf('.git/HOOKS')?.pattern).toBe('.git/**/hooks');
-    for (const free of [
+    // The whole of every `.git` (issue #36): its commondir, info/, objects and refs too, at any depth.
+    for (const path of [
       '.git',
-      '.git/index',
-      '.git/objects/ab/cd',
-      '.git/refs/heads/main',
+      '.git/config',
+      '.git/commondir',
+      '.git/info/attributes',
+      '.git/objects/info/alternates',
+      'a/b/.git/worktrees/w/gitdir',
+      '.git/HOOKS',
+      'pkg/.git',
+    ]) {
+      expect(protectedEntryOf(path)?.pattern, path).toBe('.git');
+    }
+    expect(protectedEntryOf('.runtime')?.pattern).toBe('.runtime');
+    expect(protectedEntryOf('pkg/.gitmodules')?.pattern).toBe('.gitmodules');
+    for (const free of [
       'src/config',
       '.gitignore',
+      '.github/workflows/ci.yml',
+      'git/config',
+      '.gitattributes',
     ]) {
       expect(protectedEntryOf(free), free).toBeUndefined();
     }

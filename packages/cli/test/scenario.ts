@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { trustFolder } from '@keel/runtime/internal';
 import { createTempGitRepo, type ScriptedReply, startMockModel } from '@keel/testkit';
 
 /**
@@ -12,7 +13,7 @@ export async function scenario(
   options: {
     files?: Record<string, string>;
     config?: Record<string, unknown>;
-    /** Trust the repo (the global `trusted_folders`), so the project config's security keys apply. */
+    /** Trust the repo's config as written (`keel trust`), so the project config's security keys apply. */
     trusted?: boolean;
     chunkSize?: number;
   } = {},
@@ -27,9 +28,7 @@ export async function scenario(
     await mkdir(join(repo.path, '.runtime'), { recursive: true });
     await writeFile(join(repo.path, '.runtime', 'config.json'), JSON.stringify(options.config));
   }
-  if (options.trusted) {
-    await writeFile(join(home, 'config.json'), JSON.stringify({ trusted_folders: [repo.path] }));
-  }
+  if (options.trusted) await trustFolder(home, repo.path);
   return {
     model,
     repo,

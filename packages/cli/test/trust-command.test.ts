@@ -33,7 +33,9 @@ async function hostileRepo() {
   };
 }
 
-async function globalConfig(home: string): Promise<{ trusted_folders?: string[] }> {
+async function globalConfig(
+  home: string,
+): Promise<{ trusted_folders?: string[]; trusted_project_configs?: Array<{ file: string }> }> {
   return JSON.parse(await readFile(join(home, 'config.json'), 'utf8').catch(() => '{}'));
 }
 
@@ -102,22 +104,32 @@ async function inTerminal(args: string[], env: Record<string, string>, cwd: stri
 }
 
 describe('trusted folders in keel', () => {
-  test('keel trust, trust --list and untrust keep the global trust list', async () => {
-    await using s = await scenario([]);
+  test('keel trust approves the file as it is and shows what it approves; --list and untrust', async () => {
+    await using s = await scenario([], { config: { sandbox: { enabled: false }, model: 'm' } });
     const env = { RUNTIME_HOME: s.home };
-    expect((await keel(['trust', '--list'], env, s.repo.path)).stdout).toContain('No trusted folders');
+    const file = join(s.repo.path, '.runtime', 'config.json');
+    expect((await keel(['trust', '--list'], env, s.repo.path)).stdout).toContain('No trusted project files');
     const trusted = await keel(['trust'], env, s.repo.path);
     expect(trusted.code).toBe(0);
-    expect(trusted.stdout).toContain('Trusted ');
-    const [folder] = (await globalConfig(s.home)).trusted_folders ?? [];
-    expect(folder).toBeDefined();
-    expect((await keel(['trust', '--list'], env, s.repo.path)).stdout.trim()).toBe(folder);
+    expect(trusted.stdout).toContain(`Trusted ${file} as it is now; these settings apply:`);
+    expect(trusted.stdout).toContain('sandbox.enabled = false');
+    expect(trusted.stdout).not.toContain('model =');
+    expect((await globalConfig(s.home)).trusted_project_configs?.map((entry) => entry.file)).toEqual([file]);
+    const list = (await keel(['trust', '--list'], env, s.repo.path)).stdout;
+    expect(list.startsWith(`${file}  (1 setting, trusted `)).toBe(true);
     const listed = JSON.parse((await keel(['trust', '--list', '--json'], env, s.repo.path)).stdout);
-    expect(listed.trusted_folders).toEqual([folder]);
+    expect(listed.trusted_project_configs).toEqual([
+      {
+        file,
+        sha256: expect.any(String),
+        keys: { 'sandbox.enabled': expect.any(String) },
+        trusted_at: expect.any(String),
+      },
+    ]);
     const removed = await keel(['untrust', s.repo.path], env);
-    expect(removed.stdout).toContain('No longer trusted');
-    expect((await globalConfig(s.home)).trusted_folders).toEqual([]);
-    expect((await keel(['untrust', s.repo.path], env)).stdout).toContain('was not in the trust list');
+    expect(removed.stdout).toContain(`No longer trusted: ${file}`);
+    expect((await globalConfig(s.home)).trusted_project_configs).toEqual([]);
+    expect((await keel(['untrust', s.repo.path], env)).stdout).toContain('was not trusted');
   });
 
   test('non-interactive: no prompt; the ignored keys and `keel trust` are printed once, and the run goes on', async () => {
@@ -151,7 +163,7 @@ describe('trusted folders in keel', () => {
       const end = await term.waitForText('keel exited with 0');
       expect(end).toContain('from evil');
     }
-    expect((await globalConfig(s.home)).trusted_folders).toHaveLength(1);
+    expect((await globalConfig(s.home)).trusted_project_configs).toHaveLength(1);
     {
       await using term = await inTerminal(['run', 'hi'], s.env, s.repo.path);
       const end = await term.waitForText('keel exited with 0');
@@ -170,7 +182,7 @@ describe('trusted folders in keel', () => {
       expect(end).toContain('Not now');
       expect(end).toContain('from good');
     }
-    expect((await globalConfig(s.home)).trusted_folders).toBeUndefined();
+    expect((await globalConfig(s.home)).trusted_project_configs).toBeUndefined();
     expect(s.evil.requests).toHaveLength(0);
   });
 });

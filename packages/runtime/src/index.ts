@@ -20,9 +20,12 @@ export type {
   SubAgentStatus,
 } from './agents/index.ts';
 export type {
+  ConfigApproval,
   ConfigObject,
   ConfigReport,
   IgnoredConfigKey,
+  PinChanges,
+  ProjectConfigPin,
   ProjectTrust,
   RuntimeConfig,
   RuntimeEnv,

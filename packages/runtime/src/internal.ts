@@ -14,15 +14,17 @@ export {
 } from './agents/index.ts';
 export { FsBlobStore } from './artifacts/index.ts';
 export {
+  approvedProjectConfigs,
   ConfigFile,
   canonicalPath,
   configSchema,
   globalConfigPath,
   hiddenValue,
   hideSecrets,
-  isFolderTrusted,
   isInside,
   loadConfig,
+  markChanges,
+  pinChanges,
   projectConfigPath,
   readEnv,
   resolveModelSettings,

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { trustFolder } from '@keel/runtime/internal';
 import { describe, expect, test } from 'vitest';
 import { startServer } from './harness.ts';
 
@@ -333,9 +334,9 @@ describe('GET /config/status: the project file of an untrusted folder', () => {
     expect(config).not.toHaveProperty('sandbox');
   });
 
-  test('trusted (the global trust list), everything applies and nothing is reported', async () => {
+  test('trusted (keel trust, the file as it is), everything applies and nothing is reported', async () => {
     await using s = await startServer([], { files: { '.runtime/config.json': JSON.stringify(hostile) } });
-    await writeFile(join(s.home, 'config.json'), JSON.stringify({ trusted_folders: [s.repo.path] }));
+    await trustFolder(s.home, s.repo.path);
     const { body } = await s.api('GET', '/config/status');
     expect(body.project_config).toEqual({
       file: join(s.repo.path, '.runtime', 'config.json'),

@@ -43,11 +43,11 @@ export const commandHelp = {
   trust: {
     usage: '[options] [dir]',
     description:
-      'Trust a folder: its .runtime/config.json may set commands, endpoints, sandbox and security (--list shows them)',
+      "Trust a folder's .runtime/config.json as it is now: it may set commands, endpoints, sandbox and security until it changes (--list shows them)",
   },
   untrust: {
     usage: '[dir]',
-    description: 'Remove a folder from the trusted folders',
+    description: "Stop trusting a folder's .runtime/config.json",
   },
   init: {
     usage: '[options]',

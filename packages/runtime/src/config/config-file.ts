@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { ConfigError } from '../errors/index.ts';
 import { writeFileAtomic } from '../files/index.ts';
 import { configCache } from './config-cache.ts';
+import { whereJsonBroke } from './files.ts';
 import { configSchema } from './schema.ts';
 
 export type ConfigObject = Record<string, unknown>;
@@ -54,12 +55,9 @@ export class ConfigFile {
     try {
       json = JSON.parse(text);
     } catch (error) {
-      throw new ConfigError(
-        `Configuration file ${this.path} is not valid JSON: ${(error as Error).message}`,
-        {
-          path: this.path,
-        },
-      );
+      throw new ConfigError(`Configuration file ${this.path} is not valid JSON${whereJsonBroke(error)}.`, {
+        path: this.path,
+      });
     }
     if (typeof json !== 'object' || json === null || Array.isArray(json)) {
       throw new ConfigError(`Configuration file ${this.path} must hold a JSON object.`, { path: this.path });

@@ -1,12 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, realpathSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
 import { ConfigError } from '../errors/index.ts';
+import { approvalOf, type ConfigApproval, pinnedFileOf } from './approval.ts';
 import { configCache } from './config-cache.ts';
+import { type ProjectConfigPin, pinOf } from './config-pin.ts';
 import {
   canonicalPath,
   filterProjectConfig,
   type IgnoredConfigKey,
-  isTrustedFolder,
+  markChanges,
   type ProjectTrust,
 } from './project-trust.ts';
 import { configSchema, type RuntimeConfig } from './schema.ts';
@@ -34,9 +36,7 @@ export function readConfigFile(path: string): RuntimeConfig {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`Configuration file ${path} is not valid JSON: ${(error as Error).message}`, {
-      path,
-    });
+    throw new ConfigError(`Configuration file ${path} is not valid JSON${whereJsonBroke(error)}.`, { path });
   }
   const parsed = configSchema.safeParse(json);
   if (!parsed.success) {
@@ -51,6 +51,39 @@ export function readConfigFile(path: string): RuntimeConfig {
   return parsed.data;
 }
 
+/**
+ * Where a JSON parse failed ("at position 12 (line 1 column 13)"), never the parser's quote of the text: a
+ * project file may be a link to a secret, and its first characters must not reach an error message.
+ */
+export function whereJsonBroke(error: unknown): string {
+  const where = /at position \d+(?: \(line \d+ column \d+\))?/.exec((error as Error).message ?? '');
+  return where ? ` (${where[0]})` : '';
+}
+
+/**
+ * A project's file, unless it (or its `.runtime` folder) is a link leading out of the project: a
+ * repository's `.runtime/config.json -> ~/.ssh/id_rsa` is not read at all.
+ */
+function readProjectFile(projectDir: string): (path: string) => RuntimeConfig {
+  return (path) => {
+    let real: string;
+    try {
+      real = realpathSync(path);
+    } catch {
+      return readConfigFile(path);
+    }
+    const root = canonicalPath(projectDir);
+    if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
+      throw new ConfigError(
+        `Configuration file ${path} is a link to a file outside the project (${real}): it is not read. ` +
+          'Put the configuration in the project itself.',
+        { path, reason: 'link_outside_project' },
+      );
+    }
+    return readConfigFile(path);
+  };
+}
+
 /** The effective configuration of a workdir, and what its project file asked for that did not apply. */
 export interface ConfigReport {
   config: RuntimeConfig;
@@ -58,15 +91,22 @@ export interface ConfigReport {
   projectFile: string;
   /** The project folder (the workdir), as compared with the trust list. */
   projectDir: string;
-  /** Whether the folder is trusted: its project file's security-relevant keys apply. */
+  /** Whether the project file's security-relevant keys apply. */
   trusted: boolean;
-  /** Keys of the project file that did not apply, and why (empty when it has none). */
+  /**
+   * Keys of the project file that did not apply, and why (empty when it has none). A key whose value
+   * changed since the user approved the file says so first in `why`.
+   */
   ignored: IgnoredConfigKey[];
+  /** What the file asks for that needs trust, as `keel trust` records it (pass it on to pin what was shown). */
+  pin: ProjectConfigPin;
+  /** How the decision was made, and what changed since the file was approved. */
+  approval: ConfigApproval;
 }
 
 /**
  * The project file over the global one, merged key by key one level deep. The project file's
- * security-relevant keys apply only in a trusted folder (`trust`; default the global `trusted_folders`).
+ * security-relevant keys apply only when trusted (`trust`; default the global config's approvals).
  */
 export function loadConfig(runtimeDir: string, workdir: string, trust?: ProjectTrust): RuntimeConfig {
   // Read on every run and tool call: the trust decision is made only when a key needs it.
@@ -75,8 +115,28 @@ export function loadConfig(runtimeDir: string, workdir: string, trust?: ProjectT
 
 /** loadConfig with the report of what the project file asked for that did not apply. */
 export function loadConfigReport(runtimeDir: string, workdir: string, trust?: ProjectTrust): ConfigReport {
-  const { trusted, ...report } = loadConfigWith(runtimeDir, workdir, trust);
-  return { ...report, trusted: trusted() };
+  const { decide, config, ...report } = loadConfigWith(runtimeDir, workdir, trust);
+  const { trusted, approval } = decide();
+  return {
+    ...report,
+    config,
+    trusted,
+    approval,
+    ignored: trusted ? report.ignored : explained(report.ignored, approval),
+  };
+}
+
+/** The ignored keys with why they are ignored although the user trusted something once. */
+function explained(ignored: IgnoredConfigKey[], approval: ConfigApproval): IgnoredConfigKey[] {
+  if (approval.status !== 'old-folder-entry') return markChanges(ignored, approval.changes);
+  return ignored.map((entry) =>
+    entry.kind === 'trust-list'
+      ? entry
+      : {
+          ...entry,
+          why: `a trusted_folders entry no longer trusts a file unseen: keel trust it again; ${entry.why}`,
+        },
+  );
 }
 
 function loadConfigWith(runtimeDir: string, workdir: string, trust: ProjectTrust | undefined) {
@@ -86,36 +146,48 @@ function loadConfigWith(runtimeDir: string, workdir: string, trust: ProjectTrust
   const projectDir = resolve(workdir);
   // Where the workdir's project file is the global file itself (workdir = the home above RUNTIME_HOME).
   const ownFile = canonicalPath(projectFile) === canonicalPath(globalFile);
-  let decision: boolean | undefined;
-  const trusted = () => {
-    decision ??= ownFile || isProjectTrusted(projectDir, globalConfig, trust);
+  const raw = ownFile ? {} : configCache.get(projectFile, readProjectFile(projectDir));
+  const context = { file: projectFile, projectDir };
+  // What applies untrusted, and what trust would add: the pin a decision compares with what was approved.
+  const untrusted = filterProjectConfig(raw, { ...context, trusted: () => false });
+  const pin = pinOf(pinnedFileOf(projectDir), untrusted.asked);
+  let decision: { trusted: boolean; approval: ConfigApproval } | undefined;
+  const decide = () => {
+    decision ??= ownFile
+      ? { trusted: true, approval: { status: 'own-file', changes: noChanges } }
+      : isProjectTrusted(projectDir, pin, globalConfig, trust);
     return decision;
   };
-  const project = ownFile
-    ? { config: {}, ignored: [] }
-    : filterProjectConfig(configCache.get(projectFile, readConfigFile), {
-        file: projectFile,
-        projectDir,
-        trusted,
-      });
+  // The decision is asked for only when the file asks for something that needs it.
+  const project =
+    untrusted.asked.length > 0 && decide().trusted
+      ? filterProjectConfig(raw, { ...context, trusted: () => true })
+      : untrusted;
   return {
     config: mergeConfig(globalConfig, project.config),
     projectFile,
     projectDir,
-    trusted,
+    pin,
+    decide,
     ignored: project.ignored,
   };
 }
 
-/** The embedder's decision if it made one, else the global config's trust list. */
+const noChanges = { changed: [], added: [], removed: [] };
+
+/** The embedder's decision if it made one, else the global config's approvals. */
 function isProjectTrusted(
   projectDir: string,
+  pin: ProjectConfigPin,
   globalConfig: RuntimeConfig,
   trust: ProjectTrust | undefined,
-): boolean {
-  if (typeof trust === 'boolean') return trust;
-  if (typeof trust === 'function') return trust(projectDir);
-  return isTrustedFolder(projectDir, globalConfig.trusted_folders);
+): { trusted: boolean; approval: ConfigApproval } {
+  if (trust !== undefined) {
+    const trusted = typeof trust === 'boolean' ? trust : trust(projectDir, pin);
+    return { trusted, approval: { status: 'embedder', changes: noChanges } };
+  }
+  const approval = approvalOf(globalConfig, pin, projectDir);
+  return { trusted: approval.status === 'approved', approval };
 }
 
 export function mergeConfig(base: RuntimeConfig, over: RuntimeConfig): RuntimeConfig {

@@ -1,15 +1,17 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { PinChanges, ProjectConfigPin } from './config-pin.ts';
 import { hiddenValue, hideSecrets } from './hide-secrets.ts';
 import type { RuntimeConfig } from './schema.ts';
 import { hasTrustRulesUnder, type TrustKind, trustRuleOf } from './trust-keys.ts';
 
 /**
  * Whether a project folder's configuration file may apply its security-relevant keys: `true` (every
- * folder), `false` (none: an embedder running untrusted checkouts), or a decision per folder. Left unset,
- * the global config's `trusted_folders` decides.
+ * folder), `false` (none: an embedder running untrusted checkouts), or a decision per folder, given what
+ * the file asks for now (`asks`: compare its `sha256` with a pin the user approved). Left unset, the
+ * global config's approvals decide (`keel trust`: this very file, asking for exactly what was approved).
  */
-export type ProjectTrust = boolean | ((projectDir: string) => boolean);
+export type ProjectTrust = boolean | ((projectDir: string, asks: ProjectConfigPin) => boolean);
 
 /** One key of a project file that did not apply. */
 export interface IgnoredConfigKey {
@@ -48,13 +50,15 @@ export function isTrustedFolder(dir: string, folders: readonly string[] | undefi
 /**
  * The part of a project file that applies in `projectDir`, and what was left out. `trusted` is asked only
  * when a key needs it. Untrusted, only keys the trust table calls harmless apply (and skill directories
- * inside the project); trusted, everything but `trusted_folders` does.
+ * inside the project); trusted, everything but `trusted_folders` does. `asked` (filled only untrusted)
+ * holds each left-out key that trust would apply, with its value unmasked: what a trust decision pins.
  */
 export function filterProjectConfig(
   config: RuntimeConfig,
   context: { file: string; projectDir: string; trusted: () => boolean },
-): { config: RuntimeConfig; ignored: IgnoredConfigKey[] } {
+): { config: RuntimeConfig; ignored: IgnoredConfigKey[]; asked: Array<[string, unknown]> } {
   const ignored: IgnoredConfigKey[] = [];
+  const asked: Array<[string, unknown]> = [];
   let trust: boolean | undefined;
   const trusted = () => {
     trust ??= context.trusted();
@@ -63,6 +67,7 @@ export function filterProjectConfig(
   const ignore = (key: string, value: unknown, kind: TrustKind, why: string) => {
     for (const [leaf, leafValue] of leaves(key, value)) {
       ignored.push({ file: context.file, key: leaf, value: masked(leaf, leafValue), kind, why });
+      if (kind !== 'trust-list') asked.push([leaf, leafValue]);
     }
   };
   const walk = (object: Record<string, unknown>, prefix: string): Record<string, unknown> => {
@@ -96,7 +101,20 @@ export function filterProjectConfig(
     }
     return kept;
   };
-  return { config: walk(config, '') as RuntimeConfig, ignored };
+  return { config: walk(config, '') as RuntimeConfig, ignored, asked };
+}
+
+/**
+ * The ignored keys with what changed since the user approved the file said first in `why`, which every
+ * surface shows (the `keel` prompt, `keel config show`, keel-web's `/config/status`, the workbench).
+ */
+export function markChanges(ignored: readonly IgnoredConfigKey[], changes: PinChanges): IgnoredConfigKey[] {
+  return ignored.map((entry) => {
+    if (changes.changed.includes(entry.key))
+      return { ...entry, why: `changed since you trusted it; ${entry.why}` };
+    if (changes.added.includes(entry.key)) return { ...entry, why: `new since you trusted it; ${entry.why}` };
+    return entry;
+  });
 }
 
 /** The value with credentials hidden, judged also by its own key's name (`…token`, `headers.Authorization`). */

@@ -17,10 +17,25 @@ const lspServerSchema = z.looseObject({
 /** The configuration file's shape (spec section 2). Unknown keys are kept, so newer files still load. */
 export const configSchema = z.looseObject({
   /**
-   * Folders whose project `.runtime/config.json` may set security-relevant keys (absolute paths; a folder
-   * trusts its subfolders). Read from the global file only (config/trust-keys.ts).
+   * Before trust was pinned to content: folders whose project files applied in full. Such an entry now
+   * trusts nothing (docs/decisions/2026-11-28-trust-pinned-to-content.md); it is read only to tell the
+   * user to run `keel trust` again.
    */
   trusted_folders: z.array(z.string()).optional(),
+  /**
+   * The project files the user approved (`keel trust`), each with what it asked for then: it applies its
+   * security-relevant keys only while it asks for exactly that. Read from the global file only.
+   */
+  trusted_project_configs: z
+    .array(
+      z.looseObject({
+        file: z.string(),
+        sha256: z.string(),
+        keys: z.record(z.string(), z.string()),
+        trusted_at: z.string().optional(),
+      }),
+    )
+    .optional(),
   model: z.string().optional(),
   model_base_url: z.string().optional(),
   /** Thinking mode by default (a request's `enable_thinking` wins). */

@@ -111,6 +111,12 @@ export const projectTrustKeys: readonly TrustKey[] = [
     kind: 'trust-list',
     why: 'only the global config.json can trust folders',
   },
+  {
+    key: 'trusted_project_configs',
+    applies: 'never',
+    kind: 'trust-list',
+    why: 'only the global config.json can approve project files',
+  },
   // Harmless: model choice, thinking, context, limits, skills the project ships.
   { key: '$schema', applies: 'always', kind: 'harmless', why: 'editor hint' },
   { key: 'model', applies: 'always', kind: 'harmless', why: 'model name' },

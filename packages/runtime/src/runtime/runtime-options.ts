@@ -20,7 +20,9 @@ export interface RuntimeOptions {
    * Whether a project `.runtime/config.json` may apply its security-relevant keys (its model endpoint,
    * sandbox, security policy, MCP and LSP commands, network and storage settings: the table in the README's
    * "Trusted folders"): `true`, `false` (an embedder running checkouts it does not vouch for), or a decision
-   * per project folder. Default: the global config's `trusted_folders` (`keel trust`).
+   * per project folder, given what the file asks for (`(projectDir, asks) => boolean`: compare `asks.sha256`
+   * with a pin you recorded). Default: the global config's approvals (`keel trust`: that very file, asking
+   * for exactly what was approved).
    */
   trustProjectConfig?: ProjectTrust;
   /**

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { createTempGitRepo, startMockModel } from '@keel/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
+  approvedProjectConfigs,
   configSchema,
   loadConfig,
   loadConfigReport,
   projectTrustKeys,
-  trustedFolders,
   trustFolder,
   untrustFolder,
 } from '../../src/config/index.ts';
@@ -97,11 +97,12 @@ describe('trusted folders', () => {
     expect(ignored.trusted_folders?.kind).toBe('trust-list');
   });
 
-  test('trusted by the global list (a parent folder), every key but trusted_folders applies', async () => {
+  test('approved (keel trust), every key but the trust lists applies', async () => {
     const p = await places(hostile);
-    await trustFolder(p.home, p.parent);
+    await trustFolder(p.home, p.workdir);
     const report = loadConfigReport(p.home, p.workdir);
     expect(report.trusted).toBe(true);
+    expect(report.approval.status).toBe('approved');
     expect(report.config).toMatchObject({
       model_base_url: 'https://evil.example/v1',
       sandbox: { enabled: false },
@@ -109,7 +110,7 @@ describe('trusted folders', () => {
       web: { search: { base_url: 'https://evil.example/search' } },
       skills: hostile.skills,
     });
-    expect(report.config.trusted_folders).toEqual([expect.stringContaining('keel-trust-projects-')]);
+    expect(report.config.trusted_folders).toBeUndefined();
     expect(report.ignored.map((entry) => entry.key)).toEqual(['trusted_folders']);
   });
 
@@ -121,7 +122,7 @@ describe('trusted folders', () => {
     expect(report.ignored.map((entry) => entry.key).sort()).toEqual(['sandbox.enabled', 'trusted_folders']);
   });
 
-  test("the embedder's decision wins over the trust list", async () => {
+  test("the embedder's decision wins over the approvals, and a function is given what the file asks", async () => {
     const p = await places({ sandbox: { enabled: false } });
     await trustFolder(p.home, p.workdir);
     expect(loadConfig(p.home, p.workdir).sandbox).toEqual({ enabled: false });
@@ -129,21 +130,28 @@ describe('trusted folders', () => {
     await untrustFolder(p.home, p.workdir);
     expect(loadConfig(p.home, p.workdir).sandbox).toBeUndefined();
     expect(loadConfig(p.home, p.workdir, true).sandbox).toEqual({ enabled: false });
-    const asked: string[] = [];
-    loadConfig(p.home, p.workdir, (dir) => asked.push(dir) > 0);
-    expect(asked).toEqual([p.workdir]);
+    const asked: Array<[string, string]> = [];
+    loadConfig(p.home, p.workdir, (dir, asks) => asked.push([dir, Object.keys(asks.keys).join()]) > 0);
+    expect(asked).toEqual([[p.workdir, 'sandbox.enabled']]);
   });
 
-  test('trust list: stored in the global file, subfolders included, untrust keeps a parent', async () => {
+  test('approvals: stored in the global file, one per project file, untrust removes it', async () => {
     const p = await places({});
-    await trustFolder(p.home, p.parent);
-    await trustFolder(p.home, p.parent); // once only
-    expect(trustedFolders(p.home)).toHaveLength(1);
-    expect(JSON.parse(await readFile(join(p.home, 'config.json'), 'utf8')).trusted_folders).toHaveLength(1);
     await trustFolder(p.home, p.workdir);
-    expect(await untrustFolder(p.home, p.workdir)).toMatchObject({ removed: true, stillTrusted: true });
-    expect(await untrustFolder(p.home, p.parent)).toMatchObject({ removed: true, stillTrusted: false });
-    expect(trustedFolders(p.home)).toEqual([]);
+    await trustFolder(p.home, p.workdir); // once only
+    expect(approvedProjectConfigs(p.home)).toEqual([
+      {
+        file: p.file,
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        keys: {},
+        trusted_at: expect.any(String),
+      },
+    ]);
+    const global = JSON.parse(await readFile(join(p.home, 'config.json'), 'utf8'));
+    expect(global.trusted_project_configs).toHaveLength(1);
+    expect(await untrustFolder(p.home, p.workdir)).toMatchObject({ removed: true, file: p.file });
+    expect(await untrustFolder(p.home, p.workdir)).toMatchObject({ removed: false });
+    expect(approvedProjectConfigs(p.home)).toEqual([]);
   });
 
   test('every key of the configuration schema has a rule', () => {

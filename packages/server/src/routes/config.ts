@@ -70,7 +70,7 @@ function projectConfigStatus(project: Omit<ConfigReport, 'config'>) {
     ignored: project.ignored.map(({ key, value, kind, why }) => ({ key, value, kind, why })),
     ...(project.ignored.length > 0
       ? {
-          how_to_trust: `keel trust ${JSON.stringify(project.projectDir)} (adds it to trusted_folders in the global config.json), or start keel-web with --trust-project-config`,
+          how_to_trust: `keel trust ${JSON.stringify(project.projectDir)} (approves that file as it is now, in the global config.json; a later change needs approving again), or start keel-web with --trust-project-config`,
         }
       : {}),
   };

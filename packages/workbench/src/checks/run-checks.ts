@@ -1,4 +1,4 @@
-import { createRuntime, toErrorObject } from '@keel/runtime';
+import { createRuntime, type ProjectTrust, toErrorObject } from '@keel/runtime';
 
 /** A check to run: a project repository's setting. */
 export interface CheckSpec {
@@ -28,7 +28,8 @@ export function runtimeCommandRunner(options: {
   env: NodeJS.ProcessEnv;
   runtimeDir: string;
   hiddenPaths: string[];
-  trustProjectConfig: (dir: string) => boolean;
+  /** The repositories' trust (reviewed config only): a workspace file an agent rewrote does not apply. */
+  trustProjectConfig: Exclude<ProjectTrust, boolean>;
 }): CommandRunner {
   return {
     async run(dir, command, timeoutMs) {

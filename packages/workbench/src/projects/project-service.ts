@@ -5,7 +5,13 @@ import { WorkbenchError } from '../errors.ts';
 import { isGitRepository } from '../git/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import type { ProjectRecords } from '../store/index.ts';
-import { type RepositoryTrust, repositoryConfigReport } from './repository-trust.ts';
+import {
+  keepReviews,
+  type RepositoryTrust,
+  repositoryConfigReport,
+  reviewRepositories,
+  withoutReviews,
+} from './repository-trust.ts';
 import type { CheckSetting, Project, Repository, RepositoryConfigReport } from './types.ts';
 
 type RepositoryInput = Omit<Repository, 'name'> & { name?: string | undefined };
@@ -99,6 +105,16 @@ export class ProjectService {
     if (patch.checks !== undefined) {
       changes.repositories = withChecks(changes.repositories ?? project.repositories, patch.checks);
     }
+    // Trust pinned to what the user saw: turning it on (again) records what each source repository's
+    // config asks for now; off drops it; changed repositories keep the review of the same source.
+    const repositories = changes.repositories ?? project.repositories;
+    if (patch.trust_repository_config === true) {
+      changes.repositories = reviewRepositories(this.#runtimeDir, repositories);
+    } else if (patch.trust_repository_config === false) {
+      changes.repositories = withoutReviews(repositories);
+    } else if (changes.repositories) {
+      changes.repositories = keepReviews(project.repositories, changes.repositories);
+    }
     const updated = await this.#store.update(id, changes);
     await this.#trust.refresh();
     return updated;
@@ -118,7 +134,10 @@ export class ProjectService {
       project_id: project.id,
       trust_repository_config: project.trust_repository_config,
       repositories: project.repositories.map((repository) =>
-        repositoryConfigReport(this.#runtimeDir, repository, this.#trust.trusts(repository.path)),
+        repositoryConfigReport(this.#runtimeDir, repository, {
+          trust_repository_config: project.trust_repository_config,
+          trusts: this.#trust.trusts,
+        }),
       ),
     };
   }

@@ -22,6 +22,16 @@ export type ProjectStatus = (typeof projectStatuses)[number];
 export type { KnowledgeLayer };
 export type KnowledgeStatus = (typeof knowledgeStatuses)[number];
 
+/**
+ * What the source repository's `.runtime/config.json` asked for when the user turned the project's
+ * `trust_repository_config` on (the runtime's pin): its runs apply the file only while it asks for the same.
+ */
+export interface ReviewedConfig {
+  sha256: string;
+  keys: Record<string, string>;
+  reviewed_at: string;
+}
+
 export interface Repository {
   /** Absolute path of the repository's root. */
   path: string;
@@ -30,6 +40,8 @@ export interface Repository {
   provider?: (typeof providers)[number];
   /** Its verification commands: found by a scan when the project is created, edited in its settings. */
   checks?: CheckSetting[];
+  /** Set while the project trusts its repositories' config: what was reviewed (stored, never on the wire). */
+  reviewed_config?: ReviewedConfig;
 }
 
 export interface Project {

@@ -1,5 +1,11 @@
 import { delimiter } from 'node:path';
-import { createCodingTools, type McpServerConfig, type RunRequest, type RuntimeOptions } from '@keel/runtime';
+import {
+  createCodingTools,
+  type McpServerConfig,
+  type ProjectTrust,
+  type RunRequest,
+  type RuntimeOptions,
+} from '@keel/runtime';
 import type { McpServerSetting, RunnerRequest } from './contract.ts';
 
 /** What the Keel runner is built with. */
@@ -15,7 +21,7 @@ export interface KeelRunnerOptions {
    * project's `trust_repository_config`). Default: no folder, whatever the runtime's global trust list says
    * (workspaces are copies in WORKBENCH_HOME, repositories are the user's to vouch for).
    */
-  trustProjectConfig?: (dir: string) => boolean;
+  trustProjectConfig?: Exclude<ProjectTrust, boolean>;
   /** Folders commands must not read even when they are not in the environment: WORKBENCH_HOME. */
   hiddenPaths?: string[];
 }

@@ -1,6 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RuntimeOptions } from '@keel/runtime';
+import { loadConfigReport, type RuntimeOptions } from '@keel/runtime';
 import { startMockModel } from '@keel/testkit';
 import { describe, expect, test, vi } from 'vitest';
 import { createWorkbench } from '../../src/index.ts';
@@ -33,10 +33,11 @@ const hostileConfig = {
 async function startDefaultWorkbench() {
   const model = await startMockModel({ script: knowledgeScript(1) });
   const home = tempDir('trust-home');
+  const runtimeHome = tempDir('trust-runtime');
   const env = {
     ...process.env,
     WORKBENCH_HOME: home,
-    RUNTIME_HOME: tempDir('trust-runtime'),
+    RUNTIME_HOME: runtimeHome,
     RUNTIME_MODEL: undefined,
     RUNTIME_MODEL_API_KEY: undefined,
   };
@@ -52,6 +53,8 @@ async function startDefaultWorkbench() {
     api,
     home,
     workbench,
+    /** What a folder's `.runtime/config.json` asks for now: what the runtime hands the decision. */
+    asks: (dir: string) => loadConfigReport(runtimeHome, dir, false).pin,
     async [Symbol.asyncDispose]() {
       await workbench.close();
       await model.close();
@@ -162,41 +165,52 @@ describe("a project's trust in its repositories' Keel config", () => {
     const decide = knowledgeRun?.trustProjectConfig;
     expect(typeof decide).toBe('function');
     if (typeof decide !== 'function') throw new Error('no trust decision');
-    expect(decide(asking.dir)).toBe(false);
+    const { asks } = wb;
+    const decideHere = (dir: string) => decide(dir, asks(dir));
+    expect(decideHere(asking.dir)).toBe(false);
     // Trusted or not, a repository's config never moves the workbench's runs out of RUNTIME_HOME.
     expect(knowledgeRun?.storeFromProjectConfig).toBe(false);
 
     await api('PUT', `/api/projects/${project.id}`, { trust_repository_config: true });
-    expect(decide(asking.dir)).toBe(true);
-    expect(decide(join(asking.dir, 'src'))).toBe(true);
+    expect(decideHere(asking.dir)).toBe(true);
+    // A subfolder's own file was never reviewed.
+    expect(decide(join(asking.dir, 'src'), asks(asking.dir))).toBe(false);
     const task = (await api('POST', '/api/tasks', { project_id: project.id, description: 'A task' })).body;
     expect(task.work_dir).toBe(join(wb.home, 'tasks', task.id));
-    // The task's workspace of the repository, not the task directory (its config is no repository's).
-    expect(decide(join(task.work_dir, 'asking'))).toBe(true);
-    expect(decide(join(task.work_dir, 'asking', 'src'))).toBe(true);
-    expect(decide(task.work_dir)).toBe(false);
-    expect(decide(join(task.work_dir, '.skills'))).toBe(false);
+    // The task's workspace of the repository, asking for what was reviewed; not the task directory (its
+    // config is no repository's), nor a subfolder.
+    const workspace = join(task.work_dir, 'asking');
+    await eventually(async () => existsSync(join(workspace, '.runtime', 'config.json')), 'the workspace');
+    expect(decideHere(workspace)).toBe(true);
+    expect(decide(join(workspace, 'src'), asks(workspace))).toBe(false);
+    expect(decide(task.work_dir, asks(workspace))).toBe(false);
+    expect(decide(join(task.work_dir, '.skills'), asks(workspace))).toBe(false);
+    // Asking for anything else than what was reviewed: not trusted, there or in the source.
+    const other = { ...asks(workspace), sha256: '0'.repeat(64) };
+    expect(decide(workspace, other)).toBe(false);
+    expect(decide(asking.dir, other)).toBe(false);
     // Anything else: a conversation without a project, the home itself, other folders, unknown tasks.
-    expect(decide(join(wb.home, 'conversations', 'cnv_x'))).toBe(false);
-    expect(decide(wb.home)).toBe(false);
-    expect(decide(join(wb.home, 'tasks', 'tsk_unknown'))).toBe(false);
-    expect(decide(root)).toBe(false);
-    expect(decide(shared.dir)).toBe(false);
+    const pin = asks(asking.dir);
+    expect(decide(join(wb.home, 'conversations', 'cnv_x'), pin)).toBe(false);
+    expect(decide(wb.home, pin)).toBe(false);
+    expect(decide(join(wb.home, 'tasks', 'tsk_unknown'), pin)).toBe(false);
+    expect(decide(root, pin)).toBe(false);
+    expect(decide(shared.dir, pin)).toBe(false);
 
     // A repository two projects list is trusted only when both trust it.
-    const other = (
+    const second = (
       await api('POST', '/api/projects', { name: 'q', repositories: [{ path: asking.dir, type: 'backend' }] })
     ).body;
-    expect(decide(asking.dir)).toBe(false);
+    expect(decideHere(asking.dir)).toBe(false);
     expect(
       (await api('GET', `/api/projects/${project.id}/repository-config`)).body.repositories[0].trusted,
     ).toBe(false);
-    await api('PUT', `/api/projects/${other.id}`, { trust_repository_config: true });
-    expect(decide(asking.dir)).toBe(true);
+    await api('PUT', `/api/projects/${second.id}`, { trust_repository_config: true });
+    expect(decideHere(asking.dir)).toBe(true);
 
     await api('PUT', `/api/projects/${project.id}`, { trust_repository_config: false });
-    expect(decide(join(task.work_dir, 'asking'))).toBe(false);
-    expect(decide(asking.dir)).toBe(false);
+    expect(decideHere(workspace)).toBe(false);
+    expect(decideHere(asking.dir)).toBe(false);
   });
 
   test('runtimeOptionsOf passes the decision it is given, else trusts no folder', () => {

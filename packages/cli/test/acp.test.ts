@@ -1,75 +1,15 @@
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import {
-  type ClientConnection,
-  client,
-  ndJsonStream,
-  PROTOCOL_VERSION,
-  type SessionNotification,
-} from '@agentclientprotocol/sdk';
+import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { pathWithout } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
+import { startAcp, textOf } from './acp-client.ts';
 import { jsonLines, keel, keelJson, waitFor } from './keel-process.ts';
 import { scenario } from './scenario.ts';
 
-const keelBin = fileURLToPath(new URL('../bin/keel.js', import.meta.url));
 const keelWebBin = fileURLToPath(new URL('../../server/bin/keel-web.js', import.meta.url));
-
-/** `keel acp` as an editor starts it, with the SDK's client side on its stdio. */
-function startAcp(env: Record<string, string>, answers: string[], args: string[] = []) {
-  const child = spawn(process.execPath, [keelBin, 'acp', ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const updates: SessionNotification[] = [];
-  const permissions: string[] = [];
-  const fsReads: string[] = [];
-  const app = client({ name: 'test-editor' })
-    .onNotification('session/update', ({ params }) => void updates.push(params))
-    .onRequest('session/request_permission', ({ params }) => {
-      permissions.push(params.toolCall.title ?? '');
-      const optionId = answers.shift() ?? 'reject_once';
-      return { outcome: { outcome: 'selected', optionId } };
-    })
-    .onRequest('fs/read_text_file', ({ params }) => {
-      fsReads.push(params.path);
-      return { content: 'UNSAVED BUFFER TEXT\n' };
-    });
-  const connection: ClientConnection = app.connect(
-    ndJsonStream(
-      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-    ),
-  );
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  return {
-    agent: connection.agent,
-    updates,
-    permissions,
-    fsReads,
-    stderr: () => stderr,
-    async stop() {
-      connection.close();
-      child.stdin.end();
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-const textOf = (updates: SessionNotification[], kind: string) =>
-  updates
-    .map((notification) => notification.update)
-    .filter((update) => update.sessionUpdate === kind)
-    .map((update) =>
-      'content' in update && update.content && 'text' in update.content ? update.content.text : '',
-    )
-    .join('');
 
 describe('keel acp, driven by an ACP client over stdio', () => {
   test('a multi-turn session: reads through the editor, edits, runs commands on approval, cancels, loads after a restart', {

@@ -4,6 +4,7 @@ import type { UnconfinedCommands } from '@keel/runtime';
 import { type Command, Option } from 'commander';
 import { describe } from '../commands/descriptions.ts';
 import type { CliIo } from '../io.ts';
+import { terminalSafe } from '../render/terminal-safe.ts';
 import { keelAgent } from './keel-agent.ts';
 
 /**
@@ -32,7 +33,7 @@ async function serveAcp(io: CliIo, version: string, unconfinedCommands: Unconfin
     env: io.env,
     version,
     unconfinedCommands,
-    log: (line) => io.err.write(`${line}\n`),
+    log: (line) => io.err.write(`${terminalSafe(line)}\n`),
   });
   const input = Readable.toWeb((io.in ?? process.stdin) as Readable) as ReadableStream<Uint8Array>;
   const output = Writable.toWeb(io.out as Writable) as WritableStream<Uint8Array>;

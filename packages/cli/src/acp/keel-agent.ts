@@ -21,6 +21,7 @@ import {
   toErrorObject,
   type UnconfinedCommands,
 } from '@keel/runtime';
+import { readOnlyRefusal } from './mode-tools.ts';
 import {
   availableModels,
   configOptionsOf,
@@ -212,7 +213,10 @@ async function promptTurn(
   client: AgentContext,
   signal: AbortSignal,
 ): Promise<PromptResponse> {
-  const updates = new ToolUpdates(session.workdir);
+  const updates = new ToolUpdates(
+    session.workdir,
+    session.choices.mode === 'read-only' ? (name) => readOnlyRefusal(name) : undefined,
+  );
   const send = (update: SessionUpdate) => client.notify('session/update', { sessionId: session.id, update });
   const { text, images } = promptOf(prompt);
   let breaker: string | undefined;

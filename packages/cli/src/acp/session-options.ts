@@ -1,5 +1,6 @@
 import type { SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk';
 import { loadConfig, readEnv, resolveModelSettings } from '@keel/runtime/internal';
+import { readOnlyExclusions } from './mode-tools.ts';
 
 /** What an editor can choose per session: the mode (tools the runs may use) and the model. */
 export interface SessionChoices {
@@ -11,9 +12,6 @@ export interface SessionChoices {
 }
 
 export type ModeId = 'default' | 'read-only';
-
-// Tools that change files or run commands: a read-only session's runs do without them.
-const changingTools = ['write_file', 'edit_file', 'replace_file', 'undo_file', 'redo_file', 'exec_command'];
 
 const modes: SessionModeState['availableModes'] = [
   { id: 'default', name: 'Default', description: 'Edits and commands as Keel’s configuration allows' },
@@ -43,11 +41,14 @@ export function configOptionsOf(choices: SessionChoices): SessionConfigOption[] 
   ];
 }
 
-/** What a run of the session adds to its request: its model and, read-only, the tools it leaves out. */
+/**
+ * What a run of the session adds to its request: its model and, read-only, the tools it leaves out (by
+ * their traits, see mode-tools.ts); the run's sub-agents inherit them.
+ */
 export function runRequestOf(choices: SessionChoices): { model?: string; exclude_tools?: string[] } {
   return {
     ...(choices.model ? { model: choices.model } : {}),
-    ...(choices.mode === 'read-only' ? { exclude_tools: changingTools } : {}),
+    ...(choices.mode === 'read-only' ? { exclude_tools: readOnlyExclusions() } : {}),
   };
 }
 

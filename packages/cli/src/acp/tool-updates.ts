@@ -30,9 +30,12 @@ interface PendingCall {
 export class ToolUpdates {
   readonly #workdir: string;
   readonly #calls = new Map<string, PendingCall>();
+  /** Why the session's mode leaves a tool out (read-only), for a call of it the run refused. */
+  readonly #refusal: (name: string) => string | undefined;
 
-  constructor(workdir: string) {
+  constructor(workdir: string, refusal: (name: string) => string | undefined = () => undefined) {
     this.#workdir = workdir;
+    this.#refusal = refusal;
   }
 
   async of(event: RuntimeEvent): Promise<SessionUpdate[]> {
@@ -76,6 +79,9 @@ export class ToolUpdates {
     this.#calls.delete(id);
     const failed = /^(?:Error|Not run)\b/.test(result);
     const content: ToolCallContent[] = [{ type: 'content', content: { type: 'text', text: result } }];
+    // The run only says the tool does not exist; the editor's user learns which mode left it out and why.
+    const refused = failed ? this.#refusal(name) : undefined;
+    if (refused) content.unshift({ type: 'content', content: { type: 'text', text: `Refused: ${refused}` } });
     if (!failed && call.path && call.before !== undefined) {
       const after = await readFile(call.path, 'utf8').catch(() => undefined);
       if (after !== undefined && after !== call.before) {

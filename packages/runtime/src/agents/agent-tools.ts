@@ -4,6 +4,7 @@ import { defineTool, type Tool, ToolRegistry } from '../tools/index.ts';
 import { finishedAgentStatuses } from './agent-record.ts';
 import { toolsForType } from './agent-types.ts';
 import type { AgentsApi } from './agents-api.ts';
+import { inheritedToolFilter } from './inherited-tools.ts';
 import { spawnRequestSchema } from './spawn-request.ts';
 
 const agentIdSchema = z.string().min(1).describe('The id spawn_agent returned (agt_…).');
@@ -26,9 +27,11 @@ const json = (value: unknown) => JSON.stringify(value, null, 2);
 /**
  * The agent-only meta tools over a run's own sub-agents: spawn_agent, get_agent_status, kill_agent and
  * resume_agent (spec section 4). A run sees only the sub-agents it spawned. get_agent_status with `wait`
- * parks the run (Tool.waitsFor) until the sub-agent has finished, holding no worker meanwhile.
+ * parks the run (Tool.waitsFor) until the sub-agent has finished, holding no worker meanwhile. `tools` are
+ * the run's tools before its request's include_tools/exclude_tools: a sub-agent gets its type's share of
+ * them narrowed by that filter, never a tool its parent could not use.
  */
-export function createAgentTools(agents: AgentsApi, parent: Run): Tool[] {
+export function createAgentTools(agents: AgentsApi, parent: Run, tools?: ToolRegistry): Tool[] {
   const scope = { parent };
   const spawn = defineTool({
     name: 'spawn_agent',
@@ -41,7 +44,8 @@ export function createAgentTools(agents: AgentsApi, parent: Run): Tool[] {
       'Sub-agents still working when you give your final answer are stopped, so wait for those you need.',
     schema: spawnSchema,
     execute: async (_ctx, args) => {
-      const agent = await agents.spawn(args, scope);
+      const typeTools = tools && toolsForType(args.type ?? 'generic', tools).names();
+      const agent = await agents.spawn(args, { parent, tools: inheritedToolFilter(parent.input, typeTools) });
       return json({ agent_id: agent.agent_id, status: agent.status, created_at: agent.created_at });
     },
   });
@@ -85,7 +89,7 @@ export function createAgentTools(agents: AgentsApi, parent: Run): Tool[] {
 
 /** `tools` plus the sub-agent meta tools for `parent`; a tool of the same name in `tools` is kept. */
 export function withAgentTools(tools: ToolRegistry, agents: AgentsApi, parent: Run): ToolRegistry {
-  const added = createAgentTools(agents, parent).filter((tool) => !tools.has(tool.name));
+  const added = createAgentTools(agents, parent, tools).filter((tool) => !tools.has(tool.name));
   return new ToolRegistry([...tools.list(), ...added]);
 }
 

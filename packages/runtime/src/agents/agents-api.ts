@@ -7,9 +7,11 @@ import {
   type RunAgent,
   type RunStore,
 } from '../store/index.ts';
+import type { ToolFilter } from '../tools/index.ts';
 import { agentWorkflow } from '../workflow/index.ts';
 import { taskPrompt } from './agent-prompt.ts';
 import { type SubAgent, type SubAgentStatus, subAgentStatusOf, toSubAgent } from './agent-record.ts';
+import { inheritedToolFilter, toolFilterInput } from './inherited-tools.ts';
 import {
   awaitedAgent,
   expireOverdueAgents,
@@ -37,6 +39,11 @@ export interface AgentsDeps {
 export interface AgentScope {
   /** The run asking; a sub-agent it did not spawn is AGENT_NOT_FOUND to it. */
   parent?: Run;
+  /**
+   * The tools a sub-agent it spawns may use, as its run's include_tools/exclude_tools (spawn_agent narrows
+   * its parent's filter to the sub-agent's type); default the parent's own filter (inheritedToolFilter).
+   */
+  tools?: ToolFilter;
 }
 
 /** How long kill waits for a running sub-agent's worker to stop it. */
@@ -147,7 +154,14 @@ export class AgentsApi {
         ...this.#deadline(agent.timeout_seconds),
         resumes: previous.id,
       },
-      { workdir: previous.workdir, input: previous.input, prompt: taskPrompt(agent.task, record), parent },
+      {
+        workdir: previous.workdir,
+        input: previous.input,
+        // The filter it was spawned with: a resumed sub-agent gets no tool its first run did not have.
+        tools: inheritedToolFilter(previous.input),
+        prompt: taskPrompt(agent.task, record),
+        parent,
+      },
     );
   }
 
@@ -199,16 +213,17 @@ export class AgentsApi {
       resumes: null,
       ...this.#deadline(timeout),
     };
-    return this.#record(agent, { workdir, input: parent?.input ?? {}, prompt: parsed.task, parent });
+    const tools = scope.tools ?? (parent ? inheritedToolFilter(parent.input) : {});
+    return this.#record(agent, { workdir, input: parent?.input ?? {}, tools, prompt: parsed.task, parent });
   }
 
   /** Records one run of a sub-agent under the limit, announces it to its parent and starts it here. */
   async #record(
     agent: RunAgent,
-    from: { workdir: string; input: JsonObject; prompt: string; parent: Run | null },
+    from: { workdir: string; input: JsonObject; tools: ToolFilter; prompt: string; parent: Run | null },
   ): Promise<SubAgent> {
     const { workdir, parent } = from;
-    const input = { ...inherited(from.input), prompt: from.prompt, workdir };
+    const input = { ...inherited(from.input), ...toolFilterInput(from.tools), prompt: from.prompt, workdir };
     await this.#deps.validate(input, workdir, parent);
     const store = await this.#deps.store();
     // Overdue ones must not hold places they will never use.
@@ -274,7 +289,10 @@ export class AgentsApi {
   }
 }
 
-/** What a sub-agent's run takes from its parent's request: the model and where it may work. */
+/**
+ * What a sub-agent's run takes from its parent's request: the model and where it may work (its tools come
+ * from `#record`'s filter).
+ */
 function inherited(input: JsonObject): JsonObject {
   const keys = ['model', 'model_base_url', 'enable_thinking', 'thinking_budget', 'allowed_roots', 'skills'];
   return Object.fromEntries(Object.entries(input).filter(([key]) => keys.includes(key)));

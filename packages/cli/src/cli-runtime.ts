@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { createRuntime, type Runtime, toErrorObject } from '@keel/runtime';
 import type { Command } from 'commander';
 import type { CliIo } from './io.ts';
+import { stringifyForTerminal, terminalSafe } from './render/terminal-safe.ts';
 
 export interface WorkdirFlags {
   workdir?: string;
@@ -42,15 +43,20 @@ export async function withRuntime(
   }
 }
 
-/** `Error [CODE]: message` on stderr. */
+/** `Error [CODE]: message` on stderr (terminal-safe: a message may quote a model, a tool or a file). */
 export function printError(io: CliIo, error: unknown): void {
-  const { code, message } = toErrorObject(error);
-  io.err.write(`Error [${code}]: ${message}\n`);
+  io.err.write(`${errorLine(error)}\n`);
 }
 
-/** Writes one JSON document on stdout. */
+/** `Error [CODE]: message`, terminal-safe. */
+export function errorLine(error: unknown): string {
+  const { code, message } = toErrorObject(error);
+  return terminalSafe(`Error [${code}]: ${message}`);
+}
+
+/** Writes one JSON document on stdout (terminal-safe JSON: records hold text from models and tools). */
 export function printJson(io: CliIo, value: unknown): void {
-  io.out.write(`${JSON.stringify(value, null, 2)}\n`);
+  io.out.write(`${stringifyForTerminal(value, 2)}\n`);
 }
 
 /** What to add to a `keel …` command shown to the user so it finds the same store: ` -w <dir>` if one was given. */

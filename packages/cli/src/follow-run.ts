@@ -1,6 +1,7 @@
 import type { Run, Runtime, RuntimeEvent } from '@keel/runtime';
 import type { CliIo } from './io.ts';
 import { createRecordPrinter, type RecordPrinterOptions } from './render/record-printer.ts';
+import { terminalSafe, terminalSafeJson } from './render/terminal-safe.ts';
 
 export interface FollowOptions extends RecordPrinterOptions {
   /** Print only events after this sequence number. */
@@ -82,17 +83,19 @@ function stoppedForHuman(run: Run): boolean {
   return run.status === 'waiting' || run.status === 'paused';
 }
 
-/** `{"seq": n, ...event}` from the event's stored JSON, as `--json` prints it. */
+/** `{"seq": n, ...event}` from the event's stored JSON, as `--json` prints it (terminal-safe). */
 function jsonLine(seq: number, json: string): string {
-  return json.length > 2 ? `{"seq":${seq},${json.slice(1)}` : `{"seq":${seq}}`;
+  return terminalSafeJson(json.length > 2 ? `{"seq":${seq},${json.slice(1)}` : `{"seq":${seq}}`);
 }
 
 /** Explains an orphaned run and how to continue it. */
 export function orphanMessage(run: Run, keelArgs = ''): string {
-  return [
-    `Run ${run.id} is orphaned: its worker ${run.lease_owner ?? '(unknown)'} stopped without finishing it.`,
-    `Continue it from its last checkpoint with: keel runs recover ${run.id}${keelArgs}`,
-  ].join('\n');
+  return terminalSafe(
+    [
+      `Run ${run.id} is orphaned: its worker ${run.lease_owner ?? '(unknown)'} stopped without finishing it.`,
+      `Continue it from its last checkpoint with: keel runs recover ${run.id}${keelArgs}`,
+    ].join('\n'),
+  );
 }
 
 async function decidedStatus(runtime: Runtime, approvalId: string): Promise<string | undefined> {

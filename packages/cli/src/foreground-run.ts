@@ -5,6 +5,7 @@ import { interruptSignal } from './interrupt.ts';
 import type { CliIo } from './io.ts';
 import { approvalHint } from './render/approval-hint.ts';
 import { createRecordPrinter, type RecordPrinterOptions } from './render/record-printer.ts';
+import { terminalSafe } from './render/terminal-safe.ts';
 
 /**
  * Exit codes of a run continued in this terminal, as `keel run`'s: 0 succeeded, 1 failed, 130 cancelled or
@@ -29,7 +30,7 @@ export async function continueInForeground(
   const print = (event: RuntimeEvent, seq: number) => {
     if (event.type === 'text_delta') streamed = true;
     if (event.type === 'done' && !streamed && !options.json && event.output)
-      io.out.write(`${event.output}\n`);
+      io.out.write(`${terminalSafe(event.output)}\n`);
     printRecord(event, seq);
   };
   let cursor = run.last_seq;

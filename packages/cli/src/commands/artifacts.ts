@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { printJson, type WorkdirFlags, withRuntime, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
 import { formatArtifact } from '../render/records.ts';
+import { terminalSafe } from '../render/terminal-safe.ts';
 import { describe } from './descriptions.ts';
 
 /** `keel artifacts list|show`: what runs produced. */
@@ -26,8 +27,12 @@ export function registerArtifacts(program: Command, io: CliIo): void {
     .action((artifactId: string, flags: WorkdirFlags) =>
       withRuntime(io, flags, async (runtime) => {
         const payload = await runtime.artifacts.read(artifactId);
+        // Byte for byte into a pipe or a file; on a terminal its control sequences are shown, not run.
+        const shown = (io.out as { isTTY?: boolean }).isTTY
+          ? terminalSafe(Buffer.from(payload).toString('utf8'))
+          : payload;
         await new Promise<void>((resolve, reject) =>
-          io.out.write(payload, (error) => (error ? reject(error) : resolve())),
+          io.out.write(shown, (error) => (error ? reject(error) : resolve())),
         );
       }),
     );

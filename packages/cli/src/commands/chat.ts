@@ -1,10 +1,11 @@
 import { realpathSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { createRuntime, KeelError, type Runtime, toErrorObject } from '@keel/runtime';
+import { createRuntime, KeelError, type Runtime } from '@keel/runtime';
 import type { Command } from 'commander';
-import { keelArgsOf, workdirOf } from '../cli-runtime.ts';
+import { errorLine, keelArgsOf, workdirOf } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
 import { createEventPrinter } from '../render/event-printer.ts';
+import { terminalSafe } from '../render/terminal-safe.ts';
 import { addRunRequestOptions, type RunRequestFlags, runRequestFromFlags } from '../run-request-flags.ts';
 import { beforeStart } from './before-start.ts';
 import { describe } from './descriptions.ts';
@@ -46,12 +47,14 @@ async function chat(flags: ChatFlags, io: CliIo): Promise<number> {
   try {
     let sessionId = flags.continue ? latestSession(runtime, workdir) : flags.session;
     if (flags.continue && !sessionId) {
-      io.err.write(`Error [SESSION_NOT_FOUND]: No session to continue in ${workdir}.\n`);
+      io.err.write(terminalSafe(`Error [SESSION_NOT_FOUND]: No session to continue in ${workdir}.\n`));
       return 1;
     }
     if (sessionId) runtime.sessions.get(sessionId);
     if (interactive)
-      io.err.write(`Chatting in ${workdir}${sessionId ? `, session ${sessionId}` : ''}. Ctrl-D ends.\n› `);
+      io.err.write(
+        terminalSafe(`Chatting in ${workdir}${sessionId ? `, session ${sessionId}` : ''}. Ctrl-D ends.\n› `),
+      );
     let lastFailed = false;
     for await (const line of lines) {
       const prompt = line.trim();
@@ -65,8 +68,7 @@ async function chat(flags: ChatFlags, io: CliIo): Promise<number> {
     }
     return lastFailed ? 1 : 0;
   } catch (error) {
-    const { code, message } = toErrorObject(error);
-    io.err.write(`Error [${code}]: ${message}\n`);
+    io.err.write(`${errorLine(error)}\n`);
     return 1;
   } finally {
     lines.close();
@@ -110,8 +112,7 @@ async function turn(
     return { sessionId: result.session_id, failed: false };
   } catch (error) {
     if (!(KeelError.is(error) && error.code === 'CANCELLED') && !errorShown) {
-      const { code, message } = toErrorObject(error);
-      io.err.write(`Error [${code}]: ${message}\n`);
+      io.err.write(`${errorLine(error)}\n`);
     }
     return { ...(sessionId ? { sessionId } : {}), failed: true };
   } finally {

@@ -10,6 +10,7 @@ import {
 import type { Command } from 'commander';
 import { printJson, type WorkdirFlags, workdirOf, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
+import { stringifyForTerminal, terminalSafe } from '../render/terminal-safe.ts';
 import { describe } from './descriptions.ts';
 import { ignoredLines, shellWord } from './project-trust.ts';
 
@@ -55,7 +56,7 @@ async function guarded(io: CliIo, action: () => Promise<void> | void): Promise<v
   } catch (error) {
     const { code, message } =
       error instanceof ConfigError ? error : { code: 'SERVER_ERROR', message: String(error) };
-    io.err.write(`Error [${code}]: ${message}\n`);
+    io.err.write(terminalSafe(`Error [${code}]: ${message}\n`));
     io.exitCode = 1;
   }
 }
@@ -71,7 +72,7 @@ function show(io: CliIo, flags: ConfigFlags): void {
   const { config, trusted, ignored, projectDir } = loadConfigReport(where.runtimeDir, where.workdir);
   const effective = hideSecrets(config);
   const sandbox = sandboxStatus(config.sandbox);
-  const trust = `keel trust ${shellWord(projectDir)}`;
+  const trust = terminalSafe(`keel trust ${shellWord(projectDir)}`);
   if (flags.json) {
     printJson(io, {
       config: effective,
@@ -82,7 +83,9 @@ function show(io: CliIo, flags: ConfigFlags): void {
     return;
   }
   io.out.write(
-    `# global: ${where.global}\n# project: ${where.project}${trusted ? ' (trusted folder)' : ''}\n`,
+    terminalSafe(
+      `# global: ${where.global}\n# project: ${where.project}${trusted ? ' (trusted folder)' : ''}\n`,
+    ),
   );
   io.out.write(`# sandbox: ${sandbox.reason}\n`);
   if (ignored.length > 0) {
@@ -91,7 +94,8 @@ function show(io: CliIo, flags: ConfigFlags): void {
       `# ignored from the project file (not a trusted folder; ${trust} applies them):\n${lines}\n`,
     );
   }
-  io.out.write(`${JSON.stringify(effective, null, 2)}\n`);
+  // The project file's values: C1 controls, which JSON leaves as they are, escaped.
+  io.out.write(`${stringifyForTerminal(effective, 2)}\n`);
 }
 
 async function set(io: CliIo, flags: ConfigFlags, key: string, value: unknown): Promise<void> {

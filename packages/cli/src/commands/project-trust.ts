@@ -2,18 +2,24 @@ import { createInterface } from 'node:readline';
 import { type IgnoredConfigKey, loadConfigReport } from '@keel/runtime';
 import { readEnv, trustFolder } from '@keel/runtime/internal';
 import type { CliIo } from '../io.ts';
+import { terminalSafe } from '../render/terminal-safe.ts';
 
 /** How a folder is named in a command shown to the user: bare when the shell takes it as is. */
 export function shellWord(text: string): string {
   return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The ignored keys, one per line: `  key = value   (why)`, values as JSON with secrets already masked. */
+/**
+ * The ignored keys, one per line: `  key = value   (why)`, values as JSON with secrets already masked. Keys
+ * and values are the repository's: shown terminal-safe, so one cannot move the cursor and redraw the prompt.
+ */
 export function ignoredLines(ignored: readonly IgnoredConfigKey[]): string {
   return ignored
     .map(({ key, value, why }) => {
       const shown = JSON.stringify(value) ?? 'null';
-      return `  ${key} = ${shown.length > 120 ? `${shown.slice(0, 117)}...` : shown}   (${why})`;
+      return terminalSafe(
+        `  ${key} = ${shown.length > 120 ? `${shown.slice(0, 117)}...` : shown}   (${why})`,
+      );
     })
     .join('\n');
 }
@@ -35,9 +41,9 @@ export async function confirmProjectTrust(io: CliIo, workdir: string): Promise<v
     return;
   }
   if (report.trusted || report.ignored.length === 0) return;
-  const command = `keel trust ${shellWord(report.projectDir)}`;
+  const command = terminalSafe(`keel trust ${shellWord(report.projectDir)}`);
   const input = io.in ?? process.stdin;
-  const head = `${report.projectFile} asks for settings that apply only in a trusted folder:\n${ignoredLines(report.ignored)}\n`;
+  const head = `${terminalSafe(report.projectFile)} asks for settings that apply only in a trusted folder:\n${ignoredLines(report.ignored)}\n`;
   if ((input as { isTTY?: boolean }).isTTY !== true) {
     io.err.write(`Note: ${head}They are ignored. To apply them, trust the folder: ${command}\n`);
     return;
@@ -48,8 +54,11 @@ export async function confirmProjectTrust(io: CliIo, workdir: string): Promise<v
   );
   const answer = await readAnswer(input);
   if (/^(t|trust|y|yes)$/i.test(answer)) {
-    const folder = await trustFolder(home, report.projectDir);
-    io.err.write(`Trusted ${folder}: its .runtime/config.json now applies in full (keel untrust to undo).\n`);
+    // Pins what was shown: a file changed while the question was open stays untrusted.
+    const { file } = await trustFolder(home, report.projectDir, report.pin);
+    io.err.write(
+      `Trusted ${file} as shown: it applies until it asks for anything else (keel untrust to undo).\n`,
+    );
   } else {
     io.err.write(`Not now: running without them (asked again next time; ${command} to stop asking).\n`);
   }

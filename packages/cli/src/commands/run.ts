@@ -7,11 +7,12 @@ import {
   type Workflow,
 } from '@keel/runtime';
 import type { Command } from 'commander';
-import { keelArgsOf, workdirOf } from '../cli-runtime.ts';
+import { errorLine, keelArgsOf, workdirOf } from '../cli-runtime.ts';
 import { interruptSignal } from '../interrupt.ts';
 import type { CliIo } from '../io.ts';
 import { approvalHint } from '../render/approval-hint.ts';
 import { createEventPrinter } from '../render/event-printer.ts';
+import { stringifyForTerminal, terminalSafe } from '../render/terminal-safe.ts';
 import {
   addRunRequestOptions,
   loadFlagImages,
@@ -67,7 +68,7 @@ async function runCommand(prompt: string, flags: RunFlags, io: CliIo): Promise<n
   const keelArgs = keelArgsOf(io, flags);
   const printEvent = flags.json
     ? (event: RuntimeEvent) => {
-        io.out.write(`${JSON.stringify(event)}\n`);
+        io.out.write(`${stringifyForTerminal(event)}\n`);
         // stdout stays JSON; the person at the terminal still learns how to decide the approval.
         if (event.type === 'interaction_request')
           io.err.write(
@@ -111,14 +112,14 @@ async function runCommand(prompt: string, flags: RunFlags, io: CliIo): Promise<n
       ...(workflow ? { workflow } : {}),
     });
     // The tasks' answers streamed as they came, interleaved; the aggregate is in task-id order.
-    if (flags.plan && !flags.json) io.out.write(`\n${result.output}\n`);
+    if (flags.plan && !flags.json) io.out.write(`\n${terminalSafe(result.output)}\n`);
     return 0;
   } catch (error) {
     if (KeelError.is(error) && error.code === 'CANCELLED') return 130;
     if (!errorPrinted) {
       const { code, message } = toErrorObject(error);
-      if (flags.json) io.out.write(`${JSON.stringify({ type: 'error', error: { code, message } })}\n`);
-      else io.err.write(`Error [${code}]: ${message}\n`);
+      if (flags.json) io.out.write(`${stringifyForTerminal({ type: 'error', error: { code, message } })}\n`);
+      else io.err.write(`${errorLine(error)}\n`);
     }
     return 1;
   } finally {

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { printJson, type WorkdirFlags, withRuntime, workdirOf, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
 import { formatSkillDetail, formatSkillTable, formatSkillWarning } from '../render/skills.ts';
+import { terminalSafe } from '../render/terminal-safe.ts';
 import { describe } from './descriptions.ts';
 
 interface SkillsFlags extends WorkdirFlags {
@@ -66,8 +67,8 @@ function configPath(io: CliIo, flags: SkillsFlags): string {
 
 // Only a global change can be overridden: the project file's own skills lists take precedence.
 function overriddenNote(skill: Skill, wanted: boolean): string {
-  return (
+  return terminalSafe(
     `Note: ${skill.name} is still ${wanted ? 'disabled' : 'enabled'} here: the project's .runtime/config.json ` +
-    `sets skills for this directory. Run with --project to change it there.`
+      `sets skills for this directory. Run with --project to change it there.`,
   );
 }

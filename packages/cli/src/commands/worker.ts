@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { type WorkdirFlags, withRuntime, workdirOption } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
 import { positiveInt } from '../option-parsers.ts';
+import { stringifyForTerminal, terminalSafe } from '../render/terminal-safe.ts';
 import { truncate } from '../render/truncate.ts';
 import { describe } from './descriptions.ts';
 
@@ -38,8 +39,9 @@ async function work(runtime: Runtime, flags: WorkerFlags, io: CliIo): Promise<nu
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // Prompts and errors come from users, models and tools: printed terminal-safe.
   const report = (line: string, json: Record<string, unknown>) =>
-    io.out.write(flags.json ? `${JSON.stringify(json)}\n` : `${line}\n`);
+    io.out.write(flags.json ? `${stringifyForTerminal(json)}\n` : `${terminalSafe(line)}\n`);
   io.err.write(`Worker ${runtime.workerId} is taking queued runs (Ctrl-C to stop).\n`);
   try {
     await runtime.work({

@@ -1,6 +1,7 @@
 import { styleText } from 'node:util';
 import type { RuntimeEvent } from '@keel/runtime';
 import { approvalHint } from './approval-hint.ts';
+import { terminalSafe } from './terminal-safe.ts';
 import { formatToolCall, previewResult, truncate } from './truncate.ts';
 
 export interface PrinterOptions {
@@ -18,20 +19,29 @@ export interface SeenAs {
 
 /**
  * Prints a run as it streams: the answer on stdout, tool activity, thinking and usage on stderr,
- * so `keel run … > answer.md` captures only the answer.
+ * so `keel run … > answer.md` captures only the answer. Every text from the run (the model's, a tool's,
+ * the store's) goes through terminalSafe: its control sequences are shown, never interpreted.
  */
 export function createEventPrinter(options: PrinterOptions): (event: RuntimeEvent, seen?: SeenAs) => void {
   const { out, err, verbose } = options;
+  // Escaped first, coloured after: the only escape sequences printed are keel's own colours.
   const color = (format: Parameters<typeof styleText>[0], text: string) =>
-    styleText(format, text, { stream: err as NodeJS.WriteStream });
+    styleText(format, terminalSafe(text), { stream: err as NodeJS.WriteStream });
   let midLine = false;
+  // A CR that ends a chunk may be the first half of a CRLF: kept until the next chunk says.
+  let heldCr = false;
   const text = (chunk: string) => {
-    out.write(chunk);
-    midLine = !chunk.endsWith('\n');
+    const whole = `${heldCr ? '\r' : ''}${chunk}`;
+    heldCr = whole.endsWith('\r');
+    const safe = terminalSafe(heldCr ? whole.slice(0, -1) : whole);
+    if (safe === '') return;
+    out.write(safe);
+    midLine = !safe.endsWith('\n');
   };
   const line = (message: string) => {
     if (midLine) out.write('\n');
     midLine = false;
+    heldCr = false;
     err.write(`${message}\n`);
   };
 

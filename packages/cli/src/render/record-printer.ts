@@ -2,6 +2,7 @@ import type { RuntimeEvent } from '@keel/runtime';
 import type { CliIo } from '../io.ts';
 import { approvalHint } from './approval-hint.ts';
 import { createEventPrinter, type SeenAs } from './event-printer.ts';
+import { stringifyForTerminal } from './terminal-safe.ts';
 
 export interface RecordPrinterOptions {
   json?: boolean | undefined;
@@ -28,7 +29,7 @@ export function createRecordPrinter(
     return (event, _seq, seen) => print(event, seen);
   }
   return (event, seq, seen) => {
-    io.out.write(`${JSON.stringify({ seq, ...event })}\n`);
+    io.out.write(`${stringifyForTerminal({ seq, ...event })}\n`);
     if (event.type === 'interaction_request' && !seen?.decided) {
       io.err.write(
         `${approvalHint({ id: event.request_id, prompt: event.prompt, kind: event.kind, options: event.options }, options.keelArgs)}\n`,

@@ -1,5 +1,9 @@
 import type { Approval, Artifact, Checkpoint, Run, RunMetrics, Step, TimelineEntry } from '@keel/runtime';
+import { terminalSafe } from './terminal-safe.ts';
 import { truncate } from './truncate.ts';
+
+// Records hold text from models, tools and repositories (prompts, errors, names): each line is printed
+// terminal-safe.
 
 /** `2025-01-02T03:04:05.678Z` → `2025-01-02 03:04:05` (UTC, as stored). */
 export function formatTime(iso: string | null): string {
@@ -10,7 +14,9 @@ export function formatTime(iso: string | null): string {
 export function formatRun(run: Run): string {
   // A sub-agent's run shows its type and task (its prompt may hold an earlier attempt's output).
   const what = run.agent ? `↳ ${run.agent.type}: ${run.agent.task.replace(/\s+/g, ' ')}` : run.prompt;
-  return [run.id, run.status.padEnd(9), formatTime(run.created_at), truncate(what, 60)].join('  ');
+  return terminalSafe(
+    [run.id, run.status.padEnd(9), formatTime(run.created_at), truncate(what, 60)].join('  '),
+  );
 }
 
 /** `keel runs show`: the run's state, then its steps in start order. */
@@ -42,7 +48,7 @@ export function formatRunDetail(run: Run, steps: Step[]): string {
     lines.push(`Worker     ${run.lease_owner} (lease until ${formatTime(run.lease_expires_at)})`);
   lines.push('', steps.length ? 'Steps' : 'Steps      none yet');
   for (const step of steps) lines.push(`  ${formatStep(step)}`);
-  return lines.join('\n');
+  return terminalSafe(lines.join('\n'));
 }
 
 function formatStep(step: Step): string {
@@ -66,33 +72,41 @@ export function formatMetrics(metrics: RunMetrics): string {
       .map(([name, count]) => `${name} ${count}`)
       .join(', ') || 'none';
   const { usage } = metrics;
-  return [
-    `Run          ${metrics.run_id} (${metrics.status})`,
-    `Duration     ${metrics.duration_ms === null ? '-' : `${(metrics.duration_ms / 1000).toFixed(1)} s`}`,
-    `Tokens       ${usage.input_tokens} in, ${usage.output_tokens} out, ${usage.total_tokens} total`,
-    `Cost         $${metrics.cost_usd.toFixed(4)}`,
-    `Retries      run ${metrics.retries.run}, model/node ${metrics.retries.events}`,
-    `Steps        ${counts(metrics.steps)}`,
-    `Tools        ${counts(metrics.tools)}`,
-    `Gates        ${metrics.gates.passed} passed, ${metrics.gates.failed} failed`,
-    `Approvals    ${metrics.approvals}`,
-    `Artifacts    ${metrics.artifacts}`,
-    `Checkpoints  ${metrics.checkpoints}`,
-  ].join('\n');
+  return terminalSafe(
+    [
+      `Run          ${metrics.run_id} (${metrics.status})`,
+      `Duration     ${metrics.duration_ms === null ? '-' : `${(metrics.duration_ms / 1000).toFixed(1)} s`}`,
+      `Tokens       ${usage.input_tokens} in, ${usage.output_tokens} out, ${usage.total_tokens} total`,
+      `Cost         $${metrics.cost_usd.toFixed(4)}`,
+      `Retries      run ${metrics.retries.run}, model/node ${metrics.retries.events}`,
+      `Steps        ${counts(metrics.steps)}`,
+      `Tools        ${counts(metrics.tools)}`,
+      `Gates        ${metrics.gates.passed} passed, ${metrics.gates.failed} failed`,
+      `Approvals    ${metrics.approvals}`,
+      `Artifacts    ${metrics.artifacts}`,
+      `Checkpoints  ${metrics.checkpoints}`,
+    ].join('\n'),
+  );
 }
 
 /** One line of `keel timeline checkpoints`: id, event cursor, the step it follows, time. */
 export function formatCheckpoint(checkpoint: Omit<Checkpoint, 'state'>): string {
-  return [
-    checkpoint.id,
-    `seq ${String(checkpoint.seq).padEnd(5)}`,
-    (checkpoint.step_id ?? '-').padEnd(30),
-    formatTime(checkpoint.created_at),
-  ].join('  ');
+  return terminalSafe(
+    [
+      checkpoint.id,
+      `seq ${String(checkpoint.seq).padEnd(5)}`,
+      (checkpoint.step_id ?? '-').padEnd(30),
+      formatTime(checkpoint.created_at),
+    ].join('  '),
+  );
 }
 
 /** One line of `keel timeline show`. */
 export function formatTimelineEntry(entry: TimelineEntry): string {
+  return terminalSafe(timelineLine(entry));
+}
+
+function timelineLine(entry: TimelineEntry): string {
   const head = `${formatTime(entry.at)}  ${entry.type.padEnd(10)}  ${entry.id}`;
   switch (entry.type) {
     case 'step':
@@ -112,23 +126,27 @@ export function formatTimelineEntry(entry: TimelineEntry): string {
 
 /** One line of `keel approvals list`. */
 export function formatApproval(approval: Approval): string {
-  return [
-    approval.id,
-    approval.status.padEnd(9),
-    approval.run_id,
-    formatTime(approval.created_at),
-    truncate(approval.prompt, 70),
-  ].join('  ');
+  return terminalSafe(
+    [
+      approval.id,
+      approval.status.padEnd(9),
+      approval.run_id,
+      formatTime(approval.created_at),
+      truncate(approval.prompt, 70),
+    ].join('  '),
+  );
 }
 
 /** One line of `keel artifacts list`. */
 export function formatArtifact(artifact: Artifact): string {
-  return [
-    artifact.id,
-    artifact.kind.padEnd(8),
-    `${artifact.size} B`.padStart(9),
-    artifact.media_type,
-    formatTime(artifact.created_at),
-    artifact.name,
-  ].join('  ');
+  return terminalSafe(
+    [
+      artifact.id,
+      artifact.kind.padEnd(8),
+      `${artifact.size} B`.padStart(9),
+      artifact.media_type,
+      formatTime(artifact.created_at),
+      artifact.name,
+    ].join('  '),
+  );
 }

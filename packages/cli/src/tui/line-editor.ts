@@ -1,4 +1,5 @@
-import { sanitize, splitGraphemes } from './text-width.ts';
+import { stripTerminalControls } from '../render/terminal-safe.ts';
+import { splitGraphemes } from './text-width.ts';
 
 /** The input line: its text, the cursor, and the lines sent before (Up and Down recall them). */
 export interface EditorState {
@@ -36,7 +37,7 @@ export function edit(state: EditorState, op: EditOp): EditorState {
   const { text, cursor } = state;
   switch (op.type) {
     case 'insert': {
-      const typed = sanitize(op.text);
+      const typed = stripTerminalControls(op.text);
       return typed
         ? typing(state, text.slice(0, cursor) + typed + text.slice(cursor), cursor + typed.length)
         : state;

@@ -1,20 +1,16 @@
-import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
+import { terminalSafe } from '../render/terminal-safe.ts';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /**
  * Text from a model or a tool made safe to draw: escape sequences and control characters could move the
- * cursor or change colours and break the layout, so they go; tabs become spaces, newlines stay.
+ * cursor, write the clipboard or change colours and break the layout, so they are shown escaped
+ * (terminalSafe, as every other output of keel does); tabs become spaces, newlines stay.
  */
 export function sanitize(text: string): string {
-  let clean = '';
-  for (const char of stripVTControlCharacters(text.replace(/\r\n?/g, '\n').replace(/\t/g, '    '))) {
-    const code = char.codePointAt(0)!;
-    if (char === '\n' || (code >= 0x20 && code !== 0x7f && (code < 0x80 || code > 0x9f))) clean += char;
-  }
-  return clean;
+  return terminalSafe(text).replace(/\t/g, '    ');
 }
 
 /** Columns the text takes on screen (wide characters count 2). */

@@ -66,8 +66,10 @@ describe('entry lines', () => {
 });
 
 describe('text width', () => {
-  test('escape sequences and control characters from a model or tool are removed', () => {
-    expect(sanitize('\u001b[31mred\u001b[0m\tx\u0007\r\nnext\u009b')).toBe('red    x\nnext');
+  test('escape sequences and control characters from a model or tool are shown escaped, never drawn', () => {
+    expect(sanitize('\u001b[31mred\u001b[0m\tx\u0007\r\nnext\u009b')).toBe(
+      '\\x1b[31mred\\x1b[0m    x\\x07\nnext\\x9b',
+    );
   });
 
   test('wide characters count two columns when wrapping and cutting', () => {

@@ -11,7 +11,7 @@ export function InteractionBar(props: { pending: PendingInteraction; width: numb
   const question = pending.ask === 'question';
   const head = `${question ? 'Question' : 'Approval needed'}: ${sanitize(pending.prompt).replace(/\s+/g, ' ')}`;
   const choices = question
-    ? pending.options.map((option, index) => `${index + 1}) ${option}`).join('   ')
+    ? pending.options.map((option, index) => `${index + 1}) ${sanitize(option)}`).join('   ')
     : '[y] approve   [n] reject   or type a reason to reject';
   return h(
     Box,

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { basename } from 'node:path';
 import { Box, Text } from 'ink';
 import React from 'react';
-import { displayWidth, fitToWidth } from '../text-width.ts';
+import { displayWidth, fitToWidth, sanitize } from '../text-width.ts';
 import type { TuiState } from '../tui-state.ts';
 import { Spinner } from './spinner.ts';
 
@@ -39,8 +39,10 @@ export function StatusLine(props: {
   const prefix = activity ? 2 + activity.length + 3 : 0;
   const room = Math.max(0, props.width - prefix);
   // A long workdir gives way first (to its last folder), so the usage stays in sight.
-  const full = parts(homeRelative(state.workdir));
-  const details = fitToWidth(displayWidth(full) <= room ? full : parts(`…/${basename(state.workdir)}`), room);
+  // The model's name may come from a repository's config: drawn terminal-safe, as the workdir is.
+  const full = sanitize(parts(homeRelative(state.workdir)));
+  const short = sanitize(parts(`…/${basename(state.workdir)}`));
+  const details = fitToWidth(displayWidth(full) <= room ? full : short, room);
   return h(
     Box,
     { height: 1, flexShrink: 0 },

@@ -1,10 +1,10 @@
 // A repository's verification commands (issue #26), found from its files alone: nothing is run. A missing,
 // unreadable, oversized or malformed file contributes nothing rather than failing the detection. The
 // commands are built from fixed words only (script and target names we chose), never from a file's text,
-// so a hostile repository cannot smuggle a command line through here.
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+// so a hostile repository cannot smuggle a command line through here. A symbolic link (`package.json ->
+// ~/.config/x.json`, `tests -> /`) is never read or looked through: it counts as absent.
 import { parse as parseToml } from 'smol-toml';
+import { entryKind, readNoFollow } from '../files/index.ts';
 
 export interface CheckCommand {
   /** What it checks, e.g. 'test', 'lint', 'typecheck', 'build'. */
@@ -22,19 +22,21 @@ const checkOrder: readonly CheckName[] = ['test', 'lint', 'typecheck', 'build'];
 // As the scan's manifest reader: a manifest larger than this is not one we read.
 const maxFileBytes = 1024 * 1024;
 
-/** The text of a regular file at `path`, or undefined when missing, not a file, too large or unreadable. */
-async function readSmallFile(path: string): Promise<string | undefined> {
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isFile() || info.size > maxFileBytes) return undefined;
-  return readFile(path, 'utf8').catch(() => undefined);
+/**
+ * The text of the regular file `name` in `dir`, or undefined when missing, a link, not a file, too large or
+ * unreadable.
+ */
+async function readSmallFile(dir: string, name: string): Promise<string | undefined> {
+  const read = await readNoFollow(dir, name, { maxBytes: maxFileBytes }).catch(() => undefined);
+  return read?.why === undefined ? read?.text : undefined;
 }
 
-async function isFile(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
+async function isFile(dir: string, name: string): Promise<boolean> {
+  return (await entryKind(dir, name).catch(() => 'missing')) === 'file';
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
+async function isDirectory(dir: string, name: string): Promise<boolean> {
+  return (await entryKind(dir, name).catch(() => 'missing')) === 'folder';
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -69,13 +71,13 @@ const scriptNames: Record<CheckName, readonly string[]> = {
 
 async function runnerFor(dir: string): Promise<Runner> {
   for (const [lockfile, runner] of lockfileRunners) {
-    if (await isFile(join(dir, lockfile))) return runner;
+    if (await isFile(dir, lockfile)) return runner;
   }
   return npmRunner;
 }
 
 async function fromPackageJson(dir: string): Promise<CheckCommand[]> {
-  const text = await readSmallFile(join(dir, 'package.json'));
+  const text = await readSmallFile(dir, 'package.json');
   if (text === undefined) return [];
   let manifest: unknown;
   try {
@@ -122,9 +124,11 @@ function makeTargets(text: string): Set<string> {
 
 async function fromMakefile(dir: string): Promise<CheckCommand[]> {
   for (const file of makefileNames) {
-    // Existence decides which makefile make would use, even if we then cannot read it.
-    if (!(await isFile(join(dir, file)))) continue;
-    const text = await readSmallFile(join(dir, file));
+    // Existence decides which makefile make would use, even if we then cannot (or will not) read it: make
+    // follows a link, so a linked makefile is the one it would use, and we read none.
+    const kind = await entryKind(dir, file).catch(() => 'missing');
+    if (kind !== 'file' && kind !== 'link') continue;
+    const text = await readSmallFile(dir, file);
     if (text === undefined) return [];
     const targets = makeTargets(text);
     const found: CheckCommand[] = [];
@@ -181,12 +185,12 @@ function pyprojectDependencies(toml: Record<string, unknown>): string[] {
 async function pytestSource(dir: string, toml: Record<string, unknown>): Promise<string | undefined> {
   if (tableAt(toml, 'tool.pytest')) return 'pyproject.toml [tool.pytest]';
   if (pyprojectDependencies(toml).includes('pytest')) return 'pyproject.toml pytest dependency';
-  for (const file of ['pytest.ini', 'tox.ini']) if (await isFile(join(dir, file))) return file;
-  return (await isDirectory(join(dir, 'tests'))) ? 'tests/ folder' : undefined;
+  for (const file of ['pytest.ini', 'tox.ini']) if (await isFile(dir, file)) return file;
+  return (await isDirectory(dir, 'tests')) ? 'tests/ folder' : undefined;
 }
 
 async function fromPyproject(dir: string): Promise<CheckCommand[]> {
-  const text = await readSmallFile(join(dir, 'pyproject.toml'));
+  const text = await readSmallFile(dir, 'pyproject.toml');
   const toml = text === undefined ? undefined : parseTomlOrUndefined(text);
   if (!toml) return [];
   const found: CheckCommand[] = [];
@@ -204,7 +208,7 @@ async function fromPyproject(dir: string): Promise<CheckCommand[]> {
 // --- Cargo.toml and go.mod ----------------------------------------------------------------------------
 
 async function fromCargoToml(dir: string): Promise<CheckCommand[]> {
-  const text = await readSmallFile(join(dir, 'Cargo.toml'));
+  const text = await readSmallFile(dir, 'Cargo.toml');
   if (text === undefined || !parseTomlOrUndefined(text)) return [];
   return [
     { name: 'test', command: 'cargo test', source: 'Cargo.toml' },
@@ -214,7 +218,7 @@ async function fromCargoToml(dir: string): Promise<CheckCommand[]> {
 }
 
 async function fromGoMod(dir: string): Promise<CheckCommand[]> {
-  const text = await readSmallFile(join(dir, 'go.mod'));
+  const text = await readSmallFile(dir, 'go.mod');
   // A go.mod without its module directive is not one the go tool accepts.
   if (text === undefined || !/^\s*module\s+\S/m.test(text)) return [];
   return [

@@ -1,8 +1,10 @@
+import { linkMark } from './tree.ts';
 import type { Manifest, RepositoryScan } from './types.ts';
 
 const maxListedDependencies = 40;
+const maxListedLinks = 40;
 
-/** A Markdown summary of a scan (Languages, Manifests, Entry points, Tests, Tree) for a model prompt. */
+/** A Markdown summary of a scan (Languages, Manifests, Entry points, Tests, Links, Tree) for a model prompt. */
 export function scanToMarkdown(scan: RepositoryScan): string {
   const none = '_None found._';
   const languages = scan.languages.map(
@@ -25,6 +27,7 @@ export function scanToMarkdown(scan: RepositoryScan): string {
     entries.join('\n') || none,
     '## Tests',
     tests.join('\n'),
+    ...linksMarkdown(scan.links),
     '## Tree',
     `\`\`\`text\n${scan.tree}\n\`\`\``,
     '',
@@ -42,4 +45,17 @@ function manifestMarkdown(manifest: Manifest): string {
   if (shown.length > 0)
     lines.push(`  - Dependencies: ${shown.join(', ')}${more > 0 ? `, and ${more} more` : ''}`);
   return lines.join('\n');
+}
+
+/** The links, named only: the scan neither read nor followed them, and says so. */
+function linksMarkdown(links: readonly string[]): string[] {
+  if (links.length === 0) return [];
+  const shown = links.slice(0, maxListedLinks).map((link) => `- \`${link}\`${linkMark}`);
+  const more = links.length - shown.length;
+  if (more > 0) shown.push(`- and ${more} more`);
+  return [
+    '## Symbolic links',
+    'Not read and not followed by this scan (they may point outside the repository):',
+    shown.join('\n'),
+  ];
 }

@@ -9,14 +9,19 @@ export interface TreeOptions {
   maxEntries?: number;
   /** Folder levels expanded (default 4); deeper folders show only their file count. */
   maxDepth?: number;
+  /** Symbolic links to list beside the files, each marked as a link that was not read. */
+  links?: readonly string[];
 }
+
+/** How the listing shows a symbolic link: by its name, never by what it points to. */
+export const linkMark = ' -> (link, not read)';
 
 /** Children listed per folder before a "… N more" line, so one huge folder cannot fill the listing. */
 const maxChildren = 25;
 
 /** An indented listing of `files`: folders first (with their file counts), then files, both by name. */
 export function renderTree(files: readonly string[], options: TreeOptions = {}): string {
-  const root = buildFolders(files);
+  const root = buildFolders([...files, ...(options.links ?? []).map((link) => `${link}${linkMark}`)]);
   const lines: string[] = [];
   const budget = { left: options.maxEntries ?? 300, skipped: 0 };
   renderFolder(root, 0, options.maxDepth ?? 4, lines, budget);

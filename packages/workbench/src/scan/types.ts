@@ -18,7 +18,10 @@ export interface Manifest {
 
 export interface RepositoryScan {
   root: string;
+  /** The repository's own files, links not counted. */
   files_total: number;
+  /** Symbolic links (files, or folders once), relative paths: named, never read or walked through. */
+  links: string[];
   /** An indented directory listing, depth- and size-bounded, directories first. */
   tree: string;
   /** By file extension, sorted by files, most first. */

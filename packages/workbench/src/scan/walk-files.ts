@@ -15,7 +15,10 @@ const skipped = new Set([
   '.pytest_cache',
 ]);
 
-/** Files under `root` (relative, `/`-separated) for a folder that is not a git repository; symlinks not followed. */
+/**
+ * Files under `root` (relative, `/`-separated) for a folder that is not a git repository. A symbolic link is
+ * listed (the scan names it as a link) but never followed, even to a folder.
+ */
 export async function walkFiles(root: string, maxFiles = 50_000): Promise<string[]> {
   const files: string[] = [];
   const pending = [''];
@@ -25,7 +28,7 @@ export async function walkFiles(root: string, maxFiles = 50_000): Promise<string
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       const path = relative ? `${relative}/${entry.name}` : entry.name;
       if (entry.isDirectory() && !skipped.has(entry.name)) pending.push(path);
-      else if (entry.isFile() && files.length < maxFiles) files.push(path);
+      else if ((entry.isFile() || entry.isSymbolicLink()) && files.length < maxFiles) files.push(path);
     }
   }
   return files;

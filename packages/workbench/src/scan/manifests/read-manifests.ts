@@ -1,5 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readNoFollow } from '../../files/index.ts';
 import type { ParsedManifest } from '../types.ts';
 import { parseCargoToml } from './cargo.ts';
 import { parseGoMod } from './go-mod.ts';
@@ -34,7 +33,10 @@ function parserFor(path: string): Parser | undefined {
   return byName[name];
 }
 
-/** Reads the manifests among `files` (shallowest first, at most 100, each at most 1 MiB); unreadable ones are skipped. */
+/**
+ * Reads the manifests among `files` (shallowest first, at most 100, each at most 1 MiB); unreadable ones are
+ * skipped, and so is a link (at the file or a folder on its way), which is never read through.
+ */
 export async function readManifests(root: string, files: readonly string[]): Promise<ParsedManifest[]> {
   const candidates = files
     .filter((file) => parserFor(file))
@@ -42,11 +44,8 @@ export async function readManifests(root: string, files: readonly string[]): Pro
     .slice(0, maxManifests);
   const parsed: ParsedManifest[] = [];
   for (const path of candidates) {
-    const absolute = join(root, path);
-    const info = await stat(absolute).catch(() => null);
-    if (!info?.isFile() || info.size > maxManifestBytes) continue;
-    const text = await readFile(absolute, 'utf8').catch(() => null);
-    const result = text === null ? null : parserFor(path)?.(path, text);
+    const read = await readNoFollow(root, path, { maxBytes: maxManifestBytes }).catch(() => undefined);
+    const result = read && read.why === undefined ? parserFor(path)?.(path, read.text) : null;
     if (result) parsed.push(result);
   }
   return parsed;

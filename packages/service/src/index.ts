@@ -21,7 +21,10 @@ export {
   OriginAllowList,
   offeredKey,
   originOf,
+  type Privilege,
+  type PrivilegeRefusal,
   plainAddress,
+  privilegedChangeRefusal,
   type RequestGuardOptions,
   type SocketAuthorizer,
 } from './guard/index.ts';

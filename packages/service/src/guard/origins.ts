@@ -23,7 +23,14 @@ export class OriginAllowList {
     const normalised = originOf(origin);
     if (normalised === undefined) return false;
     if (this.#listed.has(normalised)) return true;
-    return host !== undefined && new URL(normalised).host === hostAuthority(host);
+    return this.isOwn(origin, host);
+  }
+
+  /** Whether `origin` is the service's own: the page it served names the very `Host` it was asked as. */
+  isOwn(origin: string, host: string | undefined): boolean {
+    const normalised = originOf(origin);
+    if (normalised === undefined || host === undefined) return false;
+    return new URL(normalised).host === hostAuthority(host);
   }
 }
 

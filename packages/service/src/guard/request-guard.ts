@@ -3,6 +3,7 @@ import { SlidingWindowLimiter } from '../rate/index.ts';
 import { ApiKey, offeredKey } from './api-key.ts';
 import { HostAllowList, hostnameOf } from './hosts.ts';
 import { OriginAllowList } from './origins.ts';
+import { recordPrivilege } from './privilege.ts';
 
 export interface RequestGuardOptions {
   /** The service's name in refusals ("keel-web", "the workbench"). */
@@ -21,7 +22,7 @@ export interface RequestGuardOptions {
   howToAllow: { host: string; origin: string; key: string };
   /** Told of each refused key (for the audit log), at most `auditPerMinute` times a minute per client. */
   onAuthFailure?: (request: FastifyRequest, reason: string) => void;
-  /** Wrong keys a client may offer per minute before every key it offers is refused unheard (default 10). */
+  /** Wrong keys a client may offer per minute before its wrong keys get 429 instead of 401 (default 10). */
   guessesPerMinute?: number;
   /** Refused requests per client and minute that reach `onAuthFailure` (default 30); the rest are not recorded. */
   auditPerMinute?: number;
@@ -45,7 +46,12 @@ type Verdict =
  * 2. a state-changing request or a WebSocket upgrade that carries an `Origin` must come from the service's
  *    own origin or an allowed one (no cross-site requests, no cross-site WebSockets);
  * 3. with a key, every route but the open ones needs it, decided on the route the router matched, never
- *    on the raw URL (`/%61pi/…` is `/api/…`); wrong keys are rate limited per client before any audit.
+ *    on the raw URL (`/%61pi/…` is `/api/…`); wrong keys are rate limited per client before any audit,
+ *    and the right key always passes (a flood of wrong ones from any local process must not lock out the
+ *    owner; a key is meant to be too long to guess, so answering it honestly gives a guesser nothing);
+ * 4. it records whether the request may choose a program the service runs (`privilegedChangeRefusal`):
+ *    no `Origin` (not a web page), the service's own origin, or the right key; a listed origin alone is not
+ *    enough.
  * Refusals are in the services' error shape and say how to allow the thing on purpose.
  */
 export function installRequestGuard(app: FastifyInstance, options: RequestGuardOptions): SocketAuthorizer {
@@ -61,19 +67,22 @@ export function installRequestGuard(app: FastifyInstance, options: RequestGuardO
     const offered = offeredKey(request, allowQuery);
     const client = request.ip;
     if (offered !== undefined) {
-      // Over the limit, a key is not even compared: a guesser learns nothing from the answer.
-      const room = guesses.peek(client);
+      // The right key always passes: every local process shares one address, so refusing the owner after
+      // someone else's wrong keys would be a lockout anyone on the machine could cause.
+      if (key.matches(offered)) return { ok: true };
+      // Over the limit, a wrong key is refused as a flood, neither audited nor counted further.
+      const room = guesses.hit(client);
       if (!room.allowed) {
         return {
           ok: false,
           status: 429,
           code: 'RATE_LIMITED',
-          message: `Too many wrong API keys from ${client}: try again in ${room.retryAfterSeconds} s.`,
+          message:
+            `Too many wrong API keys from ${client}: wrong keys are refused for ${room.retryAfterSeconds} s ` +
+            'more; the right key still works.',
           details: { retry_after_seconds: room.retryAfterSeconds },
         };
       }
-      if (key.matches(offered)) return { ok: true };
-      guesses.hit(client);
     }
     const reason = offered === undefined ? 'missing API key' : 'invalid API key';
     if (audits.hit(client).allowed) options.onAuthFailure?.(request, reason);
@@ -112,11 +121,27 @@ export function installRequestGuard(app: FastifyInstance, options: RequestGuardO
         });
       }
     }
+    // No Origin: not a web page (the CLI, curl, a program). The own origin: the service's own page.
+    const own = origin === undefined || origins.isOwn(origin, hostHeader);
+    const notPrivileged = {
+      privileged: false as const,
+      origin: origin ?? '',
+      service: options.service,
+      keyHint: options.howToAllow.key,
+    };
+    recordPrivilege(
+      request,
+      own ? { privileged: true, why: origin === undefined ? 'no_origin' : 'own_origin' } : notPrivileged,
+    );
     const route = request.routeOptions.url;
     if (route !== undefined && (options.isOpenRoute(route) || options.isSocketRoute(route))) return;
     if (request.method === 'OPTIONS' && route === undefined) return; // CORS preflights carry no credentials
     const verdict = authenticate(request, false);
-    if (verdict.ok) return;
+    if (verdict.ok) {
+      // The right key makes any allowed origin privileged (without a key configured, `ok` proves nothing).
+      if (key && !own) recordPrivilege(request, { privileged: true, why: 'api_key' });
+      return;
+    }
     if (verdict.status === 429) reply.header('Retry-After', verdict.details?.retry_after_seconds);
     return refuse(reply, verdict.status, verdict.code, verdict.message, verdict.details);
   });

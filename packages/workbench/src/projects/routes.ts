@@ -1,7 +1,8 @@
 import * as wire from '@keel/protocol/workbench';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { idParams, noContent, responses } from '../http/index.ts';
+import { idParams, noContent, requirePrivileged, responses } from '../http/index.ts';
 import type { KnowledgeService } from './knowledge-service.ts';
+import { projectProgramChanges } from './program-changes.ts';
 import type { ProjectService } from './project-service.ts';
 import { projectCreateSchema, projectInitSchema, projectUpdateSchema } from './types.ts';
 
@@ -44,13 +45,16 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
         schema: {
           tags,
           description:
-            "Changes the fields given. New repositories reset the knowledge and generate it again. trust_repository_config: whether the repositories' .runtime/config.json apply their security-relevant keys in this project's Keel runs.",
+            "Changes the fields given. New repositories reset the knowledge and generate it again. trust_repository_config: whether the repositories' .runtime/config.json apply their security-relevant keys in this project's Keel runs. A new check command, or turning trust_repository_config on, is 403 PERMISSION_DENIED from another origin than the workbench's own, unless the request carries the API key.",
           params: idParams,
           body: projectUpdateSchema,
-          response: responses(wire.project, 400, 404, 409, 422),
+          response: responses(wire.project, 400, 403, 404, 409, 422),
         },
       },
       async (request) => {
+        // A new check command or trust in the repositories' config chooses what runs: not from another origin.
+        const current = await projects.get(request.params.id);
+        requirePrivileged(request, projectProgramChanges(current, request.body));
         const project = await projects.update(request.params.id, request.body);
         // New repositories: their knowledge is generated again by itself.
         if (request.body.repositories !== undefined) await knowledge.startAutomatically(project.id);

@@ -1,10 +1,11 @@
 import * as wire from '@keel/protocol/workbench';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { responses } from '../http/index.ts';
+import { requirePrivileged, responses } from '../http/index.ts';
 import type { RunnerRegistry } from '../runners/index.ts';
 import { connectionTestBody, testConnection } from './connection-test.ts';
 import { checkMcpServer } from './mcp-health.ts';
+import { programChanges } from './program-changes.ts';
 import { settingsUpdateSchema } from './schema.ts';
 import type { SettingsService } from './settings-service.ts';
 
@@ -29,12 +30,22 @@ export function settingsRoutes(settings: SettingsService, runners: RunnerRegistr
             'Changes the fields given. A null model, base_url, api_key, github_token or gitlab_token clears it. ' +
             'A secret is bound to its URL: changing base_url (github_api_url, gitlab_api_url) without api_key ' +
             '(github_token, gitlab_token) in the same ' +
-            'request removes the stored secret, named in `cleared_secrets` with a `message`.',
+            'request removes the stored secret, named in `cleared_secrets` with a `message`. ' +
+            "Changing what a runner or an MCP server runs (a runner's kind, binary_path, extra_args, env; a " +
+            "server's command, args, env, or turning one on) is 403 PERMISSION_DENIED from another origin " +
+            "than the workbench's own, unless the request carries the API key.",
           body: settingsUpdateSchema,
-          response: responses(wire.settings, 400, 422),
+          response: responses(wire.settings, 400, 403, 422),
         },
       },
-      async (request) => settings.update(request.body),
+      async (request) => {
+        const current = {
+          runners: await settings.runnerConfigs(),
+          servers: (await settings.stored()).mcp_servers,
+        };
+        requirePrivileged(request, programChanges(current, request.body));
+        return settings.update(request.body);
+      },
     );
     app.post(
       '/api/settings/test-connection',

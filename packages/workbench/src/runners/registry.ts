@@ -16,7 +16,10 @@ export interface RunnerRegistry {
 
 export interface RunnerRegistryOptions {
   keel?: KeelRunnerOptions;
-  /** Environment the third-party agents start from (default: the Keel runner's, else process.env). */
+  /**
+   * The service's environment (default: the Keel runner's, else process.env). Third-party agents get only
+   * its minimal part (`agentEnvironment`: PATH, HOME, locale, TMPDIR, ...) plus their runner config's `env`.
+   */
   env?: NodeJS.ProcessEnv;
   /** Root of the command-line agents' private homes; resuming a conversation needs them to last. */
   homesDir?: string;

@@ -4,6 +4,7 @@ import type {
   SessionUpdate,
   ToolCallContent,
   ToolCallLocation,
+  ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
 import type { PathGuard } from '@keel/runtime';
 import type { RunnerEvent, ToolKind } from '../contract.ts';
@@ -78,6 +79,31 @@ export class AcpEventMapper {
     return [...this.#tools.values()].filter((tool) => !tool.announced).map((tool) => this.#announce(tool));
   }
 
+  /**
+   * A call whose permission the workbench refused: announced (if the agent had not yet) and ended failed,
+   * with the reason as its result, so the log shows what was refused, why and how to allow it.
+   */
+  refused(call: ToolCallUpdate, reason: string): RunnerEvent[] {
+    const events = this.#tool({ ...call, sessionUpdate: 'tool_call_update', status: undefined });
+    const tool = this.#tools.get(call.toolCallId) as ToolState;
+    if (!tool.announced) events.push(this.#announce(tool));
+    if (!tool.finished) events.push(this.#finish(tool, false, reason));
+    return events;
+  }
+
+  /** The one result of a tool call: it ends it. */
+  #finish(tool: ToolState, ok: boolean, result: string): RunnerEvent {
+    tool.finished = true;
+    return {
+      type: 'tool_result',
+      tool_call_id: tool.id,
+      tool_name: tool.name,
+      kind: this.#kindOf(tool),
+      ok,
+      result,
+    };
+  }
+
   #tool(update: ToolFields | Extract<SessionUpdate, { sessionUpdate: 'tool_call' }>): RunnerEvent[] {
     let tool = this.#tools.get(update.toolCallId);
     if (!tool) {
@@ -102,15 +128,7 @@ export class AcpEventMapper {
       events.push(this.#announce(tool));
     }
     if ((status === 'completed' || status === 'failed') && !tool.finished) {
-      tool.finished = true;
-      events.push({
-        type: 'tool_result',
-        tool_call_id: tool.id,
-        tool_name: tool.name,
-        kind: this.#kindOf(tool),
-        ok: status === 'completed',
-        result: resultOf(update.content, update.rawOutput),
-      });
+      events.push(this.#finish(tool, status === 'completed', resultOf(update.content, update.rawOutput)));
     }
     return events;
   }

@@ -1,11 +1,15 @@
 import type { ContentBlock, McpServerStdio, PromptCapabilities } from '@agentclientprotocol/sdk';
+import { agentEnvironment } from '../agent-env.ts';
 import type { RunnerRequest } from '../contract.ts';
 import { promptOf } from '../keel-request.ts';
 import { findBinary } from './agent-process.ts';
 
 /** What the ACP runner is built with. */
 export interface AcpRunnerOptions {
-  /** Environment the agent starts from instead of process.env (the runner config's `env` goes on top). */
+  /**
+   * The service's environment, instead of process.env: the agent gets only its minimal part
+   * (`agentEnvironment`), the runner config's `env` on top.
+   */
   env?: NodeJS.ProcessEnv;
   /** Where the workbench installs agents: `<agentsDir>/node_modules/.bin` is searched after PATH. */
   agentsDir?: string;
@@ -26,34 +30,47 @@ export function timeoutOf(options: AcpRunnerOptions, request: RunnerRequest): nu
   return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : defaultTimeoutMs;
 }
 
+// Keel's own settings that `keel acp` reads as the in-process runner does (its model key is set apart): the
+// sandbox hides WORKBENCH_HOME and RUNTIME_HOME from commands only when it knows them. BRAVE_SEARCH_API_KEY
+// is Keel's web search, which Keel's own tools use; Keel's commands never see it.
+const keelSettings = [
+  'RUNTIME_HOME',
+  'WORKBENCH_HOME',
+  'RUNTIME_SKILL_DIRS',
+  'RUNTIME_ENABLE_THINKING',
+  'RUNTIME_THINKING_BUDGET',
+  'BRAVE_SEARCH_API_KEY',
+];
+
 /**
- * The agent's environment: the runner's own, the runner config's on top. For opencode, edits and commands
- * are set to 'ask' (unless the config chose otherwise), so they reach `session/request_permission` and the
- * workbench's policy decides, instead of opencode's default of allowing them unasked. `keel acp` takes the
- * workbench's model settings through its environment (ACP cannot hand over a model), unless the config's
- * `env` names them itself.
+ * The agent's environment (`agentEnvironment`): the minimal part of the runner's own (PATH, HOME, locale,
+ * TMPDIR, ...: never the service's tokens and credentials), what the runner sets, the runner config's on top.
+ * For opencode, edits and commands are set to 'ask' (unless the config chose otherwise), so they reach
+ * `session/request_permission` and the workbench's policy decides, instead of opencode's default of allowing
+ * them unasked. `keel acp` takes the workbench's model settings through its environment (ACP cannot hand
+ * over a model), unless the config's `env` names them itself.
  */
 export function agentEnvOf(
   options: AcpRunnerOptions,
   request: RunnerRequest,
   binary: string,
 ): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env), ...request.config.env };
-  if (/(^|\/)opencode(\.exe)?$/.test(binary) && !env.OPENCODE_PERMISSION) {
-    env.OPENCODE_PERMISSION = JSON.stringify({ edit: 'ask', bash: 'ask', external_directory: 'ask' });
+  const set: Record<string, string | undefined> = {};
+  const keel = /(^|\/)keel(\.js)?$/.test(binary);
+  if (/(^|\/)opencode(\.exe)?$/.test(binary)) {
+    set.OPENCODE_PERMISSION = JSON.stringify({ edit: 'ask', bash: 'ask', external_directory: 'ask' });
   }
-  if (/(^|\/)keel(\.js)?$/.test(binary)) {
+  if (keel) {
     const model = request.model;
-    const settings = {
-      RUNTIME_MODEL: model.model,
-      RUNTIME_MODEL_BASE_URL: model.baseUrl,
-      RUNTIME_MODEL_API_KEY: model.apiKey,
-    };
-    for (const [name, value] of Object.entries(settings)) {
-      if (value && !(name in request.config.env)) env[name] = value;
-    }
+    set.RUNTIME_MODEL = model.model || undefined;
+    set.RUNTIME_MODEL_BASE_URL = model.baseUrl || undefined;
+    set.RUNTIME_MODEL_API_KEY = model.apiKey || undefined;
   }
-  return env;
+  return agentEnvironment(options.env ?? process.env, {
+    set,
+    config: request.config.env,
+    ...(keel ? { keep: keelSettings } : {}),
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Readable, Writable } from 'node:stream';
 import { type ClientConnection, ndJsonStream, type PromptResponse } from '@agentclientprotocol/sdk';
 import { createPathGuard, type PathGuard, toErrorObject } from '@keel/runtime';
+import { agentEnvironment } from '../agent-env.ts';
 import { assertRunnerRequest } from '../check-request.ts';
 import type {
   Runner,
@@ -26,12 +27,14 @@ import {
 import { isProtocolError, openSession } from './acp-session.ts';
 import { AgentProcess, agentCommandOf, agentNameOf, versionOf } from './agent-process.ts';
 import { agentStateKey, FirstStarts } from './first-start.ts';
+import { commandsPolicyOf } from './permissions.ts';
 import { RunGuard, RunStop } from './run-guard.ts';
 
 /**
  * An editor agent over the Agent Client Protocol (default `opencode acp`): one agent process per request, in
- * its own process group, spoken to over stdio; Keel plays the editor (permissions by policy, file access
- * confined to the workspace). `runnerSessionId` is the ACP session id.
+ * its own process group, spoken to over stdio, with a minimal environment; Keel plays the editor (permissions
+ * by policy: commands refused unless the config's env says KEEL_ACP_COMMANDS=allow; file access confined to
+ * the workspace). `runnerSessionId` is the ACP session id.
  *
  * @example
  * const runner = new AcpRunner({ agentsDir });
@@ -49,7 +52,7 @@ export class AcpRunner implements Runner {
   }
 
   async check(config: RunnerConfig): Promise<RunnerAvailability> {
-    const env = { ...(this.#options.env ?? process.env), ...config.env };
+    const env = agentEnvironment(this.#options.env ?? process.env, { config: config.env });
     const command = await agentCommandOf(config, env, this.#options.agentsDir);
     if (!command) return { kind: 'acp', usable: false, reason: notFound(config, this.#options.agentsDir) };
     const { version, error } = await versionOf(command, env);
@@ -107,8 +110,13 @@ export class AcpRunner implements Runner {
     const connection: ClientConnection = keelClient({
       guard: confinement,
       readOnly: request.readOnly === true,
+      commands: commandsPolicyOf(request.config.env),
       onUpdate: (notification) => {
         if (!loading && !finished) queue(mapper.map(notification.update));
+      },
+      // The agent is told no; the session log says why and how to allow it, on the call itself.
+      onRefused: (call, reason) => {
+        if (!finished) queue(mapper.refused(call, reason));
       },
     }).connect(
       ndJsonStream(

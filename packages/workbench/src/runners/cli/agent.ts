@@ -16,7 +16,10 @@ export interface AgentContext {
   home: string;
   /** The request's model, else the runner config's. */
   model: string | undefined;
-  /** The environment the runner was built with (the agent gets it plus the adapter's and config's). */
+  /**
+   * The service's environment, to look things up in (a vendor's model key when the settings hold none). The
+   * agent never gets it whole: only `agentEnvironment` of it, plus the adapter's variables and the config's.
+   */
   env: NodeJS.ProcessEnv;
   /** The workdir as given and its real path, to make the agent's absolute paths relative. */
   workdirs: string[];

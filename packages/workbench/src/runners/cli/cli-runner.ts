@@ -1,4 +1,5 @@
 import { realpath } from 'node:fs/promises';
+import { agentEnvironment } from '../agent-env.ts';
 import { assertRunnerRequest } from '../check-request.ts';
 import type {
   Runner,
@@ -17,7 +18,10 @@ import { SessionHomes } from './session-homes.ts';
 
 /** What every command-line runner is built with. */
 export interface CliRunnerOptions {
-  /** Environment the agents start from (default process.env); each gets its own HOME on top. */
+  /**
+   * The service's environment (default process.env): the agents get only its minimal part (`agentEnvironment`),
+   * each its own HOME, the adapter's variables and the runner config's env on top.
+   */
   env?: NodeJS.ProcessEnv;
   /** Where agents installed with `npm install --prefix <agentsDir>` are looked for after PATH. */
   agentsDir?: string;
@@ -46,7 +50,7 @@ export class CliRunner implements Runner {
   }
 
   async check(config: RunnerConfig): Promise<RunnerAvailability> {
-    const env = { ...this.#baseEnv(), ...config.env };
+    const env = agentEnvironment(this.#baseEnv(), { config: config.env });
     const binary = await this.#find(config, env);
     if (!binary.found) return { kind: this.kind, usable: false, reason: binary.reason };
     const version = await readVersion(binary.path, env);
@@ -69,7 +73,10 @@ export class CliRunner implements Runner {
     if (request.signal.aborted) return { status: 'cancelled', output: '' };
 
     const baseEnv = this.#baseEnv();
-    const binary = await this.#find(request.config, { ...baseEnv, ...request.config.env });
+    const binary = await this.#find(
+      request.config,
+      agentEnvironment(baseEnv, { config: request.config.env }),
+    );
     if (!binary.found) {
       return fail({ code: 'RUNNER_BINARY_NOT_FOUND', message: `The ${this.kind} agent: ${binary.reason}.` });
     }
@@ -102,7 +109,8 @@ export class CliRunner implements Runner {
           binary: binary.path,
           args: [...invocation.args, ...request.config.extra_args, ...invocation.tail],
           cwd: request.workdir,
-          env: { ...baseEnv, ...invocation.env, ...request.config.env },
+          // Not the service's environment: its tokens and credentials stay out of the agent's reach.
+          env: agentEnvironment(baseEnv, { set: invocation.env, config: request.config.env }),
           timeoutMs: timeoutOf(request.config, this.#options.timeoutMs),
           signal: request.signal,
         },

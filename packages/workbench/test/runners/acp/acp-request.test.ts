@@ -64,3 +64,52 @@ describe('acp request helpers', () => {
     expect(agentEnvOf({ env: {} }, request(), '/usr/bin/other-agent').OPENCODE_PERMISSION).toBeUndefined();
   });
 });
+
+describe('the ACP agent environment', () => {
+  const service = {
+    PATH: '/usr/bin:/bin',
+    HOME: '/home/u',
+    LANG: 'C.UTF-8',
+    RUNTIME_HOME: '/data/runtime',
+    WORKBENCH_HOME: '/data/workbench',
+    RUNTIME_AUTH_API_KEY: 'secret-runtime',
+    RUNTIME_MODEL_API_KEY: 'secret-service-model-key',
+    WORKBENCH_AUTH_API_KEY: 'secret-workbench',
+    GITHUB_TOKEN: 'secret-github',
+  };
+
+  it('a third-party agent: the minimal part of the service environment, the config env on top', () => {
+    const env = agentEnvOf({ env: service }, request({}, { OPENAI_API_KEY: 'mine' }), '/usr/bin/other-agent');
+    expect(env).toMatchObject({
+      PATH: '/usr/bin:/bin',
+      HOME: '/home/u',
+      LANG: 'C.UTF-8',
+      OPENAI_API_KEY: 'mine',
+    });
+    for (const name of [
+      'RUNTIME_HOME',
+      'WORKBENCH_HOME',
+      'RUNTIME_AUTH_API_KEY',
+      'WORKBENCH_AUTH_API_KEY',
+      'GITHUB_TOKEN',
+    ])
+      expect(env[name], name).toBeUndefined();
+  });
+
+  it("keel acp: Keel's own paths and the workbench's model, never the service's keys", () => {
+    const model = { model: 'm', baseUrl: 'http://model.test/v1', apiKey: 'sk-workbench' };
+    const env = agentEnvOf({ env: service }, request({ model }), '/x/node_modules/.bin/keel');
+    expect(env).toMatchObject({
+      RUNTIME_HOME: '/data/runtime',
+      WORKBENCH_HOME: '/data/workbench',
+      RUNTIME_MODEL: 'm',
+      RUNTIME_MODEL_BASE_URL: 'http://model.test/v1',
+      RUNTIME_MODEL_API_KEY: 'sk-workbench',
+    });
+    for (const name of ['RUNTIME_AUTH_API_KEY', 'WORKBENCH_AUTH_API_KEY', 'GITHUB_TOKEN'])
+      expect(env[name], name).toBeUndefined();
+    // No key in the settings: none at all, not the service's own.
+    const keyless = agentEnvOf({ env: service }, request({ model: { model: 'm' } }), 'keel');
+    expect(keyless.RUNTIME_MODEL_API_KEY).toBeUndefined();
+  });
+});

@@ -8,18 +8,18 @@ import { describe, expect, it } from 'vitest';
 import { secretKey, startAcpHarness } from './acp-harness.ts';
 
 describe('AcpRunner with a fake ACP agent', () => {
-  it('allows an edit and a command inside the workspace, serves the write, maps the tool call', async () => {
+  it('allows an edit inside the workspace (once), refuses the command by default, serves the write', async () => {
     await using h = await startAcpHarness();
     const target = join(h.repo.path, 'a.txt');
     const { events, outcome, text } = await h.run({}, { FAKE_SCENARIO: 'edit', FAKE_TARGET: target });
     expect(outcome).toMatchObject({ status: 'succeeded', runnerSessionId: 'fake-session-1' });
-    expect(text).toBe('edit=always execute=always write=ok');
+    expect(text).toBe('edit=once execute=reject write=ok');
     expect(await readFile(target, 'utf8')).toBe('edited by fake\n');
     expect(events[0]).toEqual({ type: 'runner_started', runner: 'acp', runner_session_id: 'fake-session-1' });
-    const call = events.find((event) => event.type === 'tool_call');
+    const call = events.find((event) => event.type === 'tool_call' && event.tool_call_id === 't1');
     expect(call).toMatchObject({ tool_call_id: 't1', tool_name: 'write', kind: 'file_edit', path: 'a.txt' });
     expect(call).toMatchObject({ args: { filePath: target } });
-    const result = events.find((event) => event.type === 'tool_result');
+    const result = events.find((event) => event.type === 'tool_result' && event.tool_call_id === 't1');
     expect(result).toMatchObject({ tool_call_id: 't1', kind: 'file_edit', ok: true, result: 'ok' });
     expect(events).toContainEqual({
       type: 'usage',
@@ -54,7 +54,7 @@ describe('AcpRunner with a fake ACP agent', () => {
     await using outside = await createTempDir();
     const target = join(outside.path, 'x.txt');
     const { text } = await h.run({}, { FAKE_SCENARIO: 'edit', FAKE_TARGET: target });
-    expect(text).toMatch(/^edit=reject execute=always write=refused: .*outside the workspace/);
+    expect(text).toMatch(/^edit=reject execute=reject write=refused: .*outside the workspace/);
   });
 
   it('confines fs reads and writes to the workspace and allowed roots (.., symlinks refused)', async () => {

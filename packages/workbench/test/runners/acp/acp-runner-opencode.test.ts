@@ -178,9 +178,44 @@ describe('AcpRunner against the real opencode acp', () => {
         type: 'tool_result',
         tool_call_id: 'call_write',
         ok: false,
-        result: expect.stringMatching(/rejected/),
+        // The workbench's own reason, on the call itself.
+        result: expect.stringMatching(/^Refused .*hello\.txt.*read-only/),
       }),
     );
+  }, 120_000);
+
+  it("opencode's bash is refused unless the runner config says KEEL_ACP_COMMANDS=allow", async () => {
+    await using h = await startOpencode([]);
+    const marker = join(h.repo.path, 'ran.txt');
+    const bash = (id: string) => ({
+      toolCalls: [
+        { id, name: 'bash', arguments: { command: `touch ${marker}`, description: 'Touch a file' } },
+      ],
+    });
+    h.model.push(bash('call_refused'), { when: { lastRole: 'tool' }, text: 'Could not run it.' });
+    const refused = await h.run({ prompt: 'Touch the file' });
+    expect(refused.outcome.status, JSON.stringify(refused.outcome.error)).toBe('succeeded');
+    await expect(readFile(marker, 'utf8')).rejects.toThrow(/ENOENT/);
+    expect(refused.events).toContainEqual(
+      expect.objectContaining({
+        type: 'tool_result',
+        tool_call_id: 'call_refused',
+        kind: 'command',
+        ok: false,
+        result: expect.stringMatching(/^Refused to run the command `touch .*KEEL_ACP_COMMANDS=allow/),
+      }),
+    );
+    h.model.push(bash('call_allowed'), { when: { lastRole: 'tool' }, text: 'Touched.' });
+    const config = {
+      id: 'acp',
+      name: 'ACP agent',
+      kind: 'acp' as const,
+      extra_args: [],
+      env: { KEEL_ACP_COMMANDS: 'allow' },
+    };
+    const allowed = await h.run({ prompt: 'Touch the file', config });
+    expect(allowed.outcome.status, JSON.stringify(allowed.outcome.error)).toBe('succeeded');
+    expect(await readFile(marker, 'utf8')).toBe('');
   }, 120_000);
 
   it('a write outside the workspace is refused', async () => {

@@ -8,12 +8,20 @@ const sdkUrl = pathToFileURL(createRequire(import.meta.url).resolve('@agentclien
 /**
  * A small ACP agent over stdio, built on the SDK's agent side. What it does on a prompt is chosen by
  * FAKE_SCENARIO in its environment (the runner config's env); FAKE_TARGET names a file for scenarios that
- * touch one. It reports what the client answered as its message text, so tests read it from the events.
+ * touch one; FAKE_CALLS lists the tool calls the `ask` scenario asks permission for; FAKE_ENV_FILE is where it
+ * writes its own environment. It reports what the client answered as its message text, so tests read it
+ * from the events.
  */
 const agentSource = `#!${process.execPath}
 import { agent, ndJsonStream, PROTOCOL_VERSION } from '${sdkUrl}';
 import { Readable, Writable } from 'node:stream';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
+
+// FAKE_ENV_FILE: where the agent writes the environment it was started with (JSON; whole, as several may run).
+if (process.env.FAKE_ENV_FILE) {
+  writeFileSync(process.env.FAKE_ENV_FILE + '.' + process.pid, JSON.stringify(process.env));
+  renameSync(process.env.FAKE_ENV_FILE + '.' + process.pid, process.env.FAKE_ENV_FILE);
+}
 
 // FAKE_LOG: a file where the agent notes when it starts and when it has opened a session.
 const note = (what) => process.env.FAKE_LOG && appendFileSync(process.env.FAKE_LOG, what + '\\n');
@@ -74,6 +82,24 @@ const app = agent({ name: 'fake' })
       await tool(client, id, { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: write === 'ok' ? 'completed' : 'failed', content: [{ type: 'content', content: { type: 'text', text: write } }] });
       await say(client, id, answers.join(' ') + ' write=' + write);
       return { stopReason: 'end_turn', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } };
+    }
+    if (scenario === 'ask') {
+      // FAKE_CALLS: tool calls (JSON) to ask permission for; the answers, with the reason given, as JSON.
+      const results = [];
+      for (const [index, call] of JSON.parse(process.env.FAKE_CALLS ?? '[]').entries()) {
+        const answer = await client.request('session/request_permission', {
+          sessionId: id,
+          toolCall: { toolCallId: 'ask' + index, status: 'pending', ...call },
+          options: [
+            { optionId: 'once', name: 'Allow once', kind: 'allow_once' },
+            { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
+            { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+          ],
+        });
+        results.push({ answer: answer.outcome.optionId ?? answer.outcome.outcome, reason: answer._meta?.reason });
+      }
+      await say(client, id, JSON.stringify(results));
+      return { stopReason: 'end_turn' };
     }
     if (scenario === 'fs') {
       const results = [];

@@ -17,11 +17,6 @@ export interface WorkbenchOptions {
   home?: string;
   /** The environment the workbench reads (default `process.env`); also passed to the Keel runner. */
   env?: Record<string, string | undefined>;
-  /**
-   * The fetch used for the GitHub and GitLab APIs (default the global one). PRD links do not use it: they go
-   * through the runtime's host policy and bounded GET, within settings `prd_links`.
-   */
-  fetch?: typeof fetch;
   /** First wait between two reads of a submitted merge request, in ms (default 30 s, doubling to 10 min). */
   mergeRequestPollMs?: number;
   /** Replaces the runner registry (tests, embedding); default: the built-in runners. */

@@ -49,7 +49,6 @@ export interface Services {
   config: WorkbenchConfig;
   paths: WorkbenchPaths;
   env: Record<string, string | undefined>;
-  fetch: typeof fetch;
   /** The store of every record (the SQLite dialect): what the services receive. */
   store: WorkbenchStore;
   /** The SQLite connection under `store`: for tests that set up or inspect rows directly. */
@@ -97,7 +96,8 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
     createRunnerRegistry({
       // WORKBENCH_HOME holds secrets.json: hidden from commands even when it came by option, not env.
       keel: { env, trustProjectConfig, hiddenPaths: [config.home] },
-      env,
+      // The agents' environment names WORKBENCH_HOME even when it came by option: `keel acp` hides it.
+      env: { ...env, WORKBENCH_HOME: config.home },
       homesDir: join(config.home, 'runner-homes'),
     });
   const settings = new SettingsService(store.settings, paths.secrets, builtinRunnerConfigs());
@@ -132,7 +132,6 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
   const mergeRequests = new MergeRequestFollower({
     store: taskStore,
     settings,
-    fetch: options.fetch ?? globalThis.fetch,
     ...(options.mergeRequestPollMs ? { intervalMs: options.mergeRequestPollMs } : {}),
   });
   const tasks: TaskDeps = {
@@ -146,7 +145,6 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
     sessions,
     background,
     paths,
-    fetch: options.fetch ?? globalThis.fetch,
     busy: new TaskLocks(),
     // Each repository's checks run as the agent's commands do: sandboxed, under the command policy.
     commands: runtimeCommandRunner({ env, runtimeDir, hiddenPaths: [config.home], trustProjectConfig }),
@@ -171,7 +169,6 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
     config,
     paths,
     env,
-    fetch: options.fetch ?? globalThis.fetch,
     store,
     db,
     registry,

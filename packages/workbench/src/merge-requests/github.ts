@@ -57,13 +57,6 @@ export async function readGitHubPullRequest(target: MergeRequestTarget): Promise
     provider: 'github' as const,
     token: target.token,
     subject: `pull request ${owner}/${repo}#${number}`,
-    headers: {
-      Accept: 'application/vnd.github+json',
-      Authorization: `Bearer ${target.token}`,
-      'User-Agent': 'keel-workbench',
-      'X-GitHub-Api-Version': '2022-11-28',
-    },
-    ...(target.fetch ? { fetch: target.fetch } : {}),
   };
   const pull = await requestJson(`${repoUrl}/pulls/${number}`, request, pullSchema);
   const sha = pull.head.sha;

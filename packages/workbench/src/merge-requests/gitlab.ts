@@ -57,8 +57,6 @@ export async function readGitLabMergeRequest(target: MergeRequestTarget): Promis
     provider: 'gitlab' as const,
     token: target.token,
     subject: `merge request ${project}!${iid}`,
-    headers: { Accept: 'application/json', 'PRIVATE-TOKEN': target.token, 'User-Agent': 'keel-workbench' },
-    ...(target.fetch ? { fetch: target.fetch } : {}),
   };
   const mr = await requestJson(
     `${api}/projects/${encodeURIComponent(project)}/merge_requests/${iid}`,

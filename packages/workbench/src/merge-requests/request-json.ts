@@ -1,63 +1,41 @@
 import type { z } from 'zod';
-import { WorkbenchError } from '../errors.ts';
-import type { MergeRequestProvider } from './types.ts';
+import { type ForgeRequest, forgeError, forgeNames, forgeRequest, redirectNote } from './forge-request.ts';
 
-export interface ProviderRequest {
-  provider: MergeRequestProvider;
-  token: string;
-  headers: Record<string, string>;
-  fetch?: typeof fetch;
-  /** Says what a 404 means for this call, e.g. "pull request acme/shop#3". */
-  subject: string;
-}
-
-const names = { github: 'GitHub', gitlab: 'GitLab' } as const;
+export type ProviderRequest = Pick<ForgeRequest, 'provider' | 'token' | 'subject'>;
 
 /**
- * GETs JSON from a provider and parses it (leniently: only the fields we read) with `schema`; every
- * failure is MERGE_REQUEST_FOLLOW_FAILED (502) with the token redacted.
+ * GETs JSON from a provider through the one forge client and parses it (leniently: only the fields we
+ * read) with `schema`; every failure is MERGE_REQUEST_FOLLOW_FAILED (502) with the token redacted.
  */
 export async function requestJson<Schema extends z.ZodType>(
   url: string,
   request: ProviderRequest,
   schema: Schema,
 ): Promise<z.infer<Schema>> {
-  const name = names[request.provider];
-  // Providers do not echo tokens, but a proxy in front of one might, and so might a fetch error.
-  const redact = (text: string): string => (request.token ? text.replaceAll(request.token, '***') : text);
-  const fail = (status: number, message: string) =>
-    new WorkbenchError('MERGE_REQUEST_FOLLOW_FAILED', redact(message), {
-      status,
-      provider: request.provider,
-    });
-  let response: Response;
-  try {
-    response = await (request.fetch ?? fetch)(url, {
-      headers: request.headers,
-      signal: AbortSignal.timeout(30_000),
-    });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw fail(0, `could not reach the ${name} API at ${url}: ${reason}`);
-  }
-  const payload: unknown = await response.json().catch(() => null);
+  const name = forgeNames[request.provider];
+  const call = { ...request, code: 'MERGE_REQUEST_FOLLOW_FAILED' as const };
+  const response = await forgeRequest(url, call);
   if (response.ok) {
-    const parsed = schema.safeParse(payload);
+    const parsed = schema.safeParse(response.payload);
     if (parsed.success) return parsed.data;
     const where = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
-    throw fail(
+    throw forgeError(
+      call,
       response.status,
-      `${name} answered an unexpected shape for ${request.subject}: ${where.join('; ')}`,
+      `${name} answered an unexpected shape for ${request.subject}: ${where.join('; ')}${redirectNote(response, url, request.provider)}`,
     );
   }
-  const said = providerMessage(payload) ?? `HTTP ${response.status}`;
-  const hint =
-    response.status === 401 || response.status === 403
+  const said = providerMessage(response.payload) ?? `HTTP ${response.status}`;
+  const moved = redirectNote(response, url, request.provider);
+  const hint = moved
+    ? moved
+    : response.status === 401 || response.status === 403
       ? `: check ${request.provider}_token in settings (it must be valid and allowed to read the repository)`
       : response.status === 404
         ? `: the merge request or repository was not found (${request.subject}), or the token cannot see it`
         : '';
-  throw fail(
+  throw forgeError(
+    call,
     response.status,
     `${name} refused reading ${request.subject} (${response.status} ${said})${hint}`,
   );

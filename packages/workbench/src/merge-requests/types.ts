@@ -16,11 +16,10 @@ export interface MergeRequestTarget {
   provider: MergeRequestProvider;
   /** API root: https://api.github.com, https://HOST/api/v3, https://gitlab.com/api/v4. */
   apiUrl: string;
-  /** Sent only in the provider's auth header, redacted from every error. */
+  /** Sent only in the provider's auth header, only to the origin of `apiUrl`, redacted from every error. */
   token: string;
   /** The merge request's web URL, as opening it answered. */
   url: string;
-  fetch?: typeof fetch;
   /** The clock for `read_at` (tests). */
   now?: () => Date;
 }

@@ -29,7 +29,6 @@ export interface TaskDeps {
   sessions: Sessions;
   background: Background;
   paths: WorkbenchPaths;
-  fetch: typeof fetch;
   /** Tasks with work in progress that is not a session (init steps, run-all, submit): one at a time. */
   busy: TaskLocks;
   /** Runs the repositories' checks after a todo. */

@@ -8,7 +8,6 @@ import type { FollowedMergeRequest, SubmitResult, Task } from './types.ts';
 export interface FollowerOptions {
   store: Tasks;
   settings: SettingsService;
-  fetch: typeof fetch;
   /** The first wait between reads (ms); doubled while nothing changes, up to `maxIntervalMs`. */
   intervalMs?: number;
   maxIntervalMs?: number;
@@ -152,7 +151,6 @@ export class MergeRequestFollower {
         apiUrl: followed.provider === 'github' ? settings.github_api_url : settings.gitlab_api_url,
         token,
         url: followed.url,
-        fetch: this.#options.fetch,
       });
       return { ...followed, status, error: null, checked_at, following: status.state === 'open' };
     } catch (error) {

@@ -101,12 +101,15 @@ describe('openGitHubPullRequest', () => {
     expect(JSON.stringify(error)).not.toContain('ghp_secret123');
   });
 
-  test('an unreachable API is MERGE_REQUEST_FAILED too, through the injected fetch', async () => {
-    const failingFetch: typeof fetch = () => Promise.reject(new TypeError('fetch failed'));
-    const error = await rejection(
-      openGitHubPullRequest({ apiUrl: 'https://api.github.com', ...request, fetch: failingFetch }),
-    );
+  test('an unreachable API is MERGE_REQUEST_FAILED too', async () => {
+    // A port nothing listens on any more.
+    const { apiUrl } = await fakeGitHub(201, {});
+    const running = server;
+    server = undefined;
+    await new Promise((resolve) => running?.close(resolve));
+    const error = await rejection(openGitHubPullRequest({ apiUrl, ...request }));
     expect(error).toMatchObject({ code: 'MERGE_REQUEST_FAILED', status: 502 });
-    expect(error.message).toContain('fetch failed');
+    expect(error.message).toContain('could not read an answer from the GitHub API');
+    expect(error.message).toContain('the connection was refused');
   });
 });

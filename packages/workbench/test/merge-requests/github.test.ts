@@ -6,6 +6,7 @@ import type { FakeGitHub } from '../fakes/github-api.ts';
 import { startFakeGitHub } from '../fakes/github-api.ts';
 import { pullRequest } from '../fakes/github-objects.ts';
 import { githubSchemaValidator } from '../fakes/github-openapi.ts';
+import { startJsonServer } from '../fakes/json-server.ts';
 
 const token = 'ghp_follow_secret_42';
 let github: FakeGitHub;
@@ -200,19 +201,25 @@ describe('readGitHubPullRequest', () => {
     expect(JSON.stringify({ ...error.toJSON(), stack: error.stack })).not.toContain(wrong);
   });
 
-  test('a token in a transport error is redacted', async () => {
-    const leaky: typeof fetch = () => Promise.reject(new TypeError(`proxy refused Bearer ${token}`));
-    const error = await rejection(
-      readGitHubPullRequest({
-        provider: 'github',
-        apiUrl: github.apiUrl,
-        token,
-        url: 'https://github.com/a/b/pull/1',
-        fetch: leaky,
-      }),
-    );
-    expect(error.message).toContain('proxy refused Bearer ***');
-    expect(error.message).not.toContain(token);
+  test('a token a proxy echoes in its refusal is redacted', async () => {
+    const proxy = await startJsonServer((request) => ({
+      status: 502,
+      body: { message: `proxy refused ${request.headers.authorization}` },
+    }));
+    try {
+      const error = await rejection(
+        readGitHubPullRequest({
+          provider: 'github',
+          apiUrl: proxy.origin,
+          token,
+          url: 'https://github.com/a/b/pull/1',
+        }),
+      );
+      expect(error.message).toContain('proxy refused Bearer ***');
+      expect(JSON.stringify(error.toJSON())).not.toContain(token);
+    } finally {
+      await proxy.close();
+    }
   });
 
   test('an unknown pull is a 404 saying it was not found', async () => {

@@ -24,6 +24,12 @@ export interface HttpGetOptions extends FetchLimits {
    * `web.max_response_bytes`). A limit without a name here is not named.
    */
   limitSettings?: { timeout?: string; maxBytes?: string } | undefined;
+  /**
+   * Another method than GET (an API call that posts, e.g. the workbench opening a pull request) with its
+   * body: a 301, 302 or 303 continues as a GET without the body, as browsers do; a 307 or 308 sends it again.
+   */
+  method?: string | undefined;
+  body?: string | undefined;
 }
 
 const webLimitSettings = { timeout: 'web.timeout_ms', maxBytes: 'web.max_response_bytes' };
@@ -42,9 +48,23 @@ export interface HttpGetResponse {
 const redirects = new Set([301, 302, 303, 307, 308]);
 
 /**
+ * The only headers that follow a redirect to another origin (scheme, host or port; so https to http too).
+ * Every other one was meant for the first origin: `Authorization`, `Cookie`, GitLab's `PRIVATE-TOKEN`, a
+ * search API's key header. They are dropped for good: a later redirect back does not bring them again.
+ */
+const crossOriginHeaders = new Set([
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'content-type',
+  'user-agent',
+]);
+
+/**
  * GET `url` within bounds: http and https only, at most 5 redirects (each new location checked by the
- * policy again), `timeoutMs` for everything, at most `maxBytes` of (decompressed) body, stopped at once by
- * the run's cancellation. Connections are never reused, so each one is made through the policy's checks.
+ * policy again, and only harmless headers sent on to another origin), `timeoutMs` for everything, at most
+ * `maxBytes` of (decompressed) body, stopped at once by the run's cancellation. Connections are never
+ * reused, so each one is made through the policy's checks.
  */
 export async function httpGet(url: URL, options: HttpGetOptions): Promise<HttpGetResponse> {
   const where = shown(url);
@@ -54,11 +74,13 @@ export async function httpGet(url: URL, options: HttpGetOptions): Promise<HttpGe
   const settings = options.limitSettings ?? webLimitSettings;
   try {
     let current = url;
+    let sent: Sent = { method: options.method ?? 'GET', headers: options.headers ?? {}, body: options.body };
     for (let hop = 0; ; hop++) {
       const lookup = options.policy?.check(current);
-      const response = await requestOnce(current, signal, options.headers ?? {}, lookup);
+      const response = await requestOnce(current, signal, sent, lookup);
       const location = response.headers.location;
-      if (redirects.has(response.statusCode ?? 0) && location) {
+      const status = response.statusCode ?? 0;
+      if (redirects.has(status) && location) {
         response.destroy();
         if (hop === maxRedirects) {
           throw new ToolError(`Too many redirects: ${where} redirected more than ${maxRedirects} times.`, {
@@ -66,7 +88,9 @@ export async function httpGet(url: URL, options: HttpGetOptions): Promise<HttpGe
             max_redirects: maxRedirects,
           });
         }
-        current = redirectTarget(location, current);
+        const next = redirectTarget(location, current);
+        sent = redirected(sent, status, next.origin !== current.origin);
+        current = next;
         continue;
       }
       return {
@@ -139,24 +163,45 @@ function redirectTarget(location: string, from: URL): URL {
   return target;
 }
 
+/** What one hop sends. */
+interface Sent {
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/** What the next hop sends: a GET without body after a 303 (or a POST's 301/302); elsewhere, no credentials. */
+function redirected(sent: Sent, status: number, crossOrigin: boolean): Sent {
+  const asGet =
+    status === 303 ? sent.method !== 'HEAD' : (status === 301 || status === 302) && sent.method === 'POST';
+  const keep = (name: string) =>
+    (!crossOrigin || crossOriginHeaders.has(name.toLowerCase())) &&
+    !(asGet && name.toLowerCase() === 'content-type');
+  return {
+    method: asGet ? 'GET' : sent.method,
+    headers: Object.fromEntries(Object.entries(sent.headers).filter(([name]) => keep(name))),
+    body: asGet ? undefined : sent.body,
+  };
+}
+
 function requestOnce(
   url: URL,
   signal: AbortSignal,
-  headers: Record<string, string>,
+  sent: Sent,
   lookup: LookupFunction | undefined,
 ): Promise<IncomingMessage> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const request = send(url, {
-      method: 'GET',
+      method: sent.method,
       agent: false,
       signal,
-      headers: { 'accept-encoding': 'gzip, deflate, br', 'user-agent': 'Keel-webfetch', ...headers },
+      headers: { 'accept-encoding': 'gzip, deflate, br', 'user-agent': 'Keel-webfetch', ...sent.headers },
       ...(lookup ? { lookup } : {}),
     });
     request.once('response', resolve);
     request.once('error', reject);
-    request.end();
+    request.end(sent.body);
   });
 }
 

@@ -222,7 +222,6 @@ export async function submitMergeRequest(
           base: workspace.base_branch,
           title,
           body: description,
-          fetch: deps.fetch,
         });
         result.mr_url = pull.url;
         result.merge_request = { url: pull.url };

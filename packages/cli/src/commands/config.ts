@@ -84,14 +84,14 @@ function show(io: CliIo, flags: ConfigFlags): void {
   }
   io.out.write(
     terminalSafe(
-      `# global: ${where.global}\n# project: ${where.project}${trusted ? ' (trusted folder)' : ''}\n`,
+      `# global: ${where.global}\n# project: ${where.project}${trusted ? ' (approved as shown)' : ''}\n`,
     ),
   );
   io.out.write(`# sandbox: ${sandbox.reason}\n`);
   if (ignored.length > 0) {
     const lines = ignoredLines(ignored).replaceAll(/^ {2}/gm, '#   ');
     io.out.write(
-      `# ignored from the project file (not a trusted folder; ${trust} applies them):\n${lines}\n`,
+      `# ignored from the project file (not approved as it is now; ${trust} applies them):\n${lines}\n`,
     );
   }
   // The project file's values: C1 controls, which JSON leaves as they are, escaped.

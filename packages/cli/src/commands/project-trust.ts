@@ -26,9 +26,9 @@ export function ignoredLines(ignored: readonly IgnoredConfigKey[]): string {
 
 /**
  * Before `keel run`, `keel chat` and `keel tui` start: when the workdir's `.runtime/config.json` asks for
- * keys that apply only in a trusted folder and the folder is not trusted, shows exactly what the file would
- * change and asks once: Trust (remembered in the global `trusted_folders`) or Not now (this time without
- * them; asked again next time, as nothing is remembered for a refusal). On a stdin that is not a terminal
+ * keys that apply only when approved and it is not approved as it is now, shows exactly what the file would
+ * change and asks once: Trust (the file as shown, remembered in the global `trusted_project_configs`) or
+ * Not now (this time without them; asked again next time, as nothing is remembered for a refusal). On a stdin that is not a terminal
  * (CI, pipes) it does not ask: it says once on stderr which keys were ignored and how to trust the folder.
  * A broken config file is left for the command itself to report.
  */

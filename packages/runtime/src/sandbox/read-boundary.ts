@@ -45,7 +45,8 @@ export const systemPaths: readonly string[] = [
 
 /**
  * Secrets inside `/etc` that stay hidden although `/etc` is shown: password hashes, sudo rules, TLS and
- * host private keys, stored network passwords, systemd credentials.
+ * host private keys, stored network passwords (Wi-Fi, VPN), systemd credentials, Kerberos keys, a cluster's
+ * admin credentials, Debian's MySQL maintenance password.
  */
 export const etcSecrets: readonly string[] = [
   '/etc/shadow',
@@ -67,6 +68,13 @@ export const etcSecrets: readonly string[] = [
   '/etc/credstore.encrypted',
   '/etc/docker/key.json',
   '/etc/ssh/ssh_host_*_key',
+  '/etc/krb5.keytab',
+  '/etc/mysql/debian.cnf',
+  '/etc/openvpn',
+  '/etc/wireguard',
+  '/etc/netplan',
+  '/etc/kubernetes',
+  '/etc/rancher',
 ];
 
 /**

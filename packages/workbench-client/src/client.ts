@@ -241,6 +241,8 @@ export function createWorkbenchClient(options: WorkbenchClientOptions) {
     startCoding: (taskId: string): Promise<Task> => call('POST', task(taskId, 'start-coding'), wire.task),
     /** 04 (202): the remaining todos in order, stopping at a failure. */
     runAll: (taskId: string): Promise<Task> => call('POST', task(taskId, 'run-all'), wire.task),
+    /** 04 (202): the repositories' checks again on the workspace, as the task's `baseline`. */
+    baseline: (taskId: string): Promise<Task> => call('POST', task(taskId, 'baseline'), wire.task),
     /** 05: every repository, base commit..working tree. */
     diff: (taskId: string): Promise<TaskDiff> => call('GET', task(taskId, 'diff'), wire.taskDiff),
     fileDiff: (taskId: string, query: { repository: string; path: string }): Promise<FileDiff> =>

@@ -25,6 +25,8 @@ export const initStep = z.object({
   status: z.enum(['pending', 'running', 'done', 'failed']),
   detail: z.string().optional(),
   error: z.string().optional(),
+  /** A command's step (setup): the start and end of its output; the whole is on its event in the init session. */
+  output: z.string().optional(),
 });
 export type InitStep = z.infer<typeof initStep>;
 export type StepStatus = InitStep['status'];
@@ -156,12 +158,29 @@ export const todoOrigin = z.discriminatedUnion('kind', [
 ]);
 export type TodoOrigin = z.infer<typeof todoOrigin>;
 
-/** One check run on a todo's changes. */
+/**
+ * How a check ended: `passed`; `failed` (it ran and said no: the code's doing, which a repair turn may fix);
+ * `environment` (it could not do its job: a command, module or script missing, refused by the command
+ * policy; not the change's fault, so never sent to the agent as a repair turn).
+ */
+export const checkOutcomes = ['passed', 'failed', 'environment'] as const;
+export type CheckOutcome = (typeof checkOutcomes)[number];
+
+/** One check run on a todo's changes, or on the task's workspace for its baseline. */
 export const checkResult = z.object({
   repository: z.string(),
   name: z.string(),
   command: z.string(),
+  /** `outcome` is `passed`. */
   passed: z.boolean(),
+  outcome: z.enum(checkOutcomes),
+  /** For `environment`: what is missing, in a few words ("command `vitest` not found"); else null. */
+  reason: z.string().nullable(),
+  /**
+   * On a todo's result: how the same check (repository, name and command) ended in the task's baseline;
+   * null when it has none. A check that was already `failed` there does not fail the todo.
+   */
+  baseline: z.enum(checkOutcomes).nullable().optional(),
   /** null when it did not run to an exit (refused by the command policy, timed out, killed). */
   exit_code: z.number().int().nullable(),
   duration_ms: z.number(),
@@ -169,6 +188,26 @@ export const checkResult = z.object({
   output: z.string(),
 });
 export type CheckResult = z.infer<typeof checkResult>;
+
+/**
+ * The repositories' checks run once on the workspace before a todo changes it: before the task's first
+ * todo, again before a todo while it holds an environment problem, and on request
+ * (`POST /api/tasks/{id}/baseline`).
+ */
+export const checksBaseline = z.object({
+  status: z.enum(['running', 'done', 'failed']),
+  /** Every repository's checks (those with none have no result). */
+  results: z.array(checkResult),
+  /** Why it could not be taken (a snapshot that failed), for `failed`. */
+  error: z.string().nullable(),
+  started_at: timestamp,
+  ended_at: timestamp.nullable(),
+});
+export type ChecksBaseline = z.infer<typeof checksBaseline>;
+
+/** Why a failed todo failed, when a code says it; its `error` says it in words. */
+export const todoErrorCodes = ['ENVIRONMENT_ERROR', 'CHECKS_FAILED'] as const;
+export type TodoErrorCode = (typeof todoErrorCodes)[number];
 
 export const todo = z.object({
   id: z.string(),
@@ -186,6 +225,12 @@ export const todo = z.object({
   checks: z.array(checkResult).nullable(),
   origin: todoOrigin,
   error: z.string().nullable(),
+  /**
+   * `ENVIRONMENT_ERROR`: a check could not run (see the checks' `reason`); no repair turn was spent, and
+   * the fix is the environment's (setup) or the check's (the project's settings). `CHECKS_FAILED`: checks
+   * the change broke still fail after the repair turns. null otherwise.
+   */
+  error_code: z.enum(todoErrorCodes).nullable(),
   created_at: timestamp,
   updated_at: timestamp,
 });
@@ -233,6 +278,8 @@ export const task = z.object({
   review: taskReview.nullable(),
   /** The submitted merge requests, followed until merged or closed (null before submit). */
   merge_requests: z.array(followedMergeRequest).nullable(),
+  /** The checks on the workspace before the todos changed it (null until the first todo runs). */
+  baseline: checksBaseline.nullable(),
   error: z.string().nullable(),
   created_at: timestamp,
   updated_at: timestamp,

@@ -120,6 +120,7 @@ export const api = {
     todo: (taskId: string, message?: string) => run(tasks.todo(taskId, message ? { message } : {})),
     startCoding: (taskId: string) => run(tasks.startCoding(taskId)),
     runAll: (taskId: string) => run(tasks.runAll(taskId)),
+    baseline: (taskId: string) => run(tasks.baseline(taskId)),
     diff: (taskId: string) => run(tasks.diff(taskId)),
     /** One file's patch, for a file past the task diff's 1 MiB cut. */
     fileDiff: (taskId: string, repository: string, path: string) =>

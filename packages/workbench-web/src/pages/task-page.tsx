@@ -41,6 +41,7 @@ function pollInterval(task: Task | undefined): number | false {
     (task.state === 'INITIALIZING' && task.init.status === 'running') ||
     task.state === 'PLAN_LOCKED' ||
     task.review?.status === 'running' ||
+    task.baseline?.status === 'running' ||
     task.todos.some((todo) => todo.status === 'running');
   return working ? 1_500 : 4_000;
 }

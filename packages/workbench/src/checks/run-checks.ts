@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRuntime, type ProjectTrust, toErrorObject } from '@keel/runtime';
+import { type CheckRun, classifyCheck } from './classify-check.ts';
 
 /** A check to run: a project repository's setting. */
 export interface CheckSpec {
@@ -17,7 +20,7 @@ const keptOutput = 4000;
 
 /** Runs one command at a repository's root, as the agent's own commands run there. */
 export interface CommandRunner {
-  run(dir: string, command: string, timeoutMs: number): Promise<{ exitCode: number | null; output: string }>;
+  run(dir: string, command: string, timeoutMs: number): Promise<CheckRun>;
 }
 
 /**
@@ -47,12 +50,32 @@ export function runtimeCommandRunner(options: {
         return { exitCode: exit ? Number(exit[1]) : null, output: text };
       } catch (error) {
         // Refused by the command policy, timed out: it did not pass, and the output says why.
-        return { exitCode: null, output: toErrorObject(error).message };
+        const failure = toErrorObject(error);
+        return { exitCode: null, output: failure.message, ...refusal(failure) };
       } finally {
         await runtime.close().catch(() => undefined);
       }
     },
   };
+}
+
+/**
+ * Why a command was not run at all, when it was refused (no edit of the code makes it run: an environment
+ * problem); a timeout is not a refusal (the change may be what hangs).
+ */
+function refusal(failure: { code: string; details?: Record<string, unknown> }): { refused?: string } {
+  if (failure.code !== 'PERMISSION_DENIED') return {};
+  if (failure.details?.reason === 'no_sandbox')
+    return { refused: 'no sandbox backend on this machine, and the command does more than read' };
+  return { refused: 'refused by the command policy (security.allowed_commands)' };
+}
+
+/** Whether `dir` has a top-level module `name` of its own (a Python package or module, at the root or in src/). */
+function ownModule(dir: string, name: string): boolean {
+  if (!/^\w+$/.test(name)) return false;
+  return [name, `${name}.py`, join('src', name), join('src', `${name}.py`)].some((path) =>
+    existsSync(join(dir, path)),
+  );
 }
 
 /** Runs `checks` in `dir`, one after the other, and records how each ended. */
@@ -65,12 +88,16 @@ export async function runChecks(
   const results: CheckResult[] = [];
   for (const check of checks) {
     const started = performance.now();
-    const { exitCode, output } = await runner.run(dir, check.command, check.timeout_ms);
+    const run = await runner.run(dir, check.command, check.timeout_ms);
+    const { exitCode, output } = run;
+    const verdict = classifyCheck(run, { ownModule: (name) => ownModule(dir, name) });
     results.push({
       repository,
       name: check.name,
       command: check.command,
-      passed: exitCode === 0,
+      passed: verdict.outcome === 'passed',
+      outcome: verdict.outcome,
+      reason: verdict.reason,
       exit_code: exitCode,
       duration_ms: Math.round(performance.now() - started),
       output: output.length > keptOutput ? `…${output.slice(-keptOutput)}` : output,

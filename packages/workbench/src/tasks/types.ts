@@ -1,4 +1,5 @@
 import type {
+  ChecksBaseline,
   FollowedMergeRequest,
   InitProgress,
   PrdLinkError,
@@ -77,6 +78,8 @@ export interface Task {
   review: TaskReview | null;
   /** The submitted merge requests, followed until merged or closed (null before submit). */
   merge_requests: FollowedMergeRequest[] | null;
+  /** The checks on the workspace before the todos changed it (null until the first todo runs). */
+  baseline: ChecksBaseline | null;
   error: string | null;
   created_at: string;
   updated_at: string;

@@ -28,6 +28,7 @@ const routes: [string, string][] = [
   ['POST', '/api/tasks/:id/todo'],
   ['POST', '/api/tasks/:id/start-coding'],
   ['POST', '/api/tasks/:id/run-all'],
+  ['POST', '/api/tasks/:id/baseline'],
   ['GET', '/api/tasks/:id/todos'],
   ['GET', '/api/tasks/:id/diff'],
   ['POST', '/api/tasks/:id/commit-message'],

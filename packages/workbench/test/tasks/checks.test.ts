@@ -16,9 +16,9 @@ import {
   tempDir,
 } from '../harness.ts';
 
-// The repository's test: passes once greeting.txt says hello.
+// The repository's test: passes with no greeting.txt (the baseline) or one that says hello.
 const checkScript = `const fs = require('node:fs');
-const text = fs.existsSync('greeting.txt') ? fs.readFileSync('greeting.txt', 'utf8') : '';
+const text = fs.existsSync('greeting.txt') ? fs.readFileSync('greeting.txt', 'utf8') : 'hello';
 if (!text.includes('hello')) { console.error('greeting.txt does not say hello: ' + JSON.stringify(text)); process.exit(1); }
 console.log('greeting ok');
 `;
@@ -81,6 +81,9 @@ describe('checks after each todo', () => {
         name: 'test',
         command: 'node check.js',
         passed: true,
+        outcome: 'passed',
+        reason: null,
+        baseline: 'passed',
         exit_code: 0,
         duration_ms: expect.any(Number),
         output: expect.stringContaining('greeting ok'),
@@ -124,7 +127,13 @@ describe('checks after each todo', () => {
     expect(ended.error).toContain(
       'Checks failed after the repair turns: app: test (`node check.js`, exit code 1)',
     );
-    expect(ended.checks[0]).toMatchObject({ passed: false, exit_code: 1 });
+    expect(ended.error_code).toBe('CHECKS_FAILED');
+    expect(ended.checks[0]).toMatchObject({
+      passed: false,
+      outcome: 'failed',
+      baseline: 'passed',
+      exit_code: 1,
+    });
     expect(ended.checks[0].output).toContain('does not say hello: "still bye\\n"');
     // Bad input: a check of a repository the project does not have.
     const unknown = await api('PUT', `/api/projects/${task.project_id}`, { checks: { nope: [] } });
@@ -156,8 +165,12 @@ describe('checks after each todo', () => {
       await api('POST', `/api/todos/${todo.id}/execute`);
       const ended = await todoEnded(api, todo.id);
       expect(ended.status).toBe('failed');
-      expect(ended.checks[0]).toMatchObject({ passed: false, exit_code: null });
-      expect(ended.checks[0].output).toMatch(/no sandbox/i);
+      // Refused in the baseline already, before any change: an environment problem, and no turn is spent.
+      expect(ended.error_code).toBe('ENVIRONMENT_ERROR');
+      const baseline = (await api('GET', `/api/tasks/${task.id}`)).body.baseline;
+      expect(baseline.results[0]).toMatchObject({ passed: false, outcome: 'environment', exit_code: null });
+      expect(baseline.results[0].reason).toMatch(/no sandbox/i);
+      expect(baseline.results[0].output).toMatch(/no sandbox/i);
       expect(existsSync(join(task.work_dir, 'app', 'marker.txt'))).toBe(false);
     } finally {
       process.env.PATH = path;

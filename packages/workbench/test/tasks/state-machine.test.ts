@@ -13,6 +13,7 @@ const endpoints: Record<string, [string, string, unknown?]> = {
   execute_todo: ['POST', '/api/todos/:todo/execute'],
   skip_todo: ['POST', '/api/todos/:todo/skip'],
   run_all: ['POST', '/api/tasks/:id/run-all'],
+  baseline: ['POST', '/api/tasks/:id/baseline'],
   review: ['POST', '/api/tasks/:id/review'],
   dismiss_finding: ['POST', '/api/tasks/:id/findings/finding_1/dismiss'],
   commit_message: ['POST', '/api/tasks/:id/commit-message'],

@@ -8,6 +8,7 @@ import { MessageBox } from '../../components/message-box.tsx';
 import { SessionView } from '../../components/session-view.tsx';
 import { Badge, Empty, ErrorNote, Loading } from '../../components/status.tsx';
 import { StopButton } from '../../components/stop-button.tsx';
+import { ChecksBaseline } from './checks-baseline.tsx';
 import { useRefreshOnFinish, useTaskAction } from './task-actions.ts';
 import { TodoChecks } from './todo-checks.tsx';
 import { TodoOrigin } from './todo-origin.tsx';
@@ -86,6 +87,7 @@ export function CodingStage({ task }: { task: Task }) {
         </div>
       ) : null}
       <ErrorNote error={runAll.error ?? execute.error ?? skip.error} />
+      <ChecksBaseline task={task} />
       <div className="coding">
         <ol className="todo-list selectable">
           {todos.map((todo) => {

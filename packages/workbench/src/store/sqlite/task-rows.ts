@@ -20,6 +20,7 @@ const jsonColumns = new Set([
   'review',
   'merge_requests',
   'origin',
+  'baseline',
 ]);
 
 /** A task's sessions by stage key, as `task_sessions` holds them. */
@@ -57,6 +58,7 @@ export function toListedTask(row: Row, sessions: StageSessions): Omit<Task, 'ima
     prd_link_errors: fromJson(row.prd_link_errors, []),
     review: fromJson(row.review, null),
     merge_requests: fromJson(row.merge_requests, null),
+    baseline: fromJson(row.baseline, null),
     error: (row.error as string | null) ?? null,
     created_at: row.created_at as string,
     updated_at: row.updated_at as string,
@@ -75,12 +77,24 @@ export function toTodo(row: Row): Todo {
     session_id: (row.session_id as string | null) ?? null,
     before: fromJson(row.before, null),
     after: fromJson(row.after, null),
-    checks: fromJson(row.checks, null),
+    checks: withOutcomes(fromJson(row.checks, null)),
     origin: fromJson(row.origin, { kind: 'plan' }),
     error: (row.error as string | null) ?? null,
+    error_code: (row.error_code as Todo['error_code'] | null) ?? null,
     created_at: row.created_at as string,
     updated_at: row.updated_at as string,
   };
+}
+
+/** Check results stored before they had an outcome: passed or failed, as they said. */
+function withOutcomes(checks: Todo['checks']): Todo['checks'] {
+  return (
+    checks?.map((check) => ({
+      ...check,
+      outcome: check.outcome ?? (check.passed ? 'passed' : 'failed'),
+      reason: check.reason ?? null,
+    })) ?? null
+  );
 }
 
 /** What lists and views show of a task's images, kept beside them so that a list never reads the images. */

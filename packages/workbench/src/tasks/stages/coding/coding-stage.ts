@@ -1,4 +1,4 @@
-import { type CheckResult, repairPrompt, runChecks } from '../../../checks/index.ts';
+import { type CheckResult, repairPrompt } from '../../../checks/index.ts';
 import { WorkbenchError } from '../../../errors.ts';
 import { diff, restoreSnapshot, snapshot } from '../../../git/index.ts';
 import type { RunnerOutcome } from '../../../runners/index.ts';
@@ -6,7 +6,9 @@ import type { Reservation, SessionRecord } from '../../../sessions/index.ts';
 import { claim, createTaskSession, reserveSession, type TaskDeps, taskRunner } from '../../deps.ts';
 import type { Task, Todo } from '../../types.ts';
 import { reviewAutomatically } from '../review/reviewer.ts';
+import { baselineFor, changeBroke, noteEnvironment, todoEnvironmentError } from './baseline.ts';
 import { codingPrompt } from './prompts.ts';
+import { checksFailed, checkTodo } from './todo-checks.ts';
 
 /** TODO_READY → CODING, with at least one todo. */
 export async function startCoding(deps: TaskDeps, taskId: string): Promise<Task> {
@@ -75,6 +77,7 @@ export async function executeTodo(deps: TaskDeps, todoId: string) {
     status: 'running',
     session_id: session.id,
     error: null,
+    error_code: null,
   });
   deps.background.run(async () => {
     try {
@@ -118,6 +121,7 @@ export async function runAll(deps: TaskDeps, taskId: string) {
             status: 'running',
             session_id: session.id,
             error: null,
+            error_code: null,
           });
           await runTodo(deps, current, running, reservation);
         } finally {
@@ -171,22 +175,39 @@ export async function skipTodo(deps: TaskDeps, todoId: string): Promise<Todo> {
 async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Reservation): Promise<void> {
   try {
     let before = todo.before;
-    if (before) {
-      // A retry starts from where the todo first started: its partial changes are put back.
-      await restore(task, before);
-    } else {
+    // A retry starts from where the todo first started: its partial changes are put back.
+    if (before) await restore(task, before);
+    // A retry's checks are its own.
+    await deps.store.updateTodo(todo.id, { checks: null });
+    // The checks on the workspace before this todo changes it; checks that cannot run there would fail
+    // the todo whatever its turn did: it fails now, with no turn spent.
+    const baseline = await baselineFor(deps, task);
+    const broken = baseline.results.filter((result) => result.outcome === 'environment');
+    if (broken.length > 0) {
+      await deps.store.updateTodo(todo.id, {
+        status: 'failed',
+        error: todoEnvironmentError(broken, true),
+        error_code: 'ENVIRONMENT_ERROR',
+      });
+      await deps.runner.setStatus(reservation.sessionId, 'failed', {
+        code: 'ENVIRONMENT_ERROR',
+        message: `The checks cannot run in the workspace: ${broken.map((result) => result.reason).join('; ')}.`,
+      });
+      return;
+    }
+    if (!before) {
       before = {};
       for (const workspace of task.workspaces)
         before[workspace.repository] = await snapshot(workspace.dir, `todo-${todo.id}-before`);
       await deps.store.updateTodo(todo.id, { before });
     }
-    // A retry's checks are its own.
-    await deps.store.updateTodo(todo.id, { checks: null });
     const total = (await deps.store.todos(task.id)).length;
     const sessionId = reservation.sessionId;
     let repairsLeft = (await deps.projects.get(task.project_id)).repair_turns;
-    // The checks that failed after the last turn, while a repair turn may still fix them.
+    // The checks the change broke after the last turn, while a repair turn may still fix them.
     let failing: CheckResult[] = [];
+    // The checks that could not run after the last turn: no repair turn can help.
+    let environment: CheckResult[] = [];
     // The todo's final state.
     const complete = async (ended: RunnerOutcome) => {
       const after: Record<string, string> = {};
@@ -197,8 +218,18 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
         await deps.store.updateTodo(todo.id, { status: 'failed', error: (error as Error).message });
         throw error;
       }
-      if (ended.status === 'succeeded' && failing.length === 0) {
+      if (ended.status === 'succeeded' && environment.length > 0) {
+        const error = todoEnvironmentError(environment, false);
+        await deps.store.updateTodo(todo.id, {
+          status: 'failed',
+          after,
+          error,
+          error_code: 'ENVIRONMENT_ERROR',
+        });
+        await noteEnvironment(deps, task.id, error);
+      } else if (ended.status === 'succeeded' && failing.length === 0) {
         await deps.store.updateTodo(todo.id, { status: 'done', after, error: null });
+        await noteEnvironment(deps, task.id, null);
         await finishIfLast(deps, task.id);
       } else {
         await deps.store.updateTodo(todo.id, {
@@ -208,6 +239,7 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
             failing.length > 0
               ? checksFailed(failing)
               : (stopped(ended) ?? ended.error?.message ?? ended.status),
+          error_code: failing.length > 0 ? 'CHECKS_FAILED' : null,
         });
       }
     };
@@ -216,9 +248,11 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
     const finish = async (ended: RunnerOutcome) => {
       if (ended.status === 'succeeded' && deps.runner.hasQueued(sessionId)) return;
       if (ended.status === 'succeeded') {
-        const results = await checkTodo(deps, task, before);
-        if (results) await deps.store.updateTodo(todo.id, { checks: results });
-        failing = (results ?? []).filter((result) => !result.passed);
+        const results = (await checkTodo(deps, task, before, baseline)) ?? [];
+        if (results.length > 0) await deps.store.updateTodo(todo.id, { checks: results });
+        environment = results.filter((result) => result.outcome === 'environment');
+        // Repair turns are for what the change broke, and only when every check could run.
+        failing = environment.length > 0 ? [] : results.filter(changeBroke);
         if (failing.length > 0 && repairsLeft > 0) return;
       }
       await complete(ended);
@@ -259,39 +293,6 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
   } catch (error) {
     await deps.store.updateTodo(todo.id, { status: 'failed', error: (error as Error).message });
   }
-}
-
-/**
- * The checks of the repositories the todo changed (compared with its before-snapshot), run in their
- * workspaces; null when none ran (no repository changed, or none has checks).
- */
-async function checkTodo(
-  deps: TaskDeps,
-  task: Task,
-  before: Record<string, string>,
-): Promise<CheckResult[] | null> {
-  const project = await deps.projects.get(task.project_id);
-  const results: CheckResult[] = [];
-  for (const workspace of task.workspaces) {
-    const checks = project.repositories.find((each) => each.name === workspace.repository)?.checks ?? [];
-    const from = before[workspace.repository];
-    if (checks.length === 0 || !from) continue;
-    const changed = await diff(workspace.dir, from, undefined, { maxPatchBytes: 1 });
-    if (changed.files.length === 0) continue;
-    results.push(...(await runChecks(deps.commands, workspace.repository, workspace.dir, checks)));
-  }
-  return results.length > 0 ? results : null;
-}
-
-/** A todo's error when its checks still fail: which, and where the output is. */
-function checksFailed(failing: readonly CheckResult[]): string {
-  const which = failing
-    .map(
-      (result) =>
-        `${result.repository}: ${result.name} (\`${result.command}\`, ${result.exit_code === null ? 'did not finish' : `exit code ${result.exit_code}`})`,
-    )
-    .join('; ');
-  return `Checks failed after the repair turns: ${which}. Their output is in the todo's checks; execute it again to retry, or skip it.`;
 }
 
 /** The todo's error when its turn was stopped: it says so, and that the todo can run again. */

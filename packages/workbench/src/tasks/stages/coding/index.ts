@@ -32,6 +32,13 @@ export const codingStage: StageModule = {
       trigger: 'POST /api/tasks/{id}/run-all',
     },
     {
+      action: 'baseline',
+      by: 'user',
+      from: ['CODING'],
+      to: 'CODING',
+      trigger: 'POST /api/tasks/{id}/baseline (taken by itself before the first todo)',
+    },
+    {
       action: 'finish_coding',
       by: 'system',
       from: ['CODING'],

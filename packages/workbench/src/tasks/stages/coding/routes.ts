@@ -4,9 +4,13 @@ import { idParams, responses } from '../../../http/index.ts';
 import type { TaskDeps } from '../../deps.ts';
 import { viewTask } from '../../task-service.ts';
 import { flowTags as tags } from '../route-helpers.ts';
+import { runBaseline } from './baseline.ts';
 import { executeTodo, runAll, skipTodo, startCoding, todoDiff } from './coding-stage.ts';
 
-/** Stage 04's endpoints: start coding, run one todo or all, skip one, read a todo and its changes. */
+/**
+ * Stage 04's endpoints: start coding, run one todo or all, skip one, read a todo and its changes, take the
+ * checks' baseline again.
+ */
 export function codingRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
   return async (app) => {
     const started = responses(wire.task, 400, 404, 409, 422);
@@ -29,6 +33,20 @@ export function codingRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
         const { task } = await runAll(deps, request.params.id);
         return reply.status(202).send(await viewTask(deps, await deps.store.get(task.id)));
       },
+    );
+    app.post(
+      '/api/tasks/:id/baseline',
+      {
+        schema: {
+          tags,
+          description:
+            "04: runs the repositories' checks again on the workspace as it stands before the next todo, as the task's baseline (202; e.g. after fixing the setup).",
+          params: idParams,
+          response: started,
+        },
+      },
+      async (request, reply) =>
+        reply.status(202).send(await viewTask(deps, await runBaseline(deps, request.params.id))),
     );
     app.get(
       '/api/todos/:id',

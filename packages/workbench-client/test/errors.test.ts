@@ -91,6 +91,7 @@ const driftedProject = {
   default_runner: null,
   trust_repository_config: false,
   repair_turns: 2,
+  run_setup: false,
   review_runner: null,
   status: 'ARCHIVED',
   failure: null,

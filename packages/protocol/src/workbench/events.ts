@@ -50,6 +50,8 @@ export const sessionEventSchemas = {
     status: z.enum(['running', 'done', 'failed']),
     detail: z.string().optional(),
     error: errorObject.optional(),
+    /** A command's step (setup): its output (as exec_command keeps it: long output cut in the middle). */
+    output: z.string().optional(),
   }),
   /**
    * A change the user made by hand (the plan, the todo list, the commit message), logged in that stage's

@@ -4,7 +4,7 @@
 // so a hostile repository cannot smuggle a command line through here. A symbolic link (`package.json ->
 // ~/.config/x.json`, `tests -> /`) is never read or looked through: it counts as absent.
 import { parse as parseToml } from 'smol-toml';
-import { entryKind, readNoFollow } from '../files/index.ts';
+import { entryKind, isDirectory, isFile, readSmallFile } from '../files/index.ts';
 
 export interface CheckCommand {
   /** What it checks, e.g. 'test', 'lint', 'typecheck', 'build'. */
@@ -18,26 +18,6 @@ export interface CheckCommand {
 type CheckName = CheckCommand['name'];
 
 const checkOrder: readonly CheckName[] = ['test', 'lint', 'typecheck', 'build'];
-
-// As the scan's manifest reader: a manifest larger than this is not one we read.
-const maxFileBytes = 1024 * 1024;
-
-/**
- * The text of the regular file `name` in `dir`, or undefined when missing, a link, not a file, too large or
- * unreadable.
- */
-async function readSmallFile(dir: string, name: string): Promise<string | undefined> {
-  const read = await readNoFollow(dir, name, { maxBytes: maxFileBytes }).catch(() => undefined);
-  return read?.why === undefined ? read?.text : undefined;
-}
-
-async function isFile(dir: string, name: string): Promise<boolean> {
-  return (await entryKind(dir, name).catch(() => 'missing')) === 'file';
-}
-
-async function isDirectory(dir: string, name: string): Promise<boolean> {
-  return (await entryKind(dir, name).catch(() => 'missing')) === 'folder';
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

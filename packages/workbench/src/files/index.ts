@@ -10,3 +10,4 @@ export {
   type Unread,
   writeNoFollow,
 } from './no-follow.ts';
+export { isDirectory, isFile, readSmallFile } from './small-files.ts';

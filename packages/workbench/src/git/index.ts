@@ -21,3 +21,4 @@ export type { RemoteProvider } from './remote-links.ts';
 export { compareLink, detectProvider, parseRepoSlug } from './remote-links.ts';
 export { remoteUrl, sourcePushUrl } from './remote-url.ts';
 export { restoreSnapshot, snapshot, snapshotRefPrefix } from './snapshot.ts';
+export { untrackedEntries } from './untracked-entries.ts';

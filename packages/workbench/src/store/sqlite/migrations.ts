@@ -156,4 +156,10 @@ export const migrations: string[] = [
    ALTER TABLE tasks DROP COLUMN init_session_id;
    ALTER TABLE tasks DROP COLUMN plan_session_id;
    ALTER TABLE tasks DROP COLUMN review_session_id;`,
+  // Issue #37: the checks' baseline on a task's workspace, and a failed todo's error code (an environment
+  // problem is not the change's fault).
+  `ALTER TABLE tasks ADD COLUMN baseline TEXT;
+   ALTER TABLE todos ADD COLUMN error_code TEXT;`,
+  // Issue #37: whether a project's task initialisation runs its repositories' setup (install) commands.
+  `ALTER TABLE projects ADD COLUMN run_setup INTEGER NOT NULL DEFAULT 0;`,
 ];

@@ -24,6 +24,7 @@ function toProject(row: Row): Project {
     default_runner: (row.default_runner as string | null) ?? null,
     trust_repository_config: Number(row.trust_repository_config ?? 0) === 1,
     repair_turns: Number(row.repair_turns ?? defaultRepairTurns),
+    run_setup: Number(row.run_setup ?? 0) === 1,
     review_runner: (row.review_runner as string | null) ?? null,
     status: row.status as Project['status'],
     error: (row.error as string | null) ?? null,

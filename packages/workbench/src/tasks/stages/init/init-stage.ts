@@ -8,12 +8,13 @@ import { noteTaskError, startAutomatically } from '../../stage-errors.ts';
 import { writeTaskFile } from '../../task-files.ts';
 import type { InitStep, Task, Workspace } from '../../types.ts';
 import { startPlan } from '../plan/plan-stage.ts';
+import { outputExcerpt, runSetupStep, StepFailure, type StepOutcome } from './setup-step.ts';
 
 /**
  * Stage 01: retryable steps, run by the workbench itself (no AI): clone every repository into the task
- * directory on the task branch, sync the linked skills into `.skills/`, copy project.md and
- * constitution.md. Each step's status is on the task and an event of its init session. A second
- * `init` runs only the steps not done.
+ * directory on the task branch, install each repository's dependencies (its setup command, when the project's
+ * run_setup is on), sync the linked skills into `.skills/`, copy project.md and constitution.md. Each step's
+ * status is on the task and an event of its init session. A second `init` runs only the steps not done.
  */
 export async function startInit(deps: TaskDeps, taskId: string): Promise<Task> {
   const { store, projects, runner } = deps;
@@ -40,6 +41,8 @@ export async function startInit(deps: TaskDeps, taskId: string): Promise<Task> {
   const release = claim(deps, taskId, 'initializing the task');
   const wanted = [
     ...project.repositories.map((repository) => `clone:${repository.name}`),
+    // A step only for a repository with something to install; it says so when run_setup is off.
+    ...project.repositories.flatMap((repository) => (repository.setup ? [`setup:${repository.name}`] : [])),
     'skills',
     'knowledge',
   ];
@@ -77,7 +80,7 @@ async function runSteps(deps: TaskDeps, taskId: string, sessionId: string): Prom
   const project = await projects.get(task.project_id);
   const taskDir = deps.paths.taskDir(taskId);
   mkdirSync(taskDir, { recursive: true });
-  const work: Record<string, () => Promise<string>> = {
+  const work: Record<string, () => Promise<string | StepOutcome>> = {
     skills: async () => {
       // Copied into a new folder renamed into place: a `.skills` that is a link is removed (rm does not
       // follow it), and a link planted again meanwhile makes the rename fail instead of being written through.
@@ -105,6 +108,7 @@ async function runSteps(deps: TaskDeps, taskId: string, sessionId: string): Prom
     },
   };
   for (const repository of project.repositories) {
+    work[`setup:${repository.name}`] = () => runSetupStep(deps, taskId, repository.name);
     work[`clone:${repository.name}`] = async () => {
       const info = await createWorkspace({
         source: repository.path,
@@ -133,14 +137,31 @@ async function runSteps(deps: TaskDeps, taskId: string, sessionId: string): Prom
     await setStep(deps, taskId, { name: step.name, status: 'running' });
     runner.record(sessionId, { type: 'step', step: step.name, status: 'running' });
     try {
-      const detail = run ? await run() : 'nothing to do';
-      await setStep(deps, taskId, { name: step.name, status: 'done', detail });
-      runner.record(sessionId, { type: 'step', step: step.name, status: 'done', detail });
+      const ended = run ? await run() : 'nothing to do';
+      const { detail, output } = typeof ended === 'string' ? { detail: ended, output: undefined } : ended;
+      // The step keeps an excerpt of a command's output; its event in the init session keeps all of it.
+      const tail = output === undefined ? {} : { output: outputExcerpt(output) };
+      await setStep(deps, taskId, { name: step.name, status: 'done', detail, ...tail });
+      runner.record(sessionId, {
+        type: 'step',
+        step: step.name,
+        status: 'done',
+        detail,
+        ...(output === undefined ? {} : { output }),
+      });
     } catch (error) {
       const message = (error as Error).message;
-      await setStep(deps, taskId, { name: step.name, status: 'failed', error: message });
+      const output = error instanceof StepFailure ? error.output : undefined;
+      const tail = output === undefined ? {} : { output: outputExcerpt(output) };
+      await setStep(deps, taskId, { name: step.name, status: 'failed', error: message, ...tail });
       const code = WorkbenchError.is(error) ? error.code : 'INIT_STEP_FAILED';
-      runner.record(sessionId, { type: 'step', step: step.name, status: 'failed', error: { code, message } });
+      runner.record(sessionId, {
+        type: 'step',
+        step: step.name,
+        status: 'failed',
+        error: { code, message },
+        ...(output === undefined ? {} : { output }),
+      });
     }
   }
   const steps = (await store.get(taskId)).init.steps;

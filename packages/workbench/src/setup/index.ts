@@ -1,0 +1,12 @@
+// A repository's setup (issue #37): found from its lockfiles, run as a step of task initialisation in the
+// sandbox with the network on for that command only.
+
+export {
+  defaultSetupTimeoutMs,
+  detectSetup,
+  type SetupPart,
+  type SetupSetting,
+  setupSettingOf,
+} from './detect-setup.ts';
+export { type SetupCaches, setupCaches } from './setup-caches.ts';
+export { runtimeSetupRunner, type SetupRunner } from './setup-runner.ts';

@@ -5,6 +5,7 @@ import { checkBind, frameworkOptions, healthRoutes, installApiDocs } from '@keel
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { installBodyParsers, installErrorHandler, installGuard } from './http/index.ts';
+import type { PreviewTimings } from './previews/index.ts';
 import { registerRoutes } from './routes.ts';
 import type { RunnerRegistry } from './runners/index.ts';
 import { createServices, type Services } from './services.ts';
@@ -40,6 +41,8 @@ export interface WorkbenchOptions {
   bodyLimit?: number;
   /** The built SPA to serve at `/` (default: `dist/` of the installed `@keel/workbench-web`). */
   spaDir?: string;
+  /** A preview's stop grace period and port probe interval (default 5 s and 250 ms; tests shorten them). */
+  previewTimings?: PreviewTimings;
 }
 
 export interface Workbench {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { conversationRoutes } from './conversations/index.ts';
 import { directoryRoutes } from './directories/index.ts';
 import type { SocketAuthorizer } from './http/index.ts';
+import { previewRoutes } from './previews/index.ts';
 import { projectRoutes } from './projects/index.ts';
 import { type Services, taskSnapshot } from './services.ts';
 import { registerWebSocket, sessionRoutes } from './sessions/index.ts';
@@ -21,6 +22,7 @@ export async function registerRoutes(
   // GET /api/flow, then each registered stage's endpoints in order.
   await app.register(flowRoutes(services.tasks));
   await app.register(editRoutes(services.tasks));
+  await app.register(previewRoutes(services.previews));
   await app.register(sessionRoutes(services.sessions, services.log, services.runner));
   await app.register(async (scope) =>
     registerWebSocket(scope, {

@@ -6,6 +6,7 @@ import { Background } from './background.ts';
 import { runtimeCommandRunner } from './checks/index.ts';
 import { readConfig, type WorkbenchConfig, type WorkbenchPaths, workbenchPaths } from './config.ts';
 import { ConversationService } from './conversations/index.ts';
+import { PreviewService } from './previews/index.ts';
 import { KnowledgeService, ProjectService, RepositoryTrust } from './projects/index.ts';
 import { builtinRunnerConfigs, createRunnerRegistry, type RunnerRegistry } from './runners/index.ts';
 import {
@@ -20,6 +21,7 @@ import {
   taskChannel,
 } from './sessions/index.ts';
 import { SettingsService } from './settings/index.ts';
+import { runtimeSetupRunner } from './setup/index.ts';
 import { SkillService } from './skills/index.ts';
 import {
   createSqliteWorkbenchStore,
@@ -67,6 +69,8 @@ export interface Services {
   skills: SkillService;
   tasks: TaskDeps;
   conversations: ConversationService;
+  /** The tasks' previews (their repositories' dev servers): stopped on a task's delete and on close. */
+  previews: PreviewService;
   /** Crash repair and the first log clean-up, then the daily one. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -148,6 +152,13 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
     busy: new TaskLocks(),
     // Each repository's checks run as the agent's commands do: sandboxed, under the command policy.
     commands: runtimeCommandRunner({ env, runtimeDir, hiddenPaths: [config.home], trustProjectConfig }),
+    // Setup as the checks, but with the network on and the package managers' caches (docs/security.md).
+    setup: runtimeSetupRunner({
+      runtimeDir,
+      hiddenPaths: [config.home],
+      trustProjectConfig,
+      cacheDir: join(config.home, 'caches'),
+    }),
     mergeRequests,
     flow,
   };
@@ -156,6 +167,15 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
   // A project that became READY: its tasks waiting in CREATED initialize themselves.
   knowledge.onReady = (projectId) => initWaitingTasks(tasks, projectId);
   registerTurnEnds(runner, flow, tasks);
+  // Previews run sandboxed as checks do, but with the host's network (docs/security.md); a task's delete
+  // stops them (before its workspaces go), and so does close.
+  const previews = new PreviewService({
+    tasks,
+    hub,
+    launch: { runtimeDir, hiddenPaths: [config.home], trustProjectConfig, env },
+    ...(options.previewTimings ? { timings: options.previewTimings } : {}),
+  });
+  tasks.previews = previews;
   const conversations = new ConversationService({
     store,
     knowledge,
@@ -184,6 +204,7 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
     skills,
     tasks,
     conversations,
+    previews,
     async start() {
       await unlessStoreFault('crash repair at start-up', async () => {
         await failInterruptedSessions(sessions, log);
@@ -208,6 +229,8 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
     async close() {
       if (timer) clearInterval(timer);
       mergeRequests.close();
+      // First: a preview's processes never outlive the service.
+      await previews.close();
       await runner.close();
       await background.idle();
       await store.close();

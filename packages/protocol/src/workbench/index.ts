@@ -9,6 +9,7 @@ export * from './events.ts';
 export * from './library.ts';
 export * from './names.ts';
 export * from './other-requests.ts';
+export * from './previews.ts';
 export * from './project-requests.ts';
 export * from './projects.ts';
 export * from './sessions.ts';

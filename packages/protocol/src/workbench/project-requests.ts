@@ -12,6 +12,25 @@ export const checkSchema = z.strictObject({
   timeout_ms: z.number().int().min(1000).max(3_600_000).default(600_000),
 });
 
+/**
+ * A repository's setup (issue #37): the command that installs its dependencies in a task's workspace, run
+ * as an init step in the sandbox with the network on, when the project's `run_setup` is on.
+ */
+export const setupSchema = z.strictObject({
+  /** The command line, e.g. `npm ci`; run at the repository's root in the workspace. */
+  command: z.string().trim().min(1).max(1000),
+  timeout_ms: z.number().int().min(1000).max(600_000).default(600_000),
+});
+
+/**
+ * A repository's preview (issue #37): its run/dev command, started from a task in the task's workspace, in
+ * the sandbox, with a free loopback port as `PORT` (and `HOST=127.0.0.1`).
+ */
+export const previewSchema = z.strictObject({
+  /** The command line, e.g. `npm run dev`; it should listen on `$PORT`. */
+  command: z.string().trim().min(1).max(1000),
+});
+
 /** A repository entry as given: its name becomes its folder in each task's work directory. */
 export const repositoryInputSchema = z.strictObject({
   path: z.string().min(1),
@@ -40,6 +59,15 @@ export const projectUpdateSchema = z.strictObject({
   /** Each named repository's checks, replaced as a whole (`[]`: none). */
   checks: z.record(z.string(), z.array(checkSchema).max(10)).optional(),
   repair_turns: z.number().int().min(0).max(5).optional(),
+  /** Each named repository's setup, replaced (`null`: none). */
+  setup: z.record(z.string(), setupSchema.nullable()).optional(),
+  /**
+   * Whether task initialisation runs the repositories' setup commands (default false). Their install
+   * scripts then run as if the user ran the install by hand, with the network on.
+   */
+  run_setup: z.boolean().optional(),
+  /** Each named repository's preview (run/dev) command, replaced (`null`: none). */
+  preview: z.record(z.string(), previewSchema.nullable()).optional(),
   review_runner: z.string().min(1).nullable().optional(),
 });
 
@@ -54,6 +82,8 @@ export const projectInitSchema = z
   });
 
 export type CheckInput = z.input<typeof checkSchema>;
+export type SetupInput = z.input<typeof setupSchema>;
+export type PreviewInput = z.input<typeof previewSchema>;
 export type RepositoryInput = z.input<typeof repositoryInputSchema>;
 export type ProjectCreate = z.input<typeof projectCreateSchema>;
 export type ProjectUpdate = z.input<typeof projectUpdateSchema>;

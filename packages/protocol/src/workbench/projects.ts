@@ -16,6 +16,19 @@ export const checkSetting = z.object({
 });
 export type CheckSetting = z.infer<typeof checkSetting>;
 
+/** A repository's setup as the project stores it: run at its root in each task's workspace during init. */
+export const setupSetting = z.object({
+  command: z.string(),
+  timeout_ms: z.number().int(),
+});
+export type SetupSetting = z.infer<typeof setupSetting>;
+
+/** A repository's preview: its run/dev command, started from a task in its workspace on a loopback `PORT`. */
+export const previewSetting = z.object({
+  command: z.string(),
+});
+export type PreviewSetting = z.infer<typeof previewSetting>;
+
 export const repository = z.object({
   /** Absolute path of the repository's root. */
   path: z.string(),
@@ -25,6 +38,10 @@ export const repository = z.object({
   provider: z.enum(repositoryProviders).optional(),
   /** Its verification commands: found by a scan when the project is created, edited in its settings. */
   checks: z.array(checkSetting).optional(),
+  /** What installs its dependencies (found from its lockfile when the project is created; null: nothing). */
+  setup: setupSetting.nullable().optional(),
+  /** Its run/dev command for a preview (found from its files when the project is created; null: none). */
+  preview: previewSetting.nullable().optional(),
 });
 export type Repository = z.infer<typeof repository>;
 
@@ -38,6 +55,8 @@ export const project = z.object({
   trust_repository_config: z.boolean(),
   /** Turns a todo gets to fix its failing checks before it is failed. */
   repair_turns: z.number().int(),
+  /** Whether task initialisation runs the repositories' setup commands (their install scripts, network on). */
+  run_setup: z.boolean(),
   /** The runner config of stage 05's reviewer (null: the task's own runner). */
   review_runner: z.string().nullable(),
   status: z.enum(projectStatuses),

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { errorObject, timestamp } from './common.ts';
 import { logEntry } from './events.ts';
 import { taskStates } from './names.ts';
+import { preview } from './previews.ts';
 import { queuedMessage, session } from './sessions.ts';
 import { followedMergeRequest, taskReview } from './tasks.ts';
 
 // `WS /api/ws`: one connection carries many subscriptions. Channels: `session:{session_id}` (the session's
-// log, replayed after a cursor then live, and its status) and `task:{task_id}` (every change of the task).
+// log, replayed after a cursor then live, and its status) and `task:{task_id}` (every change of the task, and its previews' state and output).
 
 const channel = z
   .string()
@@ -52,6 +53,16 @@ export const channelMessage = z.discriminatedUnion('type', [
     messages: z.array(queuedMessage),
   }),
   z.object({ type: z.literal('task'), channel: z.string(), task: taskSnapshot }),
+  /** On `task:{id}`: a preview of the task started, became reachable, ended or was stopped. */
+  z.object({ type: z.literal('preview'), channel: z.string(), preview }),
+  /** On `task:{id}`: output of a preview as it comes (`seq` counts its chunks from 1, per start). */
+  z.object({
+    type: z.literal('preview_log'),
+    channel: z.string(),
+    repository: z.string(),
+    seq: z.number().int(),
+    text: z.string(),
+  }),
 ]);
 export type ChannelMessage = z.infer<typeof channelMessage>;
 

@@ -3,7 +3,9 @@ import { basename, resolve } from 'node:path';
 import { checkSettingsOf } from '../checks/index.ts';
 import { WorkbenchError } from '../errors.ts';
 import { isGitRepository } from '../git/index.ts';
+import { previewSettingOf } from '../previews/index.ts';
 import type { SettingsService } from '../settings/index.ts';
+import { setupSettingOf } from '../setup/index.ts';
 import type { ProjectRecords } from '../store/index.ts';
 import {
   keepReviews,
@@ -12,7 +14,14 @@ import {
   reviewRepositories,
   withoutReviews,
 } from './repository-trust.ts';
-import type { CheckSetting, Project, Repository, RepositoryConfigReport } from './types.ts';
+import type {
+  CheckSetting,
+  PreviewSetting,
+  Project,
+  Repository,
+  RepositoryConfigReport,
+  SetupSetting,
+} from './types.ts';
 
 type RepositoryInput = Omit<Repository, 'name'> & { name?: string | undefined };
 
@@ -80,6 +89,9 @@ export class ProjectService {
       trust_repository_config?: boolean | undefined;
       checks?: Record<string, CheckSetting[]> | undefined;
       repair_turns?: number | undefined;
+      setup?: Record<string, SetupSetting | null> | undefined;
+      run_setup?: boolean | undefined;
+      preview?: Record<string, PreviewSetting | null> | undefined;
       review_runner?: string | null | undefined;
     },
   ): Promise<Project> {
@@ -93,6 +105,7 @@ export class ProjectService {
     if (patch.trust_repository_config !== undefined)
       changes.trust_repository_config = patch.trust_repository_config;
     if (patch.repair_turns !== undefined) changes.repair_turns = patch.repair_turns;
+    if (patch.run_setup !== undefined) changes.run_setup = patch.run_setup;
     if (patch.review_runner !== undefined) changes.review_runner = patch.review_runner;
     if (patch.repositories !== undefined) {
       await this.#notGenerating(project);
@@ -104,6 +117,12 @@ export class ProjectService {
     }
     if (patch.checks !== undefined) {
       changes.repositories = withChecks(changes.repositories ?? project.repositories, patch.checks);
+    }
+    if (patch.setup !== undefined) {
+      changes.repositories = withSetup(changes.repositories ?? project.repositories, patch.setup);
+    }
+    if (patch.preview !== undefined) {
+      changes.repositories = withPreview(changes.repositories ?? project.repositories, patch.preview);
     }
     // Trust pinned to what the user saw: turning it on (again) records what each source repository's
     // config asks for now; off drops it; changed repositories keep the review of the same source.
@@ -196,22 +215,56 @@ export class ProjectService {
         ...(input.provider ? { provider: input.provider } : {}),
         // Found by a scan of the repository's own files (package.json, Makefile, …); edited later.
         checks: await checkSettingsOf(path),
+        // From its lockfile (npm ci, uv sync, cargo fetch, …): run only once the project's run_setup is on.
+        setup: await setupSettingOf(path),
+        // Its run/dev command (package.json dev/start, manage.py, …): started only from a task, by the user.
+        preview: await previewSettingOf(path),
       });
     }
     return repositories;
   }
 }
 
-/** The repositories with the checks given by name replaced; a name no repository has is a 400. */
-function withChecks(repositories: Repository[], checks: Record<string, CheckSetting[]>): Repository[] {
-  for (const name of Object.keys(checks)) {
+/** A 400 for a name of `byName` no repository has (`field`: `checks`, `setup` or `preview`). */
+function assertRepositories(repositories: Repository[], field: string, byName: object): void {
+  for (const name of Object.keys(byName)) {
     if (!repositories.some((repository) => repository.name === name)) {
-      throw new WorkbenchError('INVALID_PARAMS', `checks.${name}: the project has no repository '${name}'.`, {
-        field: `checks.${name}`,
-        available: repositories.map((repository) => repository.name),
-      });
+      throw new WorkbenchError(
+        'INVALID_PARAMS',
+        `${field}.${name}: the project has no repository '${name}'.`,
+        {
+          field: `${field}.${name}`,
+          available: repositories.map((repository) => repository.name),
+        },
+      );
     }
   }
+}
+
+/** The repositories with the setup given by name replaced (null: none); a name no repository has is a 400. */
+function withSetup(repositories: Repository[], setup: Record<string, SetupSetting | null>): Repository[] {
+  assertRepositories(repositories, 'setup', setup);
+  return repositories.map((repository) => {
+    const given = setup[repository.name];
+    return given === undefined ? repository : { ...repository, setup: given };
+  });
+}
+
+/** The repositories with the preview given by name replaced (null: none); a name no repository has is a 400. */
+function withPreview(
+  repositories: Repository[],
+  preview: Record<string, PreviewSetting | null>,
+): Repository[] {
+  assertRepositories(repositories, 'preview', preview);
+  return repositories.map((repository) => {
+    const given = preview[repository.name];
+    return given === undefined ? repository : { ...repository, preview: given };
+  });
+}
+
+/** The repositories with the checks given by name replaced; a name no repository has is a 400. */
+function withChecks(repositories: Repository[], checks: Record<string, CheckSetting[]>): Repository[] {
+  assertRepositories(repositories, 'checks', checks);
   return repositories.map((repository) => {
     const given = checks[repository.name];
     return given === undefined ? repository : { ...repository, checks: given };

@@ -45,14 +45,15 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
         schema: {
           tags,
           description:
-            "Changes the fields given. New repositories reset the knowledge and generate it again. trust_repository_config: whether the repositories' .runtime/config.json apply their security-relevant keys in this project's Keel runs. A new check command, or turning trust_repository_config on, is 403 PERMISSION_DENIED from another origin than the workbench's own, unless the request carries the API key.",
+            "Changes the fields given. New repositories reset the knowledge and generate it again. trust_repository_config: whether the repositories' .runtime/config.json apply their security-relevant keys in this project's Keel runs. setup: each named repository's install command (null: none); run_setup: whether task initialisation runs them (their install scripts run with the network on, as if the user ran the install by hand). preview: each named repository's run/dev command (null: none), started from a task with POST /api/tasks/{id}/previews. A new check, setup or preview command, or turning trust_repository_config or run_setup on, is 403 PERMISSION_DENIED from another origin than the workbench's own, unless the request carries the API key.",
           params: idParams,
           body: projectUpdateSchema,
           response: responses(wire.project, 400, 403, 404, 409, 422),
         },
       },
       async (request) => {
-        // A new check command or trust in the repositories' config chooses what runs: not from another origin.
+        // A new check or setup command, trust in the repositories' config or run_setup chooses what runs: not from
+        // another origin.
         const current = await projects.get(request.params.id);
         requirePrivileged(request, projectProgramChanges(current, request.body));
         const project = await projects.update(request.params.id, request.body);

@@ -1,4 +1,4 @@
-import type { CheckSetting } from '@keel/protocol/workbench';
+import type { CheckSetting, PreviewSetting, SetupSetting } from '@keel/protocol/workbench';
 import {
   type KnowledgeLayer,
   knowledgeLayers,
@@ -11,10 +11,14 @@ import {
 export {
   type CheckSetting,
   checkSchema,
+  type PreviewSetting,
+  previewSchema,
   projectCreateSchema,
   projectInitSchema,
   projectUpdateSchema,
   repositoryInputSchema,
+  type SetupSetting,
+  setupSchema,
 } from '@keel/protocol/workbench';
 export { knowledgeLayers, knowledgeStatuses, projectStatuses, providers, repositoryTypes };
 
@@ -40,6 +44,10 @@ export interface Repository {
   provider?: (typeof providers)[number];
   /** Its verification commands: found by a scan when the project is created, edited in its settings. */
   checks?: CheckSetting[];
+  /** What installs its dependencies in a task's workspace: found from its lockfile, edited later; null: none. */
+  setup?: SetupSetting | null;
+  /** Its run/dev command for a task's preview: found from its files, edited later; null: none. */
+  preview?: PreviewSetting | null;
   /** Set while the project trusts its repositories' config: what was reviewed (stored, never on the wire). */
   reviewed_config?: ReviewedConfig;
 }
@@ -58,6 +66,11 @@ export interface Project {
   trust_repository_config: boolean;
   /** Turns a todo gets to fix its failing checks before it is `failed` (0: none). */
   repair_turns: number;
+  /**
+   * Whether task initialisation runs the repositories' `setup` commands (default false: a repository the
+   * user has not trusted runs no install script). On, they run in the sandbox with the network on.
+   */
+  run_setup: boolean;
   /** The runner config of the reviewer at the start of stage 05 (null: the task's own runner). */
   review_runner: string | null;
   status: ProjectStatus;

@@ -7,6 +7,7 @@ import type { KnowledgeService, Project, RepositoryTrust } from '../projects/ind
 import { type RunnerConfig, resolveRunner } from '../runners/index.ts';
 import type { Reservation, SessionKind, SessionRecord, SessionRunner, Sessions } from '../sessions/index.ts';
 import type { SettingsService } from '../settings/index.ts';
+import type { SetupRunner } from '../setup/index.ts';
 import type { SkillService } from '../skills/index.ts';
 import type { ProjectRecords } from '../store/index.ts';
 import type { MergeRequestFollower } from './merge-request-follower.ts';
@@ -33,10 +34,14 @@ export interface TaskDeps {
   busy: TaskLocks;
   /** Runs the repositories' checks after a todo. */
   commands: CommandRunner;
+  /** Runs the repositories' setup (install) commands during init: sandboxed, the network on. */
+  setup: SetupRunner;
   /** Follows submitted merge requests to their end. */
   mergeRequests: MergeRequestFollower;
   /** The flow built from the registered stages: the table of moves every action is checked against. */
   flow: Flow;
+  /** The task's previews (running dev servers): stopped by its delete, before its workspaces go. */
+  previews?: { stopTask(taskId: string): Promise<void> };
 }
 
 /**

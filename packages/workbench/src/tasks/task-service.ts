@@ -211,4 +211,5 @@ async function stopTaskWork(deps: TaskDeps, taskId: string): Promise<void> {
   const closed = deps.busy.close(taskId);
   await deps.runner.retire((await deps.sessions.byOwner(taskId)).map((session) => session.id));
   await closed;
+  await deps.previews?.stopTask(taskId);
 }

@@ -28,7 +28,9 @@ describe('project knowledge', () => {
       })
     ).body;
     // No manifest in it: no checks found.
-    expect(project.repositories).toEqual([{ path: repo.dir, type: 'backend', name: 'shop', checks: [] }]);
+    expect(project.repositories).toEqual([
+      { path: repo.dir, type: 'backend', name: 'shop', checks: [], setup: null, preview: null },
+    ]);
     await api('POST', `/api/projects/${project.id}/init`);
     const failed = await eventually(async () => {
       const body = (await api('GET', `/api/projects/${project.id}`)).body;

@@ -77,9 +77,18 @@ describe.skipIf(!hasChromium)('the runtime console (Chromium, real keel-web)', (
       await p.getByTestId('run-status').getByText('waiting').waitFor();
       await p.screenshot({ path: join(shots, 'console-approval.png') });
 
+      // The answer streams: seen by an observer of every change, since on a busy machine the streaming
+      // state can come and go between two polls of a locator.
+      // (A string: the tests' TypeScript has no DOM library.)
+      await p.evaluate(`(() => {
+        window.sawStreaming = false;
+        new MutationObserver(() => {
+          if (document.querySelector('[data-testid="transcript"] .t-assistant.streaming')) window.sawStreaming = true;
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+      })()`);
       await ask.getByRole('button', { name: 'Approve' }).click();
-      await transcript.locator('.t-assistant.streaming').waitFor();
       await transcript.locator('.t-assistant .markdown strong', { hasText: 'notes.txt' }).waitFor();
+      expect(await p.evaluate('window.sawStreaming')).toBe(true);
       await p.getByTestId('run-status').getByText('succeeded').waitFor();
       await transcript.getByTestId('run-done').waitFor();
       await transcript.locator('.t-tool[data-tool="write_file"][data-state="ok"]').waitFor();

@@ -249,9 +249,10 @@ describe.skipIf(!hasChromium)('the workbench SPA: steering a task', () => {
     // The last todo done, the task goes on to review (and its commit message) by itself.
     await expect.poll(() => heading().textContent(), { timeout: 30_000 }).toBe('05 · Code review');
     expect(lastMessages(model).some((text) => text.includes('Also export a goodbye.'))).toBe(true);
-    // Back on the coding stage: the todo's check passed, with its command.
+    // Back on the coding stage: the todo's check passed, with its command (the todo's own list, not the
+    // baseline's "Before any change", which shows the same check as it was before the todo).
     await page.locator('.stepper button', { hasText: 'Coding' }).click();
-    const check = page.getByTestId('todo-check');
+    const check = page.getByRole('region', { name: 'Checks', exact: true }).getByTestId('todo-check');
     await check.filter({ hasText: 'test -f src/greeting.js' }).waitFor();
     expect(await check.locator('.badge').textContent()).toBe('passed');
     await page.screenshot({ path: join(shots, 'steer-todo-checks.png'), fullPage: true });

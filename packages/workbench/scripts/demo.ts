@@ -170,7 +170,7 @@ const project = await call('POST', '/api/projects', {
     { path: backend, type: 'backend' },
   ],
 });
-await call('POST', `/api/projects/${project.id}/init`);
+// Knowledge generation starts by itself when a project is created.
 
 process.stdout.write(
   [

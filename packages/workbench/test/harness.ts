@@ -294,6 +294,15 @@ export function planningScript(repositories: number, titles: string[]): Scripted
 }
 
 /** Drives a new project and task to CODING (knowledge, init, plan, todos); answers the task. */
+/** Waits until a todo is done or failed, and answers it. */
+export async function todoEnded(api: Api, todoId: string): Promise<Body> {
+  await eventually(async () => {
+    const status = (await api('GET', `/api/todos/${todoId}`)).body.status;
+    return status === 'done' || status === 'failed';
+  }, 'the todo to end');
+  return (await api('GET', `/api/todos/${todoId}`)).body;
+}
+
 export async function taskInCoding(api: Api, repositories: { path: string; type: string }[]): Promise<Body> {
   // Knowledge, init and the first plan draft start by themselves.
   const project = (await api('POST', '/api/projects', { name: 'p', repositories })).body;

@@ -8,12 +8,12 @@ import { delimiter, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
   type Body,
-  eventually,
   planningScript,
   repoWithRemote,
   startWorkbench,
   taskInCoding,
   tempDir,
+  todoEnded,
 } from '../harness.ts';
 
 // The checks run in bubblewrap where it is installed (the runtime's default backend).
@@ -22,14 +22,6 @@ const bwrap = (process.env.PATH ?? '').split(delimiter).some((dir) => existsSync
 const writes = (path: string) => ({
   toolCalls: [{ name: 'write_file', arguments: { path, content: 'x\n' } }],
 });
-
-async function todoEnded(api: (method: string, path: string, body?: unknown) => Promise<Body>, id: string) {
-  await eventually(async () => {
-    const status = (await api('GET', `/api/todos/${id}`)).body.status;
-    return status === 'done' || status === 'failed';
-  }, 'the todo to end');
-  return (await api('GET', `/api/todos/${id}`)).body;
-}
 
 describe.skipIf(bwrap === undefined)("the workbench applies the source repository's reviewed config", () => {
   test('a workspace config an agent rewrote does not turn the sandbox off for the checks; the source, re-approved, does', {

@@ -14,6 +14,7 @@ import {
   startWorkbench,
   taskInCoding,
   tempDir,
+  todoEnded,
 } from '../harness.ts';
 
 // The repository's test: passes with no greeting.txt (the baseline) or one that says hello.
@@ -26,17 +27,6 @@ console.log('greeting ok');
 const write = (content: string) => ({
   toolCalls: [{ name: 'write_file', arguments: { path: 'app/greeting.txt', content } }],
 });
-
-async function todoEnded(
-  api: (method: string, path: string, body?: unknown) => Promise<Body>,
-  todoId: string,
-) {
-  await eventually(async () => {
-    const status = (await api('GET', `/api/todos/${todoId}`)).body.status;
-    return status === 'done' || status === 'failed';
-  }, 'the todo to end');
-  return (await api('GET', `/api/todos/${todoId}`)).body;
-}
 
 describe('checks after each todo', () => {
   test('found on creation; a failing test is repaired within the bound, and the todo is done with its results', {

@@ -12,6 +12,7 @@ import {
   startWorkbench,
   taskInCoding,
   tempDir,
+  todoEnded,
 } from '../harness.ts';
 
 type Api = (method: string, path: string, body?: unknown) => Promise<Body>;
@@ -23,14 +24,6 @@ const write = (path: string, content: string) => ({
 /** The model was asked to repair checks (the repair turn's prompt). */
 const repairAsked = (requests: readonly { messages?: unknown }[]) =>
   requests.some((request) => JSON.stringify(request.messages).includes('Fix the code so that they pass'));
-
-async function todoEnded(api: Api, todoId: string): Promise<Body> {
-  await eventually(async () => {
-    const status = (await api('GET', `/api/todos/${todoId}`)).body.status;
-    return status === 'done' || status === 'failed';
-  }, 'the todo to end');
-  return (await api('GET', `/api/todos/${todoId}`)).body;
-}
 
 async function baselineEnded(api: Api, taskId: string): Promise<Body> {
   await eventually(

@@ -12,8 +12,20 @@ export interface ControlSnapshot {
 // File times come from a coarse kernel clock that may lag `Date.now()` by a few milliseconds.
 const clockSlackMs = 50;
 
-/** Takes the snapshot `sweepNewControlPaths` compares with. */
+/**
+ * Sandboxed commands of this process between their snapshot and their sweep, and the empty folders (the
+ * sandboxes' stub mount points) whose removal waits for them. Commands run side by side in one workdir (a
+ * run and its sub-agents): one's stub `.runtime/` is another's existing, read-only mounted `.runtime/`, so
+ * removing it when the first ends would pull the mount source from under the second (`bwrap: Can't get type
+ * of source`) or unmount its protection. An empty folder protects nothing and harms nothing: it goes when
+ * the last command ends.
+ */
+let activeCommands = 0;
+const waitingEmptyFolders = new Set<string>();
+
+/** Takes the snapshot `sweepNewControlPaths` compares with; every snapshot must be swept once. */
 export async function snapshotControlPaths(roots: readonly string[]): Promise<ControlSnapshot> {
+  activeCommands += 1;
   const takenAt = Date.now() - clockSlackMs;
   const entries = new Map<string, string>();
   for (const { path } of await findControlPaths(roots)) entries.set(path, await typeOf(path));
@@ -29,6 +41,15 @@ export async function snapshotControlPaths(roots: readonly string[]): Promise<Co
  * without being named.
  */
 export async function sweepNewControlPaths(before: ControlSnapshot): Promise<string[]> {
+  try {
+    return await sweep(before);
+  } finally {
+    activeCommands -= 1;
+    if (activeCommands === 0) await removeWaitingEmptyFolders();
+  }
+}
+
+async function sweep(before: ControlSnapshot): Promise<string[]> {
   const removed: string[] = [];
   const gone: string[] = [];
   for (const { path } of await findControlPaths(before.roots)) {
@@ -39,12 +60,26 @@ export async function sweepNewControlPaths(before: ControlSnapshot): Promise<str
     // Made during the command: an old entry the first walk missed (its folder budget) is never touched.
     const made = info && Math.max(info.birthtimeMs || 0, info.ctimeMs) >= before.takenAt;
     if (!made) continue;
-    const empty = type === 'dir' && (await isEmptyFolder(path));
+    if (type === 'dir' && (await isEmptyFolder(path))) {
+      if (activeCommands > 1) waitingEmptyFolders.add(path);
+      else await rm(path, { recursive: true, force: true });
+      continue;
+    }
     await rm(path, { recursive: true, force: true });
     gone.push(path);
-    if (!empty) removed.push(shown(path, before.roots));
+    removed.push(shown(path, before.roots));
   }
   return removed;
+}
+
+/** The waiting stub folders that are still empty (a command's sweep took any that were filled). */
+async function removeWaitingEmptyFolders(): Promise<void> {
+  const folders = [...waitingEmptyFolders];
+  waitingEmptyFolders.clear();
+  for (const path of folders) {
+    if ((await typeOf(path)) === 'dir' && (await isEmptyFolder(path)))
+      await rm(path, { recursive: true, force: true });
+  }
 }
 
 /** The sentence a command's output ends with when the sweep removed something, or undefined. */

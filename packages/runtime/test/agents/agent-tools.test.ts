@@ -115,6 +115,7 @@ describe('sub-agents through the agent loop', () => {
       },
       { timeoutMs: 15_000, what: 'the parent to end' },
     );
+    expect(final.error ?? null, JSON.stringify(final.error)).toBeNull();
     expect(final.status).toBe('succeeded');
     expect((final.result as { output: string }).output).toBe('The team is done: 42.');
 

@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { lstat, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { eventually } from '@keel/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, findExecutable } from '../../src/sandbox/index.ts';
 import { createCommandPolicy, type ToolContext } from '../../src/tools/index.ts';
@@ -55,6 +56,7 @@ const exists = (path: string) =>
     () => true,
     () => false,
   );
+const eventuallyExists = (path: string) => eventually(() => exists(path), { what: path });
 
 describe.skipIf(bwrap === undefined)(
   `git's control files at every depth, in the bubblewrap sandbox${bwrap ? '' : ' (skipped: bwrap is not installed)'}`,
@@ -161,6 +163,27 @@ for (const [path, text] of [['pkg/.git/config', '[core]\\n\\tfsmonitor = touch $
       expect(output).toMatch(/^top\nnested\n\nExit code: 0$/);
       expect(output).not.toContain('Keel removed');
       expect(git(join(work.path, 'pkg'), 'branch', '--list', 'side')).toContain('side');
+    });
+
+    it('two commands side by side in one workdir: the one ending first leaves the other its protection', async () => {
+      // A run and its sub-agents run commands in the same workdir. The first one's stub `.runtime/` (the top
+      // has none) is the second's existing, read-only `.runtime/`: removing it when the first ended pulled the
+      // mount from under the second, which could then plant a `.runtime/config.json` its sweep took as old.
+      const { work, ctx } = await world();
+      await using _ = work;
+      const first = run(ctx, 'until [ -e first-go ]; do sleep 0.02; done; echo first done');
+      await eventuallyExists(join(work.path, '.runtime'));
+      const second = run(
+        ctx,
+        'touch second-started; until [ -e second-go ]; do sleep 0.02; done; mkdir -p .runtime; echo "{}" > .runtime/config.json; echo second done',
+      );
+      await eventuallyExists(join(work.path, 'second-started'));
+      await writeFile(join(work.path, 'first-go'), '');
+      expect(await first).toContain('first done');
+      expect(await exists(join(work.path, '.runtime')), 'kept while the second command runs').toBe(true);
+      await writeFile(join(work.path, 'second-go'), '');
+      expect(await second).toMatch(/read-only file system/i);
+      expect(await exists(join(work.path, '.runtime')), 'removed when the last command ended').toBe(false);
     });
 
     it('plants nothing through the file tools either: the whole of every .git, .gitmodules and .runtime/', async () => {

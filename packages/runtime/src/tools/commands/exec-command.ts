@@ -94,16 +94,22 @@ export async function runShellCommand(
   const timeoutMs = args.timeout_ms ?? defaultCommandTimeoutMs;
   // What the sandbox's mounts cannot forbid (a new nested `.git`, `.runtime/`, `commondir`…) is undone after.
   const control = ctx.sandbox ? await snapshotControlPaths(ctx.guard.roots) : undefined;
-  const outcome = await runCommand({
-    argv: ctx.sandbox ? await ctx.sandbox.wrap({ argv, cwd, writableRoots: ctx.guard.roots }) : argv,
-    cwd,
-    // The minimal environment (and security.env_allow), not the runtime's: its secrets stay out.
-    env: { ...policy.environment(), ...ctx.sandbox?.environment?.() },
-    timeoutMs,
-    signal: ctx.signal,
-    maxOutputChars: maxCommandOutputChars,
-  });
-  const notice = control && sweepNotice(await sweepNewControlPaths(control));
+  let outcome: CommandOutcome;
+  let removed: string[] = [];
+  try {
+    outcome = await runCommand({
+      argv: ctx.sandbox ? await ctx.sandbox.wrap({ argv, cwd, writableRoots: ctx.guard.roots }) : argv,
+      cwd,
+      // The minimal environment (and security.env_allow), not the runtime's: its secrets stay out.
+      env: { ...policy.environment(), ...ctx.sandbox?.environment?.() },
+      timeoutMs,
+      signal: ctx.signal,
+      maxOutputChars: maxCommandOutputChars,
+    });
+  } finally {
+    if (control) removed = await sweepNewControlPaths(control);
+  }
+  const notice = sweepNotice(removed);
   if (notice) outcome.output = `${outcome.output}${outcome.output.endsWith('\n') ? '' : '\n'}${notice}\n`;
   if (outcome.cancelled) throw new CancelledError('The command was stopped because the run was cancelled.');
   if (outcome.timedOut) {

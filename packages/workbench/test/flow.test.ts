@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { githubUrl, flowScript as script } from './flow-script.ts';
@@ -16,12 +17,41 @@ import {
 const pixel =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
+// The repository's own test, which needs an npm dependency (`greeting-check`, installed by setup).
 const greetingTest = `const assert = require('node:assert');
 const fs = require('node:fs');
+const { saysHello } = require('greeting-check');
 require('node:test')('the greeting says hello', () => {
-  if (fs.existsSync('src/greeting.js')) assert.match(fs.readFileSync('src/greeting.js', 'utf8'), /hello/);
+  if (fs.existsSync('src/greeting.js')) assert.ok(saysHello(fs.readFileSync('src/greeting.js', 'utf8')));
 });
 `;
+
+/**
+ * Gives the repository at `dir` the dependency its test needs, as a real project has one: package.json and
+ * the package-lock.json a real `npm install` wrote, committed, and no node_modules. There is no registry
+ * here, so the package is a tarball made by `npm pack` and committed in the repository (`file:vendor/…`).
+ */
+function addGreetingCheck(root: string, dir: string): void {
+  const source = join(root, 'greeting-check-src');
+  mkdirSync(source, { recursive: true });
+  writeFileSync(join(source, 'package.json'), JSON.stringify({ name: 'greeting-check', version: '1.0.0' }));
+  writeFileSync(join(source, 'index.js'), 'exports.saysHello = (text) => /hello/.test(text);\n');
+  mkdirSync(join(dir, 'vendor'));
+  execFileSync('npm', ['pack', '--pack-destination', join(dir, 'vendor'), '--loglevel=error'], {
+    cwd: source,
+  });
+  const manifest = {
+    name: 'fe',
+    scripts: { test: 'node --test' },
+    dependencies: { 'greeting-check': 'file:vendor/greeting-check-1.0.0.tgz' },
+  };
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir });
+  rmSync(join(dir, 'node_modules'), { recursive: true });
+  writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
+  execFileSync('git', ['add', '-A'], { cwd: dir });
+  execFileSync('git', ['commit', '-q', '-m', 'the test needs greeting-check'], { cwd: dir });
+}
 
 describe('the five-stage flow over HTTP and WebSocket', () => {
   const root = tempDir('repos');
@@ -46,12 +76,12 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
       'frontend',
       {
         'src/app.js': 'console.log(1);\n',
-        'package.json': '{"name":"fe","scripts":{"test":"node --test"}}',
         // The repository's own test: the greeting, once there is one, says hello.
         'test/greeting.test.js': greetingTest,
       },
       { pushOptions: true },
     );
+    addGreetingCheck(root, frontend.dir);
     const backend = repoWithRemote(
       root,
       'backend',
@@ -85,6 +115,12 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
     const project = created.body;
     // Knowledge generation starts by itself.
     expect(project.status).toBe('INITIALIZING');
+    // The frontend's setup is found from its lockfile; the user lets tasks run it (a privileged change).
+    expect(project.repositories.map((repo: Body) => repo.setup)).toEqual([
+      { command: 'npm ci', timeout_ms: 600_000 },
+      null,
+    ]);
+    expect((await api('PUT', `/api/projects/${project.id}`, { run_setup: true })).body.run_setup).toBe(true);
     expect((await api('GET', `/api/projects/${project.id}/knowledge`)).body.layers).toHaveLength(8);
     await eventually(
       async () => (await api('GET', `/api/projects/${project.id}`)).body.status === 'READY',
@@ -140,11 +176,15 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
     expect(initialized.init.steps.map((step: Body) => step.name)).toEqual([
       'clone:frontend',
       'clone:backend',
+      'setup:frontend',
       'skills',
       'knowledge',
     ]);
+    // Setup installed the frontend's dependency in its workspace (the backend has nothing to install).
+    expect(initialized.init.steps[2].detail).toMatch(/^`npm ci` succeeded in/);
     const workDir = initialized.work_dir;
     for (const file of [
+      'frontend/node_modules/greeting-check/index.js',
       'frontend/src/app.js',
       'backend/server.js',
       '.skills/greeting-style/SKILL.md',
@@ -156,7 +196,7 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
     const initLog = (await api('GET', `/api/sessions/${initialized.init_session_id}/logs`)).body;
     expect(
       initLog.entries.filter((entry: Body) => entry.event.type === 'step' && entry.event.status === 'done'),
-    ).toHaveLength(4);
+    ).toHaveLength(5);
     const confirmed = (await api('POST', `/api/tasks/${task.id}/confirm-init`)).body;
     expect(confirmed.state).toBe('PLANNING');
 
@@ -229,15 +269,31 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
       async () => (await api('GET', `/api/todos/${first.id}`)).body.status === 'done',
       'todo 1 done',
     );
-    // Its repository's real test failed on its first answer and passed after one repair turn.
+    // The baseline on the untouched workspace passed: the installed dependency is there for the test.
+    const baseline = (await api('GET', `/api/tasks/${task.id}`)).body.baseline;
+    expect(baseline).toMatchObject({ status: 'done', error: null });
+    expect(baseline.results).toEqual([
+      expect.objectContaining({ repository: 'frontend', name: 'test', passed: true, outcome: 'passed' }),
+    ]);
+    // Its repository's real test failed on its first answer (the change's fault, not the environment's)
+    // and passed after exactly one repair turn.
     const firstDone = (await api('GET', `/api/todos/${first.id}`)).body;
     expect(firstDone.checks).toEqual([
-      expect.objectContaining({ repository: 'frontend', name: 'test', command: 'npm test', passed: true }),
+      expect.objectContaining({
+        repository: 'frontend',
+        name: 'test',
+        command: 'npm test',
+        passed: true,
+        baseline: 'passed',
+      }),
     ]);
-    const repairAsked = wb.model.chatRequests.some((request) =>
-      JSON.stringify(request.messages).includes('the greeting says hello'),
+    expect(firstDone.error_code ?? null).toBeNull();
+    const repairs = wb.model.chatRequests.filter((request) =>
+      String(request.messages?.at(-1)?.content).includes('These checks fail after your changes'),
     );
-    expect(repairAsked).toBe(true);
+    expect(repairs).toHaveLength(1);
+    expect(String(repairs[0]?.messages?.at(-1)?.content)).toContain('the greeting says hello');
+    expect(String(repairs[0]?.messages?.at(-1)?.content)).not.toMatch(/Cannot find module|not found/);
     const firstDiff = (await api('GET', `/api/todos/${first.id}/diff`)).body;
     expect(firstDiff.repositories.find((repo: Body) => repo.repository === 'frontend').files).toEqual([
       expect.objectContaining({ path: 'src/greeting.js', status: 'added' }),

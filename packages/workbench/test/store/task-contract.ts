@@ -144,7 +144,7 @@ export function describeTaskContract(storeOf: () => WorkbenchStore): void {
       expect(await store.tasks.planVersions(task.id)).toEqual([]);
     });
 
-    test('crash repair: running todos and init steps fail; the tasks whose init failed are answered', async () => {
+    test('crash repair: running todos, init steps and baselines fail; the tasks it changed are answered', async () => {
       const store = storeOf();
       const project = await aProject(store);
       const task = await aTask(store, project.id);
@@ -160,8 +160,22 @@ export function describeTaskContract(storeOf: () => WorkbenchStore): void {
           ],
         },
       });
+      const checking = await aTask(store, project.id);
+      const started_at = new Date().toISOString();
+      await store.tasks.update(checking.id, {
+        baseline: { status: 'running', results: [], error: null, started_at, ended_at: null },
+      });
       const repaired = await store.tasks.failInterrupted();
-      expect(repaired.map((each) => each.id)).toEqual([task.id]);
+      expect(repaired.map((each) => each.id).sort()).toEqual([task.id, checking.id].sort());
+      expect((await store.tasks.get(checking.id)).baseline).toMatchObject({
+        status: 'failed',
+        error: expect.stringContaining(
+          `interrupted: the workbench stopped; take it again with POST /api/tasks/${checking.id}/baseline`,
+        ),
+        started_at,
+        ended_at: expect.any(String),
+      });
+      expect((await store.tasks.get(checking.id)).init.status).toBe('idle');
       expect((await store.tasks.todo(todo!.id)).status).toBe('failed');
       expect((await store.tasks.get(task.id)).init).toEqual({
         status: 'failed',

@@ -88,6 +88,6 @@ export interface TaskRecords {
     sessionId: string | null,
   ): Promise<PlanVersion>;
 
-  /** Crash repair: todos and init steps left running fail. Answers the tasks whose init it failed. */
+  /** Crash repair: todos, init steps and baselines left running fail. Answers the tasks it changed. */
   failInterrupted(): Promise<Task[]>;
 }

@@ -146,21 +146,38 @@ export function setSession(db: Database, taskId: string, stage: string, sessionI
   return updateTask(db, taskId, {});
 }
 
-/** Crash repair: todos and init steps left running failed (a retry restores the before-snapshot). */
+/**
+ * Crash repair: todos, init steps and baselines left running failed (a retry restores the before-snapshot;
+ * the next todo takes the baseline again). Answers the tasks it changed.
+ */
 export function failInterruptedTasks(db: Database): Task[] {
   const now = nowIso();
   db.prepare(
     `UPDATE todos SET status = 'failed', error = 'interrupted: the workbench stopped; execute it again', updated_at = ? WHERE status = 'running'`,
   ).run(now);
-  const running = (db.prepare(`SELECT * FROM tasks WHERE init LIKE '%"running"%'`).all() as Row[]).map(
-    (row) => toTask(row, noSessions),
-  );
-  return running.map((task) => {
-    const steps = task.init.steps.map((step) =>
-      step.status === 'running' || step.status === 'pending'
-        ? { ...step, status: 'failed' as const, error: 'interrupted' }
-        : step,
-    );
-    return updateTask(db, task.id, { init: { status: 'failed', steps } });
-  });
+  const suspects = db
+    .prepare(`SELECT * FROM tasks WHERE init LIKE '%"running"%' OR baseline LIKE '%"running"%'`)
+    .all() as Row[];
+  const changed: Task[] = [];
+  for (const task of suspects.map((row) => toTask(row, noSessions))) {
+    const fields: TaskPatch = {};
+    if (task.init.status === 'running' || task.init.steps.some((step) => step.status === 'running')) {
+      const steps = task.init.steps.map((step) =>
+        step.status === 'running' || step.status === 'pending'
+          ? { ...step, status: 'failed' as const, error: 'interrupted' }
+          : step,
+      );
+      fields.init = { status: 'failed', steps };
+    }
+    if (task.baseline?.status === 'running') {
+      fields.baseline = {
+        ...task.baseline,
+        status: 'failed',
+        error: `interrupted: the workbench stopped; take it again with POST /api/tasks/${task.id}/baseline (executing a todo takes it too)`,
+        ended_at: now,
+      };
+    }
+    if (Object.keys(fields).length > 0) changed.push(updateTask(db, task.id, fields));
+  }
+  return changed;
 }

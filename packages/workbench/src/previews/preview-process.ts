@@ -17,6 +17,8 @@ export interface PreviewTimings {
   graceMs?: number;
   /** How often a starting preview's port is tried (default 250 ms). */
   probeMs?: number;
+  /** How long a starting preview's port may stay silent before its record says so (default 60 s). */
+  silentMs?: number;
 }
 
 // The output kept for GET …/log: its end (where a server says why it stopped), within this many characters.
@@ -39,12 +41,14 @@ export class PreviewProcess {
   readonly #sandboxed: boolean;
   readonly #graceMs: number;
   readonly #probeMs: number;
+  readonly #silentMs: number;
   readonly #startedAt = new Date().toISOString();
   #state: PreviewState = 'starting';
   #stopping = false;
   #exit: { code: number | null; signal: string | null; at: string } | null = null;
   #error: string | null = null;
   #probe: NodeJS.Timeout | undefined;
+  #silence: NodeJS.Timeout | undefined;
   #seq = 0;
   #chunks: { seq: number; text: string }[] = [];
   #chars = 0;
@@ -63,6 +67,7 @@ export class PreviewProcess {
     this.#sandboxed = launch.sandboxed;
     this.#graceMs = timings.graceMs ?? 5000;
     this.#probeMs = timings.probeMs ?? 250;
+    this.#silentMs = timings.silentMs ?? 60_000;
     const [file, ...args] = launch.argv;
     // Detached: a process group of its own, which a stop signals as a whole.
     this.#child = spawn(file as string, args, {
@@ -80,6 +85,7 @@ export class PreviewProcess {
       const finish = (code: number | null, signal: string | null, error?: Error) => {
         if (this.#exit) return;
         clearTimeout(this.#probe);
+        clearTimeout(this.#silence);
         this.#exit = { code, signal, at: new Date().toISOString() };
         if (error) this.#error = `the command could not be started: ${error.message}`;
         // What it left running in its group would otherwise outlive it.
@@ -91,6 +97,8 @@ export class PreviewProcess {
       this.#child.once('error', (error) => finish(null, null, error));
     });
     this.#tryPort();
+    this.#silence = setTimeout(() => this.#noteSilence(), this.#silentMs);
+    this.#silence.unref();
   }
 
   /** Whether it still runs (starting or running). */
@@ -153,13 +161,29 @@ export class PreviewProcess {
     this.#listener.changed(this.view());
   }
 
+  /**
+   * Still starting after a while: most often the command does not listen where it was told (a dev server
+   * that ignores PORT, or listens on another host). It keeps being tried; the record says what to check.
+   */
+  #noteSilence(): void {
+    if (this.#state !== 'starting' || !this.live) return;
+    this.#error =
+      `nothing answers on port ${this.port} after ${Math.round(this.#silentMs / 1000)} s: the command may ` +
+      `not listen on $PORT (${this.port}) at 127.0.0.1; its log says where it listens. Edit the preview ` +
+      "command in the project's settings to pass the port (e.g. --port $PORT), then start it again.";
+    this.#listener.changed(this.view());
+  }
+
   /** While starting: tries the port until it answers (then `running`), or the process ends. */
   #tryPort(): void {
     if (this.#state !== 'starting' || !this.live) return;
     const socket = connect({ host: '127.0.0.1', port: this.port });
     socket.once('connect', () => {
       socket.destroy();
-      if (this.#state === 'starting' && this.live) this.#set('running');
+      if (this.#state !== 'starting' || !this.live) return;
+      clearTimeout(this.#silence);
+      this.#error = null;
+      this.#set('running');
     });
     socket.once('error', () => {
       socket.destroy();

@@ -118,6 +118,32 @@ describe.skipIf(!hasBwrap)('a task preview', () => {
     await expect(fetch(started.url)).rejects.toThrow();
   });
 
+  test('a command that does not listen on PORT stays starting, and its record says what to check', {
+    timeout: 120_000,
+  }, async () => {
+    const repo = serverRepository(tempDir('preview-silent'));
+    await using wb = await startWorkbench(knowledgeScript(1), {
+      workbench: { previewTimings: { ...timings, silentMs: 300 } },
+    });
+    const { api } = wb;
+    const { project, task } = await taskWithWorkspace(api, repo.dir);
+    // A server that picks its own port, as a dev server that ignores PORT does.
+    const elsewhere = 'PORT=0 node server.js';
+    expect(
+      (await api('PUT', `/api/projects/${project.id}`, { preview: { app: { command: elsewhere } } })).status,
+    ).toBe(200);
+    const started = (await api('POST', `/api/tasks/${task.id}/previews`, { repository: 'app' })).body;
+    const silent = await eventually(async () => {
+      const [preview] = (await api('GET', `/api/tasks/${task.id}/previews`)).body.previews;
+      return preview.error && preview;
+    }, 'the silence to be noted');
+    expect(silent).toMatchObject({ state: 'starting', pid: expect.any(Number) });
+    expect(silent.error).toContain(`nothing answers on port ${started.port}`);
+    expect(silent.error).toContain('--port $PORT');
+    expect((await api('GET', `/api/tasks/${task.id}/previews/app/log`)).body.log).toContain('listening on');
+    expect((await api('DELETE', `/api/tasks/${task.id}/previews/app`)).body.state).toBe('stopped');
+  });
+
   test('a repository with no preview command is told how to set one', { timeout: 120_000 }, async () => {
     const root = tempDir('preview-none');
     const repo = repoWithRemote(root, 'lib', { 'README.md': '# A library\n' });

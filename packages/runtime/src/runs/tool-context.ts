@@ -42,6 +42,8 @@ export interface ToolContextOptions {
   hiddenPaths?: readonly string[] | undefined;
   /** An editor's view of the files (RuntimeOptions.editorFiles). */
   editorFiles?: EditorFiles | undefined;
+  /** Variables every command gets on top of its minimal environment (RuntimeOptions.commandEnv). */
+  commandEnv?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -83,6 +85,7 @@ export async function createToolContext(
     sandbox,
     unconfinedCommands,
     ...(options.editorFiles ? { editorFiles: options.editorFiles } : {}),
+    ...(options.commandEnv ? { commandEnv: options.commandEnv } : {}),
     history,
     web,
     ...(todos ? { todos } : {}),

@@ -5,6 +5,13 @@ import type { RunStore } from '../store/index.ts';
 import { createCodingTools, FileHistory, type LspServers, type ToolRegistry } from '../tools/index.ts';
 import { normaliseWorkdir } from './workdir.ts';
 
+/** How the embedder confines direct calls (RuntimeOptions of the same names). */
+interface Confinement {
+  unconfinedCommands?: 'refuse';
+  hiddenPaths?: readonly string[];
+  commandEnv?: Readonly<Record<string, string>>;
+}
+
 /**
  * Tool calls outside any run (`Runtime.callTool`, the web API's `POST /tool`). File changes are kept per
  * workdir for the runtime's life, so undo_file can undo an earlier call's write.
@@ -18,7 +25,7 @@ export class DirectTools {
   readonly #env: RuntimeEnv | undefined;
   readonly #lsp: LspServers | undefined;
   readonly #histories = new Map<string, FileHistory>();
-  readonly #confinement: { unconfinedCommands?: 'refuse'; hiddenPaths?: readonly string[] };
+  readonly #confinement: Confinement;
 
   /**
    * `tools` replaces the built-in coding tools, as RuntimeOptions.tools does for runs; `env` is the
@@ -31,7 +38,7 @@ export class DirectTools {
     env?: RuntimeEnv,
     lsp?: LspServers,
     trust?: ProjectTrust,
-    confinement: { unconfinedCommands?: 'refuse'; hiddenPaths?: readonly string[] } = {},
+    confinement: Confinement = {},
   ) {
     this.#confinement = confinement;
     this.#trust = trust;

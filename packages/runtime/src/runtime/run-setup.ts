@@ -109,6 +109,7 @@ export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<Run
     lsp: deps.lsp,
     unconfinedCommands: options.unconfinedCommands ?? 'ask',
     hiddenPaths: options.hiddenPaths,
+    commandEnv: options.commandEnv,
     editorFiles: options.editorFiles,
   });
   const breaker = { ...defaultBreakerLimits, ...config.circuit_breaker };

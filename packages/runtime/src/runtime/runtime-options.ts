@@ -60,6 +60,12 @@ export interface RuntimeOptions {
    * WORKBENCH_HOME (when set in the environment) and the runtime's directory: an embedder's own data.
    */
   hiddenPaths?: string[];
+  /**
+   * Variables every command this runtime runs gets on top of its minimal environment (and
+   * `security.env_allow`), e.g. an activated virtualenv's `VIRTUAL_ENV` and `PATH`: the embedder's choice,
+   * never read from a project's files.
+   */
+  commandEnv?: Readonly<Record<string, string>>;
   /** An editor's view of the files its runs' read_file reads (`keel acp`: the client's unsaved buffers). */
   editorFiles?: EditorFiles;
   /**

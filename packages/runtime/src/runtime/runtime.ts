@@ -105,6 +105,7 @@ export class Runtime {
       {
         ...(options.unconfinedCommands === 'refuse' ? { unconfinedCommands: 'refuse' as const } : {}),
         ...(options.hiddenPaths?.length ? { hiddenPaths: options.hiddenPaths } : {}),
+        ...(options.commandEnv ? { commandEnv: options.commandEnv } : {}),
       },
     );
     const now = options.now;

@@ -29,6 +29,8 @@ export interface ToolContext {
    * `approvalReason` had the user approve each first. Unset: commands run as the policy allows.
    */
   readonly unconfinedCommands?: UnconfinedCommands | undefined;
+  /** Variables exec_command's commands get on top of their minimal environment (RuntimeOptions.commandEnv). */
+  readonly commandEnv?: Readonly<Record<string, string>> | undefined;
   /** Records file changes for undo_file, redo_file and list_file_changes; without one, none are kept. */
   readonly history?: FileHistory;
   /** The run's task list (todo_write, todo_read); without one, a list lives for a single call. */

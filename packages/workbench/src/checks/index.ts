@@ -7,3 +7,4 @@ export {
   runChecks,
   runtimeCommandRunner,
 } from './run-checks.ts';
+export { activatedVenv } from './workspace-venv.ts';

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRuntime, type ProjectTrust, toErrorObject } from '@keel/runtime';
 import { type CheckRun, classifyCheck } from './classify-check.ts';
+import { activatedVenv } from './workspace-venv.ts';
 
 /** A check to run: a project repository's setting. */
 export interface CheckSpec {
@@ -43,6 +44,7 @@ export function runtimeCommandRunner(options: {
         trustProjectConfig: options.trustProjectConfig,
         unconfinedCommands: 'refuse',
         hiddenPaths: options.hiddenPaths,
+        commandEnv: await activatedVenv(dir, process.env.PATH),
       });
       try {
         const text = await runtime.callTool('exec_command', { command, timeout_ms: timeoutMs }, dir);

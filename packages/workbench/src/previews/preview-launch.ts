@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   CommandPolicy,
   createPathGuard,
@@ -8,8 +7,8 @@ import {
   toErrorObject,
 } from '@keel/runtime';
 import { loadConfig } from '@keel/runtime/internal';
+import { activatedVenv } from '../checks/index.ts';
 import { WorkbenchError } from '../errors.ts';
-import { entryKind } from '../files/index.ts';
 
 // Models' and repositories' commands run with bash where there is one, as exec_command's do.
 const shell = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
@@ -99,11 +98,4 @@ export async function previewLaunch(
       failure.details ? { ...failure.details } : undefined,
     );
   }
-}
-
-/** The workspace's `.venv` (made by setup), activated: its `python3` is the one with the dependencies. */
-async function activatedVenv(dir: string, path: string | undefined): Promise<Record<string, string>> {
-  if ((await entryKind(dir, '.venv/bin').catch(() => 'missing')) !== 'folder') return {};
-  const bin = join(dir, '.venv', 'bin');
-  return { VIRTUAL_ENV: join(dir, '.venv'), PATH: path ? `${bin}:${path}` : bin };
 }

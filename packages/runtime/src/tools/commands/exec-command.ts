@@ -101,7 +101,7 @@ export async function runShellCommand(
       argv: ctx.sandbox ? await ctx.sandbox.wrap({ argv, cwd, writableRoots: ctx.guard.roots }) : argv,
       cwd,
       // The minimal environment (and security.env_allow), not the runtime's: its secrets stay out.
-      env: { ...policy.environment(), ...ctx.sandbox?.environment?.() },
+      env: { ...policy.environment(), ...ctx.commandEnv, ...ctx.sandbox?.environment?.() },
       timeoutMs,
       signal: ctx.signal,
       maxOutputChars: maxCommandOutputChars,

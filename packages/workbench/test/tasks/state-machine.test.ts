@@ -14,6 +14,7 @@ const endpoints: Record<string, [string, string, unknown?]> = {
   skip_todo: ['POST', '/api/todos/:todo/skip'],
   run_all: ['POST', '/api/tasks/:id/run-all'],
   baseline: ['POST', '/api/tasks/:id/baseline'],
+  setup: ['POST', '/api/tasks/:id/setup'],
   review: ['POST', '/api/tasks/:id/review'],
   dismiss_finding: ['POST', '/api/tasks/:id/findings/finding_1/dismiss'],
   commit_message: ['POST', '/api/tasks/:id/commit-message'],

@@ -22,6 +22,13 @@ export const initStage: StageModule = {
       to: 'PLANNING',
       trigger: 'POST /api/tasks/{id}/confirm-init, every init step done',
     },
+    {
+      action: 'setup',
+      by: 'user',
+      from: ['INITIALIZING', 'PLANNING', 'TODO_READY', 'CODING', 'REVIEWING'],
+      to: 'same',
+      trigger: "POST /api/tasks/{id}/setup (the repositories' setup steps again, once init is done)",
+    },
   ],
   routes: initRoutes,
   session: 'task_init',

@@ -133,36 +133,7 @@ async function runSteps(deps: TaskDeps, taskId: string, sessionId: string): Prom
     if (step.status === 'done') continue;
     // The task is being deleted: no further step writes into its directory.
     if (deps.busy.closing(taskId)) break;
-    const run = work[step.name];
-    await setStep(deps, taskId, { name: step.name, status: 'running' });
-    runner.record(sessionId, { type: 'step', step: step.name, status: 'running' });
-    try {
-      const ended = run ? await run() : 'nothing to do';
-      const { detail, output } = typeof ended === 'string' ? { detail: ended, output: undefined } : ended;
-      // The step keeps an excerpt of a command's output; its event in the init session keeps all of it.
-      const tail = output === undefined ? {} : { output: outputExcerpt(output) };
-      await setStep(deps, taskId, { name: step.name, status: 'done', detail, ...tail });
-      runner.record(sessionId, {
-        type: 'step',
-        step: step.name,
-        status: 'done',
-        detail,
-        ...(output === undefined ? {} : { output }),
-      });
-    } catch (error) {
-      const message = (error as Error).message;
-      const output = error instanceof StepFailure ? error.output : undefined;
-      const tail = output === undefined ? {} : { output: outputExcerpt(output) };
-      await setStep(deps, taskId, { name: step.name, status: 'failed', error: message, ...tail });
-      const code = WorkbenchError.is(error) ? error.code : 'INIT_STEP_FAILED';
-      runner.record(sessionId, {
-        type: 'step',
-        step: step.name,
-        status: 'failed',
-        error: { code, message },
-        ...(output === undefined ? {} : { output }),
-      });
-    }
+    await runStep(deps, taskId, sessionId, step.name, work[step.name]);
   }
   const steps = (await store.get(taskId)).init.steps;
   const failed = steps.filter((step) => step.status !== 'done');
@@ -179,6 +150,51 @@ async function runSteps(deps: TaskDeps, taskId: string, sessionId: string): Prom
       ? { code: 'INIT_FAILED', message: `steps failed: ${failed.map((step) => step.name).join(', ')}` }
       : null,
   );
+}
+
+/**
+ * Runs one init step: its status on the task (`running`, then `done` with its detail or `failed` with its
+ * error) and as events of the init session; a command's output is kept on the step as an excerpt and whole
+ * on its event. Answers whether it succeeded.
+ */
+export async function runStep(
+  deps: TaskDeps,
+  taskId: string,
+  sessionId: string,
+  name: string,
+  run: (() => Promise<string | StepOutcome>) | undefined,
+): Promise<boolean> {
+  const { runner } = deps;
+  await setStep(deps, taskId, { name, status: 'running' });
+  runner.record(sessionId, { type: 'step', step: name, status: 'running' });
+  try {
+    const ended = run ? await run() : 'nothing to do';
+    const { detail, output } = typeof ended === 'string' ? { detail: ended, output: undefined } : ended;
+    const tail = output === undefined ? {} : { output: outputExcerpt(output) };
+    await setStep(deps, taskId, { name, status: 'done', detail, ...tail });
+    runner.record(sessionId, {
+      type: 'step',
+      step: name,
+      status: 'done',
+      detail,
+      ...(output === undefined ? {} : { output }),
+    });
+    return true;
+  } catch (error) {
+    const message = (error as Error).message;
+    const output = error instanceof StepFailure ? error.output : undefined;
+    const tail = output === undefined ? {} : { output: outputExcerpt(output) };
+    await setStep(deps, taskId, { name, status: 'failed', error: message, ...tail });
+    const code = WorkbenchError.is(error) ? error.code : 'INIT_STEP_FAILED';
+    runner.record(sessionId, {
+      type: 'step',
+      step: name,
+      status: 'failed',
+      error: { code, message },
+      ...(output === undefined ? {} : { output }),
+    });
+    return false;
+  }
 }
 
 async function setStep(deps: TaskDeps, taskId: string, next: InitStep): Promise<void> {

@@ -110,7 +110,7 @@ export function problemList(results: readonly CheckResult[]): string {
 
 /** What the user does about an environment problem. */
 const whatToDo =
-  "Install what is missing (the repository's setup: its dependencies) or edit the check in the project's settings (PUT /api/projects/{id} with checks)";
+  "Install what is missing (the repository's setup: its dependencies; with the project's run_setup on, POST /api/tasks/{id}/setup runs it in this task) or edit the check in the project's settings (PUT /api/projects/{id} with checks)";
 
 /** A todo's error when its checks could not run, after its turn or already in the baseline before it. */
 export function todoEnvironmentError(results: readonly CheckResult[], before: boolean): string {

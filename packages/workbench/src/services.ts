@@ -239,8 +239,8 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
 }
 
 /**
- * The stages' turn-end handlers, one per session kind: those of a kind run in registry order (02 and 03
- * share the plan session; each looks at the task's state).
+ * The stages' turn-end handlers and chat framers, one per session kind: those of a kind run in registry
+ * order (02 and 03 share the plan session; each looks at the task's state).
  */
 function registerTurnEnds(runner: SessionRunner, flow: Flow, tasks: TaskDeps): void {
   const byKind = new Map<SessionKind, NonNullable<StageModule['turnEnded']>[]>();
@@ -251,6 +251,20 @@ function registerTurnEnds(runner: SessionRunner, flow: Flow, tasks: TaskDeps): v
   for (const [kind, handlers] of byKind) {
     runner.onTurnEnd(kind, async (session, outcome) => {
       for (const handler of handlers) await handler.handle(tasks, session, outcome);
+    });
+  }
+  const framers = new Map<SessionKind, NonNullable<StageModule['chatFramed']>[]>();
+  for (const stage of flow.modules) {
+    if (!stage.chatFramed) continue;
+    framers.set(stage.chatFramed.kind, [...(framers.get(stage.chatFramed.kind) ?? []), stage.chatFramed]);
+  }
+  for (const [kind, each] of framers) {
+    runner.onChat(kind, async (session, content) => {
+      for (const framer of each) {
+        const framed = await framer.frame(tasks, session, content);
+        if (framed !== undefined) return framed;
+      }
+      return undefined;
     });
   }
 }

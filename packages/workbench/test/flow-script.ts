@@ -63,4 +63,8 @@ export const flowScript: ScriptedReply[] = [
     when: { lastMessageIncludes: 'Adjust the commit message' },
     text: '```\nfeat: greet everyone\n\nAdds a greeting to the frontend and the backend.\n```',
   },
+  {
+    when: { lastMessageIncludes: 'Keep the subject' },
+    text: 'feat: greet everyone\n\nAdds a greeting to the frontend and the backend: both apps, subject kept.',
+  },
 ];

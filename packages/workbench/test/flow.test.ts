@@ -69,7 +69,7 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
   });
 
   test('project knowledge, then a task from init to a pushed merge request', {
-    timeout: 120_000,
+    timeout: 240_000,
   }, async () => {
     const frontend = repoWithRemote(
       root,
@@ -265,9 +265,12 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
     expect(early.status).toBe(409);
     expect(early.body.error.code).toBe('TODO_OUT_OF_ORDER');
     expect((await api('POST', `/api/todos/${first.id}/execute`)).status).toBe(202);
+    // The baseline, the todo's turn, its checks, one repair turn and the checks again: `npm test` runs three
+    // times in the sandbox, which takes a while on a busy machine.
     await eventually(
       async () => (await api('GET', `/api/todos/${first.id}`)).body.status === 'done',
       'todo 1 done',
+      90_000,
     );
     // The baseline on the untouched workspace passed: the installed dependency is there for the test.
     const baseline = (await api('GET', `/api/tasks/${task.id}`)).body.baseline;
@@ -338,6 +341,30 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
         (await api('GET', `/api/tasks/${task.id}`)).body.commit_message?.startsWith('feat: greet everyone'),
       'adjusted',
     );
+    // A chat message in the review session asks for the commit message too (framed as the endpoint does).
+    await eventually(
+      async () => (await api('GET', `/api/sessions/${reviewSession}/status`)).body.busy === false,
+      'the review session idle',
+    );
+    const chat = await api('POST', `/api/sessions/${reviewSession}/messages`, {
+      content: 'Keep the subject',
+    });
+    expect(chat.body.queued).toBe(false);
+    await eventually(
+      async () =>
+        (await api('GET', `/api/tasks/${task.id}`)).body.commit_message?.includes('both apps, subject kept'),
+      'the message from the chat',
+    );
+    const chatPrompt = wb.model.chatRequests.find((request) =>
+      String(request.messages?.at(-1)?.content).includes('Keep the subject'),
+    );
+    expect(String(chatPrompt?.messages?.at(-1)?.content)).toContain(
+      'Adjust the commit message: Keep the subject',
+    );
+    await eventually(
+      async () => (await api('GET', `/api/sessions/${reviewSession}/status`)).body.busy === false,
+      'the chat turn',
+    );
     const submitted = await api('POST', `/api/tasks/${task.id}/submit-mr`);
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
     expect(submitted.body.state).toBe('DONE');
@@ -367,7 +394,7 @@ describe('the five-stage flow over HTTP and WebSocket', () => {
       'merge_request.create',
       'merge_request.target=main',
       'merge_request.title=feat: greet everyone',
-      'merge_request.description=Adds a greeting to the frontend and the backend.',
+      'merge_request.description=Adds a greeting to the frontend and the backend: both apps, subject kept.',
     ]);
     expect(github.requests).toHaveLength(1);
     expect(github.requests[0]).toMatchObject({

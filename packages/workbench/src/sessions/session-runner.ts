@@ -32,6 +32,13 @@ export interface RunnerSource {
 /** Work that follows every turn of one kind of session (writing plan.md, parsing the todo list, ...). */
 export type TurnHandler = (session: SessionRecord, outcome: RunnerOutcome) => void | Promise<void>;
 
+/**
+ * The prompt a chat message becomes in a kind of session, read when it is delivered (a queued one too):
+ * a stage whose session's answers are its documents (the plan) frames it as a request for one.
+ * Undefined: the message as it was typed.
+ */
+export type ChatFramer = (session: SessionRecord, content: string) => Promise<string | undefined>;
+
 export interface TurnInput {
   prompt: string;
   images?: RunnerImage[];
@@ -114,6 +121,7 @@ export class SessionRunner {
   readonly #retired = new Set<string>();
   readonly #work = new Set<Promise<unknown>>();
   readonly #afterTurn = new Map<SessionKind, TurnHandler>();
+  readonly #framers = new Map<SessionKind, ChatFramer>();
   /** Per session, chat messages sent while it was busy, delivered in order as its next turns. */
   readonly #queues = new Map<string, QueuedMessage[]>();
   /** Per queued message, who hears that its turn broke off (the WebSocket connection that sent it). */
@@ -176,6 +184,11 @@ export class SessionRunner {
    */
   onTurnEnd(kind: SessionKind, handler: TurnHandler): void {
     this.#afterTurn.set(kind, handler);
+  }
+
+  /** Registers how a chat message becomes a turn's prompt in a kind of session (see ChatFramer). */
+  onChat(kind: SessionKind, framer: ChatFramer): void {
+    this.#framers.set(kind, framer);
   }
 
   /** True while the session is held for work (from its 202 to the work's end). */
@@ -395,7 +408,11 @@ export class SessionRunner {
         await new Promise((resolve) => setImmediate(resolve));
         if (!(await this.#stillDeliverable(reservation.sessionId))) return;
       }
-      await this.turn(reservation.sessionId, { prompt: message.content }, reservation);
+      const session = await this.#store.get(reservation.sessionId);
+      const framed = await this.#framers.get(session.kind)?.(session, message.content);
+      const input =
+        framed === undefined ? { prompt: message.content } : { prompt: framed, shownAs: message.content };
+      await this.turn(reservation.sessionId, input, reservation);
     })()
       .catch((error) => onError?.(error))
       .finally(() => reservation.release());

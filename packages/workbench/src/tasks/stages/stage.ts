@@ -39,4 +39,13 @@ export interface StageModule {
     kind: SessionKind;
     handle(deps: TaskDeps, session: SessionRecord, outcome: RunnerOutcome): Promise<void>;
   };
+  /**
+   * How a chat message in a session of `kind` becomes its turn's prompt, sent now or queued behind a turn
+   * (the same framing as the stage's endpoint). Undefined: the message as typed. Framers of one kind are
+   * asked in registry order; the first answer counts.
+   */
+  chatFramed?: {
+    kind: SessionKind;
+    frame(deps: TaskDeps, session: SessionRecord, content: string): Promise<string | undefined>;
+  };
 }

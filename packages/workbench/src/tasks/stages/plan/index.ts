@@ -1,5 +1,5 @@
 import type { StageModule } from '../stage.ts';
-import { planTurnEnded } from './plan-stage.ts';
+import { framePlanChat, planTurnEnded } from './plan-stage.ts';
 import { planPrompt, planRefinePrompt } from './prompts.ts';
 import { planRoutes } from './routes.ts';
 
@@ -29,4 +29,5 @@ export const planStage: StageModule = {
   session: 'plan',
   prompts: { planPrompt, planRefinePrompt },
   turnEnded: { kind: 'plan', handle: planTurnEnded },
+  chatFramed: { kind: 'plan', frame: framePlanChat },
 };

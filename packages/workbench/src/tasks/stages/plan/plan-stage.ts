@@ -68,7 +68,11 @@ export async function lockPlan(deps: TaskDeps, taskId: string) {
   return await startTodos(deps, taskId, undefined, reservation);
 }
 
-/** After every turn of the plan session in PLANNING: the answer becomes plan.md (a new version). */
+/**
+ * After every turn of the plan session in PLANNING: the answer becomes plan.md (a new version) when it is a
+ * plan. A chat reply (no Markdown heading: "Sure, shorter it is…") leaves plan.md as it was, and the
+ * session's log says so; the first draft must be a plan.
+ */
 export async function planTurnEnded(
   deps: TaskDeps,
   session: SessionRecord,
@@ -76,8 +80,39 @@ export async function planTurnEnded(
 ): Promise<void> {
   const task = await taskOfSucceededTurn(deps, session, outcome);
   if (task?.state !== 'PLANNING') return;
-  if (!outcome.output.trim()) throw new WorkbenchError('PLAN_EMPTY', 'The plan answer was empty: ask again.');
-  await savePlan(deps, task.id, `${outcome.output.trim()}\n`, 'ai', session.id);
+  const answer = outcome.output.trim();
+  if (!answer) throw new WorkbenchError('PLAN_EMPTY', 'The plan answer was empty: ask again.');
+  const first =
+    (await deps.store.planVersions(task.id)).length === 0 &&
+    !taskFileExists(planPath(deps.paths.taskDir(task.id)));
+  if (!first && !looksLikePlan(answer)) {
+    deps.runner.record(session.id, {
+      type: 'step',
+      step: 'plan_kept',
+      status: 'done',
+      detail:
+        'The answer is not a plan (it has no Markdown heading), so plan.md was kept as it was. Ask for the revised plan, or edit plan.md by hand.',
+    });
+    return;
+  }
+  await savePlan(deps, task.id, `${answer}\n`, 'ai', session.id);
+}
+
+/** A plan as the prompts ask for it: Markdown with at least one heading. */
+function looksLikePlan(answer: string): boolean {
+  return /^#{1,6}\s+\S/m.test(answer);
+}
+
+/** A chat message in the plan session while PLANNING: framed as a refinement, as `POST …/plan` frames it. */
+export async function framePlanChat(
+  deps: TaskDeps,
+  session: SessionRecord,
+  content: string,
+): Promise<string | undefined> {
+  if (!session.owner_id) return undefined;
+  const task = await deps.store.get(session.owner_id).catch(() => null);
+  if (task?.state !== 'PLANNING') return undefined;
+  return planRefinePrompt(content, await handEdited(deps, task.id));
 }
 
 /**

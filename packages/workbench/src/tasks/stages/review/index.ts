@@ -5,7 +5,7 @@ import {
   commitMessagePrompt,
   reviewPrompt,
 } from './prompts.ts';
-import { reviewTurnEnded } from './review-stage.ts';
+import { frameReviewChat, reviewTurnEnded } from './review-stage.ts';
 import { reviewRoutes } from './routes.ts';
 
 /**
@@ -74,4 +74,5 @@ export const reviewStage: StageModule = {
   session: 'review',
   prompts: { reviewPrompt, commitMessagePrompt, commitMessageAdjustPrompt, cleanCommitMessage },
   turnEnded: { kind: 'review', handle: reviewTurnEnded },
+  chatFramed: { kind: 'review', frame: frameReviewChat },
 };

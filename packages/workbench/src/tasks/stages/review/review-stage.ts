@@ -112,6 +112,21 @@ export async function reviewTurnEnded(
 }
 
 /**
+ * A chat message in the review session while REVIEWING: framed as an adjustment of the commit message (its
+ * answer becomes the message), as `POST …/commit-message` frames it, also when it was queued behind a turn.
+ */
+export async function frameReviewChat(
+  deps: TaskDeps,
+  session: SessionRecord,
+  content: string,
+): Promise<string | undefined> {
+  if (!session.owner_id) return undefined;
+  const task = await deps.store.get(session.owner_id).catch(() => null);
+  if (task?.state !== 'REVIEWING') return undefined;
+  return commitMessageAdjustPrompt(content, task.commit_message);
+}
+
+/**
  * One action from review to merge request: in each changed repository commit everything on the task
  * branch, push it to origin, and open the MR where the remote supports it (GitLab by push options,
  * GitHub by its API, otherwise a compare link). Then DONE with the results. A failure leaves the task in

@@ -141,6 +141,8 @@ export function followChannel(options: ChannelOptions): Promise<void> {
           case 'status':
           case 'queue':
           case 'task':
+          case 'preview':
+          case 'preview_log':
             if (message.channel !== channel) return;
             try {
               if (options.onMessage(message) === 'resubscribe') drop();

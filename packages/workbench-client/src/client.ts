@@ -9,6 +9,8 @@ import type {
   McpHealth,
   PlanDiff,
   PlanVersion,
+  Preview,
+  PreviewLog,
   Project,
   ProjectRepositoryConfig,
   ReviewFinding,
@@ -243,6 +245,22 @@ export function createWorkbenchClient(options: WorkbenchClientOptions) {
     runAll: (taskId: string): Promise<Task> => call('POST', task(taskId, 'run-all'), wire.task),
     /** 04 (202): the repositories' checks again on the workspace, as the task's `baseline`. */
     baseline: (taskId: string): Promise<Task> => call('POST', task(taskId, 'baseline'), wire.task),
+    /**
+     * Starts the repository's preview (the project's `preview` command) in the task's workspace, sandboxed
+     * with the host's network, on a free loopback port given as `PORT` (202, `starting`; `running` once the
+     * port answers, told on `task:<id>`: `watch` with `onPreview`).
+     */
+    startPreview: (taskId: string, repository: string): Promise<Preview> =>
+      call('POST', task(taskId, 'previews'), wire.preview, { body: { repository } }),
+    /** The task's previews, the ended ones too (until started again or the task is deleted). */
+    previews: async (taskId: string): Promise<Preview[]> =>
+      (await call('GET', task(taskId, 'previews'), wire.previewList)).previews,
+    /** The end of a preview's output and the seq of its last chunk (later ones come as `onPreviewLog`). */
+    previewLog: (taskId: string, repository: string): Promise<PreviewLog> =>
+      call('GET', task(taskId, `previews/${id(repository)}/log`), wire.previewLog),
+    /** Stops the preview and everything it started; answers it once it ended (`stopped`). */
+    stopPreview: (taskId: string, repository: string): Promise<Preview> =>
+      call('DELETE', task(taskId, `previews/${id(repository)}`), wire.preview),
     /** 05: every repository, base commit..working tree. */
     diff: (taskId: string): Promise<TaskDiff> => call('GET', task(taskId, 'diff'), wire.taskDiff),
     fileDiff: (taskId: string, query: { repository: string; path: string }): Promise<FileDiff> =>
@@ -272,7 +290,7 @@ export function createWorkbenchClient(options: WorkbenchClientOptions) {
       call('POST', task(taskId, 'follow-up'), wire.taskWithTodos, { body }),
     cancel: (taskId: string): Promise<Task> => call('POST', task(taskId, 'cancel'), wire.task),
     reopen: (taskId: string): Promise<Task> => call('POST', task(taskId, 'reopen'), wire.task),
-    /** Follows `task:<id>` (state, review, merge requests, error) until `signal` aborts. */
+    /** Follows `task:<id>` (state, review, merge requests, error; previews) until `signal` aborts. */
     watch: (taskId: string, watch: WatchOptions): Promise<void> => watchTask(follow, taskId, watch),
     /** The whole task once `until` accepts it, read again on every change the WebSocket announces. */
     waitFor: (
@@ -332,9 +350,9 @@ export function createWorkbenchClient(options: WorkbenchClientOptions) {
     /** `GET /api/flow`: the five stages, every state and the table of moves. */
     flow: (): Promise<Flow> => call('GET', '/api/flow', wire.flow),
     /**
-     * One multiplexed `WS /api/ws` connection for following many sessions at once (an app's one socket):
-     * it connects on the first subscription, pings, and resubscribes each channel from its cursor after a
-     * drop. `sessions.subscribe` is the simpler way to follow one.
+     * One multiplexed `WS /api/ws` connection for following many sessions and tasks at once (an app's one
+     * socket): it connects on the first subscription, pings, and resubscribes each channel (a session's from
+     * its cursor) after a drop. `sessions.subscribe` and `tasks.watch` are the simpler ways to follow one.
      */
     socket: (socket: Omit<SocketOptions, 'onUnauthorized'> = {}): WorkbenchSocket =>
       new WorkbenchSocket(wsUrl, {

@@ -19,5 +19,10 @@ export { WorkbenchApiError, WorkbenchConnectionError, WorkbenchResponseError } f
 export type { ApiKey, Fetch } from './http.ts';
 export type * from './requests.ts';
 export { type SubscribeOptions, sessionEnded, type WaitOptions } from './sessions.ts';
-export { type SessionListener, type SocketOptions, WorkbenchSocket } from './socket.ts';
-export type { WatchOptions } from './tasks.ts';
+export {
+  type SessionListener,
+  type SocketOptions,
+  type TaskListener,
+  WorkbenchSocket,
+} from './socket.ts';
+export type { PreviewOutput, TaskEvents, WatchOptions } from './tasks.ts';

@@ -7,6 +7,7 @@ import {
   serverMessage,
 } from '@keel/protocol/workbench';
 import type { WebSocketFactory } from './channel.ts';
+import { type TaskEvents, tellTask } from './tasks.ts';
 
 /** What a subscriber hears about its session. */
 export interface SessionListener {
@@ -18,7 +19,22 @@ export interface SessionListener {
   onError?(error: ErrorObject): void;
 }
 
-interface Subscription {
+/**
+ * What a subscriber hears about its task (`task:{id}`): the task on every (re)subscription and change, its
+ * previews' states and output. Nothing of a task channel is replayed.
+ */
+export interface TaskListener extends TaskEvents {
+  /**
+   * The channel is subscribed (again, after a dropped connection): what happened while it was not is not
+   * replayed, so read it now (the previews, their logs); a read started from here misses nothing after it.
+   */
+  onSubscribed?(): void;
+  /** An error about this channel: its subscription refused (an unknown task). */
+  onError?(error: ErrorObject): void;
+}
+
+interface SessionSubscription {
+  kind: 'session';
   channel: string;
   /**
    * Each listener's last delivered seq: nothing at or below it reaches that listener again, and a
@@ -27,7 +43,15 @@ interface Subscription {
   listeners: Map<SessionListener, number>;
 }
 
-function cursor(subscription: Subscription): number {
+interface TaskSubscription {
+  kind: 'task';
+  channel: string;
+  listeners: Set<TaskListener>;
+}
+
+type Subscription = SessionSubscription | TaskSubscription;
+
+function cursor(subscription: SessionSubscription): number {
   return Math.min(...subscription.listeners.values());
 }
 
@@ -48,12 +72,12 @@ const open = 1;
 const unauthorized = 4001;
 
 /**
- * One connection to `WS /api/ws` carrying every session subscription, for an app that follows many at
- * once (the SPA). Subscribes from a cursor (`after`), reconnects with backoff while a subscription is
- * wanted, and on reconnect resubscribes each channel from the last seq it delivered, so a listener sees
- * every entry once, in order, across drops. Pings keep the connection honest. Every message is checked
- * against the protocol's `serverMessage`; one it does not describe reaches the error listeners as
- * `UNEXPECTED_MESSAGE` and is otherwise dropped.
+ * One connection to `WS /api/ws` carrying every session and task subscription, for an app that follows
+ * many at once (the SPA). Subscribes a session from a cursor (`after`), reconnects with backoff while a
+ * subscription is wanted, and on reconnect resubscribes each channel (a session's from the last seq it
+ * delivered, so a listener sees every entry once, in order, across drops). Pings keep the connection
+ * honest. Every message is checked against the protocol's `serverMessage`; one it does not describe
+ * reaches the error listeners as `UNEXPECTED_MESSAGE` and is otherwise dropped.
  */
 export class WorkbenchSocket {
   readonly #url: () => string;
@@ -90,24 +114,38 @@ export class WorkbenchSocket {
    */
   subscribe(sessionId: string, after: number, listener: SessionListener): () => void {
     const channel = `session:${sessionId}`;
-    let subscription = this.#subscriptions.get(channel);
-    const isNew = !subscription;
-    if (!subscription) {
-      subscription = { channel, listeners: new Map() };
-      this.#subscriptions.set(channel, subscription);
-    }
-    const before = isNew ? Number.POSITIVE_INFINITY : cursor(subscription);
+    const known = this.#subscriptions.get(channel);
+    const subscription: SessionSubscription =
+      known?.kind === 'session' ? known : { kind: 'session', channel, listeners: new Map() };
+    const before = known ? cursor(subscription) : Number.POSITIVE_INFINITY;
+    this.#subscriptions.set(channel, subscription);
     subscription.listeners.set(listener, after);
     this.#ensureConnected();
     // A listener behind the others needs the replay from its own cursor; the others drop what they had.
     if (after < before) this.#sendSubscribe(subscription);
-    const current = subscription;
     return () => {
-      current.listeners.delete(listener);
-      if (current.listeners.size === 0 && this.#subscriptions.get(channel) === current) {
-        this.#subscriptions.delete(channel);
-        this.#send({ type: 'unsubscribe', channel });
-      }
+      subscription.listeners.delete(listener);
+      this.#release(subscription);
+    };
+  }
+
+  /**
+   * Follows `task:{taskId}`: the task, its previews' states and their output. Several listeners may share
+   * a task; each new one subscribes the channel again, so every listener hears `onSubscribed` and the task
+   * as it is now. Answers the function that stops listening.
+   */
+  subscribeTask(taskId: string, listener: TaskListener): () => void {
+    const channel = `task:${taskId}`;
+    const known = this.#subscriptions.get(channel);
+    const subscription: TaskSubscription =
+      known?.kind === 'task' ? known : { kind: 'task', channel, listeners: new Set() };
+    this.#subscriptions.set(channel, subscription);
+    subscription.listeners.add(listener);
+    this.#ensureConnected();
+    this.#sendSubscribe(subscription);
+    return () => {
+      subscription.listeners.delete(listener);
+      this.#release(subscription);
     };
   }
 
@@ -135,6 +173,15 @@ export class WorkbenchSocket {
     this.#reconnectTimer = null;
     this.#socket?.close();
     this.#socket = null;
+  }
+
+  /** A subscription nobody listens to any more is given up. */
+  #release(subscription: Subscription): void {
+    if (subscription.listeners.size > 0 || this.#subscriptions.get(subscription.channel) !== subscription) {
+      return;
+    }
+    this.#subscriptions.delete(subscription.channel);
+    this.#send({ type: 'unsubscribe', channel: subscription.channel });
   }
 
   #ensureConnected(): void {
@@ -197,7 +244,20 @@ export class WorkbenchSocket {
   }
 
   #sendSubscribe(subscription: Subscription): void {
-    this.#send({ type: 'subscribe', channel: subscription.channel, after: cursor(subscription) });
+    const after = subscription.kind === 'session' ? { after: cursor(subscription) } : {};
+    this.#send({ type: 'subscribe', channel: subscription.channel, ...after });
+  }
+
+  /** The session subscription of `channel`, if that is what it is. */
+  #session(channel: string): SessionSubscription | undefined {
+    const subscription = this.#subscriptions.get(channel);
+    return subscription?.kind === 'session' ? subscription : undefined;
+  }
+
+  /** The listeners of the task subscription of `channel` (a copy: a listener may stop listening as it hears). */
+  #taskListeners(channel: string): TaskListener[] {
+    const subscription = this.#subscriptions.get(channel);
+    return subscription?.kind === 'task' ? [...subscription.listeners] : [];
   }
 
   #send(message: object): boolean {
@@ -228,7 +288,7 @@ export class WorkbenchSocket {
         this.#awaitingPong = false;
         return;
       case 'event': {
-        const subscription = this.#subscriptions.get(message.channel);
+        const subscription = this.#session(message.channel);
         if (!subscription) return;
         const entry: LogEntry = { seq: message.seq, timestamp: message.timestamp, event: message.event };
         for (const [listener, lastSeq] of subscription.listeners) {
@@ -239,15 +299,23 @@ export class WorkbenchSocket {
         return;
       }
       case 'status': {
-        const subscription = this.#subscriptions.get(message.channel);
+        const subscription = this.#session(message.channel);
         for (const listener of subscription?.listeners.keys() ?? []) listener.onStatus?.(message.session);
         return;
       }
       case 'queue': {
-        const subscription = this.#subscriptions.get(message.channel);
+        const subscription = this.#session(message.channel);
         for (const listener of subscription?.listeners.keys() ?? []) listener.onQueue?.(message.messages);
         return;
       }
+      case 'subscribed':
+        for (const listener of this.#taskListeners(message.channel)) listener.onSubscribed?.();
+        return;
+      case 'task':
+      case 'preview':
+      case 'preview_log':
+        for (const listener of this.#taskListeners(message.channel)) tellTask(message, listener);
+        return;
       case 'error': {
         // The channel's own listeners first (a service older than the `channel` field names none).
         const subscription = message.channel ? this.#subscriptions.get(message.channel) : undefined;

@@ -1,23 +1,46 @@
-import type { Task, TaskSnapshot } from '@keel/protocol/workbench';
+import type { ChannelMessage, Preview, Task, TaskSnapshot } from '@keel/protocol/workbench';
 import { type ChannelOptions, followChannel } from './channel.ts';
 
 type Follow = Omit<ChannelOptions, 'channel' | 'cursor' | 'onMessage' | 'signal'>;
 
-export interface WatchOptions {
+/** A piece of a preview's output as `task:<id>` tells it: `seq` counts the chunks from 1, per start. */
+export type PreviewOutput = Omit<Extract<ChannelMessage, { type: 'preview_log' }>, 'type' | 'channel'>;
+
+/**
+ * What `task:<id>` tells. Nothing of it is replayed: a follower reads what it missed (the previews' list and
+ * logs) once it is subscribed.
+ */
+export interface TaskEvents {
   /** The task as it is now (on every (re)subscribe), then on every change of it. */
-  onTask: (task: TaskSnapshot) => void;
+  onTask?: (task: TaskSnapshot) => void;
+  /** A preview of the task started, became reachable, ended or was stopped. */
+  onPreview?: (preview: Preview) => void;
+  /** A preview's output as it comes (what `tasks.previewLog` answers holds everything up to its `seq`). */
+  onPreviewLog?: (output: PreviewOutput) => void;
+}
+
+/** Hands one message of `task:<id>` to the follower's callback for it (others are not the task channel's). */
+export function tellTask(message: ChannelMessage, events: TaskEvents): void {
+  if (message.type === 'task') events.onTask?.(message.task);
+  else if (message.type === 'preview') events.onPreview?.(message.preview);
+  else if (message.type === 'preview_log') {
+    events.onPreviewLog?.({ repository: message.repository, seq: message.seq, text: message.text });
+  }
+}
+
+export interface WatchOptions extends TaskEvents {
   /** Ends the watch: the promise resolves. */
   signal?: AbortSignal;
 }
 
-/** Follows `task:<id>`: its state, review, merge requests and error on every change. */
+/** Follows `task:<id>`: its state, review, merge requests and error on every change, and its previews. */
 export function watchTask(follow: Follow, taskId: string, options: WatchOptions): Promise<void> {
   return followChannel({
     ...follow,
     channel: `task:${taskId}`,
     signal: options.signal,
     onMessage: (message) => {
-      if (message.type === 'task') options.onTask(message.task);
+      tellTask(message, options);
       return undefined;
     },
   });

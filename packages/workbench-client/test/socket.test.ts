@@ -35,6 +35,28 @@ function event(seq: number) {
   };
 }
 
+const snapshot = {
+  id: 't1',
+  state: 'CODING',
+  review: null,
+  merge_requests: null,
+  error: null,
+  updated_at: '2026-11-28T10:00:00.000Z',
+};
+
+const preview = {
+  repository: 'app',
+  command: 'npm run dev',
+  port: 41234,
+  url: 'http://127.0.0.1:41234',
+  pid: 42,
+  exit_code: null,
+  signal: null,
+  error: null,
+  started_at: '2026-11-28T10:00:00.000Z',
+  ended_at: null,
+};
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -131,6 +153,82 @@ describe('WorkbenchSocket: one connection for many sessions', () => {
     expect(seen).toEqual([1]);
     expect(errors.map((error) => error.code)).toEqual(['UNEXPECTED_MESSAGE', 'UNEXPECTED_MESSAGE']);
     expect(errors[0]?.message).toContain('seq');
+    client.close();
+  });
+
+  test('a task channel: the task, its previews and their output reach its listeners; every (re)subscription says so', async () => {
+    vi.useFakeTimers();
+    const sockets: FakeSocket[] = [];
+    const client = new WorkbenchSocket('ws://x/api/ws', {
+      create: () => {
+        const socket = new FakeSocket();
+        sockets.push(socket);
+        return socket as unknown as WebSocket;
+      },
+    });
+    const heard: string[] = [];
+    const stop = client.subscribeTask('t1', {
+      onSubscribed: () => heard.push('subscribed'),
+      onTask: (task) => heard.push(`task ${task.state}`),
+      onPreview: (preview) => heard.push(`preview ${preview.repository} ${preview.state}`),
+      onPreviewLog: (output) => heard.push(`log ${output.repository} ${output.seq} ${output.text}`),
+      onError: (error) => heard.push(`error ${error.code}`),
+    });
+    // A session followed on the same connection: its acknowledgement is not the task listener's.
+    client.subscribe('s1', 0, { onEntry: () => {} });
+    sockets[0]?.open();
+    // A task channel has no cursor: nothing of it is replayed.
+    expect(sockets[0]?.sent).toEqual([
+      { type: 'subscribe', channel: 'task:t1' },
+      { type: 'subscribe', channel: 'session:s1', after: 0 },
+    ]);
+    const previewMessage = (channel: string, state: string) => ({
+      type: 'preview',
+      channel,
+      preview: { ...preview, state },
+    });
+    for (const message of [
+      { type: 'subscribed', channel: 'task:t1', after: 0 },
+      { type: 'task', channel: 'task:t1', task: snapshot },
+      previewMessage('task:t1', 'starting'),
+      { type: 'preview_log', channel: 'task:t1', repository: 'app', seq: 1, text: 'listening\n' },
+      previewMessage('task:t1', 'running'),
+      // Another task's, and the session's acknowledgement: not this listener's.
+      previewMessage('task:t2', 'running'),
+      { type: 'preview_log', channel: 'task:t2', repository: 'app', seq: 1, text: 'other\n' },
+      { type: 'subscribed', channel: 'session:s1', after: 0 },
+      { type: 'error', channel: 'task:t1', error: { code: 'TASK_NOT_FOUND', message: 'gone' } },
+    ]) {
+      sockets[0]?.receive(message);
+    }
+    expect(heard).toEqual([
+      'subscribed',
+      'task CODING',
+      'preview app starting',
+      'log app 1 listening\n',
+      'preview app running',
+      'error TASK_NOT_FOUND',
+    ]);
+
+    // Dropped: the new connection subscribes the task again, and the listener hears that it must read anew.
+    heard.length = 0;
+    sockets[0]?.close();
+    await vi.advanceTimersByTimeAsync(300);
+    sockets[1]?.open();
+    expect(sockets[1]?.sent).toContainEqual({ type: 'subscribe', channel: 'task:t1' });
+    sockets[1]?.receive({ type: 'subscribed', channel: 'task:t1', after: 0 });
+    expect(heard).toEqual(['subscribed']);
+
+    // A second listener subscribes again, so it gets the task as it is now; the last one to go unsubscribes.
+    const second: string[] = [];
+    const stopSecond = client.subscribeTask('t1', { onTask: (task) => second.push(task.state) });
+    expect(sockets[1]?.sent.at(-1)).toEqual({ type: 'subscribe', channel: 'task:t1' });
+    sockets[1]?.receive({ type: 'task', channel: 'task:t1', task: snapshot });
+    expect(second).toEqual(['CODING']);
+    stop();
+    expect(sockets[1]?.sent.at(-1)).toEqual({ type: 'subscribe', channel: 'task:t1' });
+    stopSecond();
+    expect(sockets[1]?.sent.at(-1)).toEqual({ type: 'unsubscribe', channel: 'task:t1' });
     client.close();
   });
 

@@ -36,11 +36,18 @@ function newest(dir: string): number {
   return latest;
 }
 
-/** Whether either app's built page is missing or older than the sources and build configs. */
+/**
+ * What the apps bundle from other packages: Vite reads their published files (`dist/`, built by `npm run
+ * build`), not their sources.
+ */
+const bundledDists = ['workbench-client', 'protocol'].map((name) => join(packageDir, '..', name, 'dist'));
+
+/** Whether either app's built page is missing or older than the sources, build configs and bundled packages. */
 function stale(): boolean {
   const pages = [join(dist, 'index.html'), join(dist, 'console', 'index.html')];
   const sources = Math.max(
     newest(join(packageDir, 'src')),
+    ...bundledDists.filter((dir) => existsSync(dir)).map(newest),
     ...['index.html', 'vite.config.ts', 'vite.console.config.ts'].map(
       (name) => statSync(join(packageDir, name)).mtimeMs,
     ),

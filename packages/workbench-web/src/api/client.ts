@@ -121,6 +121,13 @@ export const api = {
     startCoding: (taskId: string) => run(tasks.startCoding(taskId)),
     runAll: (taskId: string) => run(tasks.runAll(taskId)),
     baseline: (taskId: string) => run(tasks.baseline(taskId)),
+    /** A repository's preview in the task's workspace: 202 `starting`; its changes come on `task:{id}`. */
+    startPreview: (taskId: string, repository: string) => run(tasks.startPreview(taskId, repository)),
+    previews: (taskId: string) => run(tasks.previews(taskId)),
+    /** The end of a preview's output and the seq of its last chunk. */
+    previewLog: (taskId: string, repository: string) => run(tasks.previewLog(taskId, repository)),
+    /** Answers the preview once it ended. */
+    stopPreview: (taskId: string, repository: string) => run(tasks.stopPreview(taskId, repository)),
     diff: (taskId: string) => run(tasks.diff(taskId)),
     /** One file's patch, for a file past the task diff's 1 MiB cut. */
     fileDiff: (taskId: string, repository: string, path: string) =>

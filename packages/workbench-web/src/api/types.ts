@@ -32,6 +32,9 @@ export type {
   PlanDiff,
   PlanVersion,
   PrdLinkError,
+  Preview,
+  PreviewLog,
+  PreviewSetting,
   Project,
   ProjectCreate,
   ProjectRepositoryConfig,
@@ -54,6 +57,7 @@ export type {
   Settings,
   SettingsCheck,
   SettingsUpdate,
+  SetupSetting,
   SubmitResult,
   Task,
   TaskCreate,
@@ -76,5 +80,11 @@ export { knowledgeLayers, repositoryTypes, runnerKinds } from '@keel/protocol/wo
 /** `PUT /api/projects/{id}` beside the other project settings. */
 export type ProjectTrustUpdate = Pick<ProjectUpdate, 'trust_repository_config' | 'review_runner'>;
 
-/** `PUT /api/projects/{id}`: each named repository's checks (replaced as a whole), the repair bound. */
-export type ProjectChecksUpdate = Pick<ProjectUpdate, 'checks' | 'repair_turns'>;
+/**
+ * `PUT /api/projects/{id}`: each named repository's checks (replaced as a whole), setup and preview commands,
+ * the repair bound, and whether task initialisation runs the setup commands.
+ */
+export type ProjectChecksUpdate = Pick<
+  ProjectUpdate,
+  'checks' | 'repair_turns' | 'setup' | 'preview' | 'run_setup'
+>;

@@ -10,6 +10,7 @@ import { ErrorNote, Loading } from '../components/status.tsx';
 import { CodingStage } from './task/coding-stage.tsx';
 import { InitStage } from './task/init-stage.tsx';
 import { PlanStage } from './task/plan-stage.tsx';
+import { PreviewPanel } from './task/preview-panel.tsx';
 import { ReviewStage } from './task/review-stage.tsx';
 import { TaskHeader } from './task/task-header.tsx';
 import { TodosStage } from './task/todos-stage.tsx';
@@ -129,6 +130,9 @@ export default function TaskPage() {
           {stages[shown]?.title} yet; its actions are in the API (see API docs).
         </section>
       )}
+      {data.workspaces.length > 0 && project.data ? (
+        <PreviewPanel task={data} project={project.data} />
+      ) : null}
     </div>
   );
 }

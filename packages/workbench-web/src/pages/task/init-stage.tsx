@@ -1,5 +1,6 @@
 import { api } from '../../api/client.ts';
 import type { Task } from '../../api/types.ts';
+import { CodeSpans } from '../../components/code-spans.tsx';
 import { SessionView } from '../../components/session-view.tsx';
 import { Badge, Empty, ErrorNote } from '../../components/status.tsx';
 import { useRefreshOnFinish, useTaskAction } from './task-actions.ts';
@@ -14,7 +15,8 @@ export function InitStage({ task }: { task: Task }) {
     <section className="card stage" aria-labelledby="stage-title">
       <h2 id="stage-title">01 · Initialization</h2>
       <p className="hint">
-        Copies every repository into the task's work directory on the task branch, syncs the skills and copies
+        Copies every repository into the task's work directory on the task branch, installs each one's
+        dependencies with its setup command when the project's settings allow it, syncs the skills and copies
         the project knowledge. No AI runs here.
       </p>
       {task.init.steps.length === 0 ? (
@@ -24,8 +26,24 @@ export function InitStage({ task }: { task: Task }) {
           {task.init.steps.map((step) => (
             <li key={step.name}>
               <Badge value={step.status} /> <code>{step.name}</code>
-              {step.detail ? <span className="hint"> {step.detail}</span> : null}
-              {step.error ? <div className="error-text">{step.error}</div> : null}
+              {step.detail ? (
+                <span className="hint">
+                  {' '}
+                  <CodeSpans text={step.detail} />
+                </span>
+              ) : null}
+              {step.error ? (
+                <div className="error-text">
+                  <CodeSpans text={step.error} />
+                </div>
+              ) : null}
+              {step.output ? (
+                // A command's step (setup): its output's start and end; the whole is in the log below.
+                <details className="step-output" open={step.status === 'failed'}>
+                  <summary>Output</summary>
+                  <pre className="check-output">{step.output}</pre>
+                </details>
+              ) : null}
             </li>
           ))}
         </ul>

@@ -211,6 +211,8 @@ export function createWorkbenchClient(options: WorkbenchClientOptions) {
     init: (taskId: string): Promise<Task> => call('POST', task(taskId, 'init'), wire.task),
     /** 01 → 02: the first plan draft starts (`plan_session_id`). */
     confirmInit: (taskId: string): Promise<Task> => call('POST', task(taskId, 'confirm-init'), wire.task),
+    /** The repositories' setup steps again in the task's workspaces (202), once init is done. */
+    setup: (taskId: string): Promise<Task> => call('POST', task(taskId, 'setup'), wire.task),
     /** 02 (202): drafts plan.md, or refines it with `message`. */
     plan: (taskId: string, body: StageMessage = {}): Promise<TaskWithSession> =>
       call('POST', task(taskId, 'plan'), wire.taskWithSession, { body }),

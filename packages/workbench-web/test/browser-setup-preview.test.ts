@@ -184,6 +184,34 @@ describe.skipIf(!hasChromium || !existsSync('/usr/bin/bwrap'))(
       await page.screenshot({ path: join(shots, 'setup-preview-stopped.png'), fullPage: true });
     }, 180_000);
 
+    test('setup off when the task was made: turned on, "Run setup again" in stage 01 runs it in that task', async () => {
+      await call(base, 'PUT', `/api/projects/${world.projectId}`, {
+        run_setup: false,
+        setup: { [repository]: { command: 'node setup.js' } },
+      });
+      const created = await call<Task>(base, 'POST', '/api/tasks', {
+        project_id: world.projectId,
+        description: 'Set up later',
+      });
+      await eventually(
+        async () => (await call<Task>(base, 'GET', `/api/tasks/${created.id}`)).init.status === 'done',
+        { timeoutMs: 60_000, what: 'the task initialization' },
+      );
+      await page.goto(`${base}/tasks/${created.id}`);
+      const step = page.locator('.init-steps li', { hasText: `setup:${repository}` });
+      await expect.poll(() => step.textContent()).toContain('not run: setup is off for this project');
+      await call(base, 'PUT', `/api/projects/${world.projectId}`, { run_setup: true });
+      const [started] = await Promise.all([
+        page.waitForResponse((response) => response.url().endsWith(`/api/tasks/${created.id}/setup`)),
+        page.getByRole('button', { name: 'Run setup again' }).click(),
+      ]);
+      expect(started.status()).toBe(202);
+      await expect.poll(() => step.textContent(), { timeout: 60_000 }).toContain('node setup.js succeeded');
+      await step.locator('details.step-output summary').click();
+      expect(await step.locator('details.step-output pre').textContent()).toContain('added 3 packages');
+      await page.screenshot({ path: join(shots, 'setup-preview-setup-again.png'), fullPage: true });
+    }, 120_000);
+
     test('a setup that fails fails the initialisation, its output open', async () => {
       await call(base, 'PUT', `/api/projects/${world.projectId}`, {
         setup: { [repository]: { command: 'node broken-setup.js' } },

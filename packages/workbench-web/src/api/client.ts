@@ -115,6 +115,7 @@ export const api = {
     remove: (taskId: string) => run(tasks.remove(taskId)),
     init: (taskId: string) => run(tasks.init(taskId)),
     confirmInit: (taskId: string) => run(tasks.confirmInit(taskId)),
+    setup: (taskId: string) => run(tasks.setup(taskId)),
     plan: (taskId: string, message?: string) => run(tasks.plan(taskId, message ? { message } : {})),
     lockPlan: (taskId: string) => run(tasks.lockPlan(taskId)),
     todo: (taskId: string, message?: string) => run(tasks.todo(taskId, message ? { message } : {})),

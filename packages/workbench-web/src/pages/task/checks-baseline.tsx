@@ -1,6 +1,7 @@
 import { api } from '../../api/client.ts';
 import type { Task } from '../../api/types.ts';
 import { Badge, ErrorNote } from '../../components/status.tsx';
+import { RunSetupButton } from './run-setup-button.tsx';
 import { useTaskAction } from './task-actions.ts';
 import { TodoChecks } from './todo-checks.tsx';
 
@@ -45,6 +46,7 @@ export function ChecksBaseline({ task }: { task: Task }) {
         >
           Run baseline again
         </button>
+        {problems > 0 ? <RunSetupButton task={task} /> : null}
       </div>
       <ErrorNote error={again.error} />
       {baseline && baseline.status !== 'running' ? (

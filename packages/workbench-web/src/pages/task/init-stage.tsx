@@ -3,6 +3,7 @@ import type { Task } from '../../api/types.ts';
 import { CodeSpans } from '../../components/code-spans.tsx';
 import { SessionView } from '../../components/session-view.tsx';
 import { Badge, Empty, ErrorNote } from '../../components/status.tsx';
+import { RunSetupButton } from './run-setup-button.tsx';
 import { useRefreshOnFinish, useTaskAction } from './task-actions.ts';
 
 export function InitStage({ task }: { task: Task }) {
@@ -67,6 +68,7 @@ export function InitStage({ task }: { task: Task }) {
         >
           Confirm and start planning →
         </button>
+        <RunSetupButton task={task} />
       </div>
       <ErrorNote error={init.error ?? confirm.error} />
       {task.init_session_id ? (

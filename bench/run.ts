@@ -11,6 +11,7 @@ for (const bench of [
   'bench/workbench-task-list.ts',
   'bench/workbench-directories.ts',
   'bench/workbench-workspace.ts',
+  'bench/workbench-setup-reuse.ts',
   'bench/workbench-review-paint.ts',
   'bench/workbench-scale.ts',
 ]) {

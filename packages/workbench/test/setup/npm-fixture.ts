@@ -10,24 +10,25 @@ const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSY
 const quiet = ['--offline', '--no-audit', '--no-fund', '--loglevel=error'];
 
 /** `npm pack` of a one-file package `name` with a bin `<name>-test` that prints `<name> ok`, into `dest`. */
-export function packTiny(root: string, name: string, dest: string): string {
-  const dir = join(root, `${name}-src`);
+export function packTiny(root: string, name: string, dest: string, version = '1.0.0'): string {
+  const dir = join(root, `${name}-${version}-src`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'package.json'),
-    JSON.stringify({ name, version: '1.0.0', bin: { [`${name}-test`]: 'bin.js' } }),
+    JSON.stringify({ name, version, bin: { [`${name}-test`]: 'bin.js' } }),
   );
   writeFileSync(join(dir, 'bin.js'), `#!/usr/bin/env node\nconsole.log('${name} ok');\n`);
   mkdirSync(dest, { recursive: true });
   execFileSync('npm', ['pack', '--pack-destination', dest, '--loglevel=error'], { cwd: dir });
-  return `${name}-1.0.0.tgz`;
+  return `${name}-${version}.tgz`;
 }
 
 /**
  * The repository `app` under `root`: `npm test` runs the dependency's bin. With `outOfSync`, package.json
- * names a second dependency its package-lock.json does not have (then `npm ci` refuses to install).
+ * names a second dependency its package-lock.json does not have (then `npm ci` refuses to install). With
+ * `installed`, the repository has its node_modules as the user's tree has (a real `npm ci`, after the commit).
  */
-export function npmRepository(root: string, options: { outOfSync?: boolean } = {}) {
+export function npmRepository(root: string, options: { outOfSync?: boolean; installed?: boolean } = {}) {
   const repo = repoWithRemote(root, 'app', { 'README.md': '# app\n' });
   const vendor = join(repo.dir, 'vendor');
   const dependencies: Record<string, string> = { tiny: `file:vendor/${packTiny(root, 'tiny', vendor)}` };
@@ -44,5 +45,31 @@ export function npmRepository(root: string, options: { outOfSync?: boolean } = {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: repo.dir, env: gitEnv });
   git('add', 'package.json', 'package-lock.json', 'vendor');
   git('commit', '-q', '-m', 'a dependency');
+  if (options.installed) execFileSync('npm', ['ci', ...quiet], { cwd: repo.dir });
+  return repo;
+}
+
+/**
+ * An npm monorepo `mono` under `root` (workspaces `packages/*`): the root depends on tiny 1.0.0 and
+ * packages/a on tiny 2.0.0, so npm puts the second in packages/a/node_modules and links node_modules/a to
+ * ../packages/a. Installed (a real `npm install`), as the user's tree is.
+ */
+export function npmMonorepo(root: string) {
+  const repo = repoWithRemote(root, 'mono', {
+    'packages/a/package.json': `${JSON.stringify({ name: 'a', version: '1.0.0', dependencies: { tiny: 'file:../../vendor/tiny-2.0.0.tgz' } })}\n`,
+  });
+  const vendor = join(repo.dir, 'vendor');
+  packTiny(root, 'tiny', vendor, '2.0.0');
+  const manifest = {
+    name: 'mono',
+    version: '1.0.0',
+    workspaces: ['packages/*'],
+    dependencies: { tiny: `file:vendor/${packTiny(root, 'tiny', vendor)}` },
+  };
+  writeFileSync(join(repo.dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  execFileSync('npm', ['install', ...quiet], { cwd: repo.dir });
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo.dir, env: gitEnv });
+  git('add', 'package.json', 'package-lock.json', 'vendor');
+  git('commit', '-q', '-m', 'dependencies');
   return repo;
 }

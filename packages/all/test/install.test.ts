@@ -123,6 +123,7 @@ describe.each([
     }
   });
 
+  // keel-web, then the client and the console: on a busy machine more than the default 20 s.
   test('keel-web run answers /health', async () => {
     const web = spawn(
       nodePath(),
@@ -158,7 +159,7 @@ describe.each([
     } finally {
       web.kill();
     }
-  });
+  }, 90_000);
 });
 
 test('the base package has exactly three dependencies, and the others load on demand', async () => {

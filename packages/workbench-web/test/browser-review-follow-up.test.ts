@@ -231,8 +231,12 @@ describe.skipIf(!hasChromium)('the workbench SPA: review findings, follow-ups an
 
   test('the follow-up runs, the review finds nothing, and the merge request is opened', async () => {
     await runToReview(2);
-    await page.getByTestId('review-status').filter({ hasText: 'found nothing' }).waitFor();
-    // The first round's findings are gone with it; nothing is pinned to the diff.
+    await page
+      .getByTestId('review-status')
+      .filter({ hasText: 'found nothing to change; 1 dismissed finding stays listed below.' })
+      .waitFor();
+    // The first round's open findings are gone with it (the dismissed one is listed, greyed); nothing is
+    // pinned to the diff.
     expect(await page.locator('[data-testid=diff-note]').count()).toBe(0);
     await page.getByRole('button', { name: 'Commit, push and open MR' }).click();
     await page.locator('.submitted').waitFor({ timeout: 60_000 });

@@ -147,7 +147,10 @@ describe('review and follow-up', () => {
 
     // The follow-up todo runs; review again (nothing found), then submit: one pull request.
     const second = await codeAndReview(api, task.id, 2);
-    expect(second.review.findings).toEqual([]);
+    // Nothing new; the dismissed finding stays listed as dismissed (issue #38, point 4).
+    expect(second.review.findings.map((finding: Body) => [finding.message, finding.status])).toEqual([
+      [praise.message, 'dismissed'],
+    ]);
     const submitted = await api('POST', `/api/tasks/${task.id}/submit-mr`);
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
     expect(submitted.body.state).toBe('DONE');

@@ -66,6 +66,8 @@ export function ReviewFindings({ task }: { task: Task }) {
   const [reading, setReading] = useState(false);
   const findings = review?.findings ?? [];
   const open = findings.filter((finding) => finding.status === 'open');
+  // Dismissed ones stay listed across rounds (the reviewer is told them): they are not new work.
+  const dismissed = findings.filter((finding) => finding.status === 'dismissed').length;
   const picked = open.filter((finding) => chosen.has(finding.id)).map((finding) => finding.id);
   const running = review?.status === 'running' || again.isPending;
   const canFollow = can('follow_up');
@@ -104,8 +106,8 @@ export function ReviewFindings({ task }: { task: Task }) {
         </div>
       ) : review?.status === 'done' ? (
         <p className="hint" data-testid="review-status">
-          {findings.length === 0
-            ? 'The reviewer found nothing to change.'
+          {findings.length === dismissed
+            ? `The reviewer found nothing to change${dismissed > 0 ? `; ${dismissed} dismissed ${dismissed === 1 ? 'finding stays' : 'findings stay'} listed below.` : '.'}`
             : `The reviewer found ${findings.length} ${findings.length === 1 ? 'thing' : 'things'}; ${open.length} open.`}
         </p>
       ) : (

@@ -1,4 +1,4 @@
-import type { Task, Todo } from '../../types.ts';
+import type { ReviewFinding, Task, Todo } from '../../types.ts';
 
 /** The reviewer's one question: what is wrong with this change, as findings. */
 export function reviewPrompt(input: {
@@ -7,6 +7,8 @@ export function reviewPrompt(input: {
   todos: Todo[];
   summary: string;
   patch: string;
+  /** Findings the user dismissed in earlier rounds. */
+  dismissed?: readonly ReviewFinding[];
 }): string {
   const todos = input.todos.map((todo) => {
     const checks = (todo.checks ?? [])
@@ -32,7 +34,22 @@ export function reviewPrompt(input: {
     '',
     '## Diff',
     input.patch,
+    ...dismissedPart(input.dismissed ?? []),
   ].join('\n');
+}
+
+/** The findings the user dismissed: not to be reported again unless the change made them worse. */
+function dismissedPart(dismissed: readonly ReviewFinding[]): string[] {
+  if (dismissed.length === 0) return [];
+  return [
+    '',
+    '## Dismissed by the user in an earlier round',
+    'The user read these and chose not to act on them. Do not report them again, unless the change made one worse:',
+    ...dismissed.map(
+      (finding) =>
+        `- [${finding.severity}] ${[finding.repository, finding.file].filter(Boolean).join('/') || '(general)'}${finding.line ? `:${finding.line}` : ''}: ${finding.message}`,
+    ),
+  ];
 }
 
 export function commitMessagePrompt(task: Task, summary: string, patch: string): string {

@@ -29,6 +29,8 @@ export async function startReview(deps: TaskDeps, taskId: string, afterwards?: (
   const task = await deps.store.check(taskId, 'review');
   const session = await reviewerSession(deps, task);
   const reservation = await reserveSession(deps, taskId, session.id, 'reviewing the change');
+  // What the user dismissed in earlier rounds: told to the reviewer, and kept dismissed if it comes back.
+  const dismissed = (task.review?.findings ?? []).filter((finding) => finding.status === 'dismissed');
   let prompt: string;
   try {
     const changes = await taskDiff(deps, taskId);
@@ -39,6 +41,7 @@ export async function startReview(deps: TaskDeps, taskId: string, afterwards?: (
       todos: await deps.store.todos(taskId),
       summary: changeSummary(changes.repositories),
       patch: patch.length > maxPatchChars ? `${patch.slice(0, maxPatchChars)}\n[… cut]` : patch,
+      dismissed,
     });
   } catch (error) {
     reservation.release();
@@ -53,7 +56,7 @@ export async function startReview(deps: TaskDeps, taskId: string, afterwards?: (
     error: null,
   });
   const step = { what: 'The review', retry: `POST /api/tasks/${taskId}/review` };
-  const finish = (outcome: RunnerOutcome) => reviewEnded(deps, taskId, round, outcome);
+  const finish = (outcome: RunnerOutcome) => reviewEnded(deps, taskId, round, outcome, dismissed);
   deps.background.run(async () => {
     try {
       await reservedTurn(deps, taskId, reservation, step, () => ({
@@ -104,6 +107,7 @@ async function reviewEnded(
   taskId: string,
   round: number,
   outcome: RunnerOutcome,
+  dismissed: readonly ReviewFinding[],
 ): Promise<void> {
   const parsed = outcome.status === 'succeeded' ? parseFindings(outcome.output) : undefined;
   await changeReview(deps, taskId, (current) => {
@@ -117,8 +121,32 @@ async function reviewEnded(
       return { ...current, status: 'failed', error };
     }
     if (typeof parsed === 'string') return { ...current, status: 'failed', error: parsed };
-    return { ...current, status: 'done', findings: parsed ?? [], error: null };
+    return { ...current, status: 'done', findings: keepDismissed(parsed ?? [], dismissed), error: null };
   });
+}
+
+/**
+ * The new round's findings, with those the user dismissed before still dismissed: a finding the reviewer
+ * reports again (same repository and file, and the same words or the same line) stays dismissed, and the
+ * earlier dismissed ones it did not report again stay listed (dismissed), so the next round is told them too.
+ */
+export function keepDismissed(
+  findings: ReviewFinding[],
+  dismissed: readonly ReviewFinding[],
+): ReviewFinding[] {
+  const words = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+  const same = (a: ReviewFinding, b: ReviewFinding) =>
+    a.repository === b.repository &&
+    a.file === b.file &&
+    (words(a.message) === words(b.message) || (a.line !== null && a.line === b.line));
+  const matched = new Set<ReviewFinding>();
+  const marked = findings.map((finding) => {
+    const earlier = dismissed.find((each) => same(each, finding));
+    if (!earlier) return finding;
+    matched.add(earlier);
+    return { ...finding, status: 'dismissed' as const };
+  });
+  return [...marked, ...dismissed.filter((each) => !matched.has(each))];
 }
 
 /** Marks one open finding dismissed (it stays listed, greyed, and is not offered as a follow-up). */

@@ -50,16 +50,18 @@ export function InitStage({ task }: { task: Task }) {
         </ul>
       )}
       <div className="stage-actions">
-        <button
-          type="button"
-          className={task.init.status === 'done' ? 'button-secondary' : 'button-primary'}
-          disabled={
-            !can('init') || init.isPending || task.init.status === 'running' || task.init.status === 'done'
-          }
-          onClick={() => init.mutate()}
-        >
-          {failed ? 'Retry initialization' : 'Initialize'}
-        </button>
+        {/* Init starts by itself with the task: the button is there only to retry, or to start one that has
+            not (its project was not ready). */}
+        {can('init') && (failed || task.init.status === 'idle') ? (
+          <button
+            type="button"
+            className="button-primary"
+            disabled={init.isPending}
+            onClick={() => init.mutate()}
+          >
+            {failed ? 'Retry initialization' : 'Initialize'}
+          </button>
+        ) : null}
         <button
           type="button"
           className="button-primary"

@@ -90,7 +90,8 @@ export function ReviewStage({ task }: { task: Task }) {
                     : 'No commit message yet.'}
             </Empty>
           )}
-          {!task.commit_message && !writing && !editing ? (
+          {/* While the review runs the message is coming by itself: nothing to offer yet. */}
+          {!task.commit_message && !writing && !editing && task.review?.status !== 'running' ? (
             <button
               type="button"
               className="button-secondary"

@@ -1,6 +1,7 @@
 // Issue #38, point 10: no control that cannot be used where the page says the work happens by itself: no
 // disabled "Initialize" on a task whose init ran by itself, and no "Write the commit message" while the
-// page says it is written once the review has ended. Screenshots `dead-controls-*`.
+// page says it is written once the review has ended; and a follow-up the user asks for can start at once
+// ("Follow up and run") instead of waiting for an Execute. Screenshots `dead-controls-*`.
 import { join } from 'node:path';
 import { eventually } from '@keel/testkit';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -15,7 +16,7 @@ interface Task {
   todos: { id: string }[];
 }
 
-describe.skipIf(!hasChromium)('the workbench SPA: no dead controls', () => {
+describe.skipIf(!hasChromium)('the workbench SPA: no dead controls, no needless clicks', () => {
   let world: BrowserWorld | undefined;
   afterAll(async () => {
     await world?.close();
@@ -43,10 +44,21 @@ describe.skipIf(!hasChromium)('the workbench SPA: no dead controls', () => {
         { when: { lastRole: 'tool' }, text: 'Noted.' },
         {
           when: { lastMessageIncludes: 'Review this change before it becomes a merge request' },
-          text: '```json\n[]\n```',
+          text: `\`\`\`json\n[{"severity": "warning", "repository": "${repository}", "file": "note.txt", "line": 1, "message": "Say what is noted."}]\n\`\`\``,
           until: held,
         },
-        { when: { lastMessageIncludes: 'Write the commit message' }, text: 'Add a note' },
+        {
+          when: { lastMessageIncludes: 'Do todo 2 of 2' },
+          toolCalls: [
+            { name: 'write_file', arguments: { path: `${repository}/note.txt`, content: 'noted: hi\n' } },
+          ],
+        },
+        { when: { lastRole: 'tool' }, text: 'Said it.' },
+        {
+          when: { lastMessageIncludes: 'Review this change before it becomes a merge request' },
+          text: '```json\n[]\n```',
+        },
+        { when: { lastMessageIncludes: 'Write the commit message' }, text: 'Add a note', repeat: true },
       ],
     });
     const { page, base } = world;
@@ -85,5 +97,18 @@ describe.skipIf(!hasChromium)('the workbench SPA: no dead controls', () => {
     await page.screenshot({ path: join(shots, 'dead-controls-review.png'), fullPage: true });
     release();
     await page.locator('pre.commit-message', { hasText: 'Add a note' }).waitFor({ timeout: 30_000 });
+
+    // A follow-up the user asks for runs at once when they say so ("Follow up and run"): no Execute needed.
+    await page.getByRole('checkbox', { name: 'Follow up: Say what is noted.' }).check();
+    await page.getByRole('button', { name: 'Follow up and run (1)' }).click();
+    await eventually(
+      async () => {
+        const current = await getTask(task.id);
+        return (
+          current.state === 'REVIEWING' && current.review?.status === 'done' && current.todos.length === 2
+        );
+      },
+      { timeoutMs: 60_000, what: 'the follow-up todo to run and the task to be reviewed again' },
+    );
   }, 120_000);
 });

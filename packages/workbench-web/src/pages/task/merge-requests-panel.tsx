@@ -48,9 +48,11 @@ export function MergeRequestsPanel({ task }: { task: Task }) {
       ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['task', task.id] }),
   });
-  const followUp = useTaskAction<Item[]>(task, (items) =>
-    api.tasks.followUp(task.id, { merge_request: items }),
-  );
+  // "and run": the follow-up todos start at once (Run all), as the user asked for the work, not a list.
+  const followUp = useTaskAction<{ items: Item[]; run: boolean }>(task, async ({ items, run }) => {
+    const answer = await api.tasks.followUp(task.id, { merge_request: items });
+    return run ? await api.tasks.runAll(task.id) : answer;
+  });
   const [chosen, setChosen] = useState<ReadonlyMap<string, Item>>(() => new Map());
   // Only what the latest read of an open merge request lists can be posted.
   const offered = new Set(
@@ -109,12 +111,25 @@ export function MergeRequestsPanel({ task }: { task: Task }) {
             type="button"
             className="button-primary"
             disabled={picked.length === 0 || followUp.isPending}
-            onClick={() => followUp.mutate(picked, { onSuccess: () => setChosen(new Map()) })}
+            onClick={() =>
+              followUp.mutate({ items: picked, run: true }, { onSuccess: () => setChosen(new Map()) })
+            }
+          >
+            Follow up and run ({picked.length})
+          </button>
+          <button
+            type="button"
+            className="button-secondary"
+            disabled={picked.length === 0 || followUp.isPending}
+            onClick={() =>
+              followUp.mutate({ items: picked, run: false }, { onSuccess: () => setChosen(new Map()) })
+            }
           >
             Follow up ({picked.length})
           </button>
           <span className="hint">
-            The chosen checks and comments become todos; the next submit updates the same merge request.
+            The chosen checks and comments become todos ("and run" starts them at once); the next submit
+            updates the same merge request.
           </span>
         </div>
       ) : null}

@@ -60,7 +60,11 @@ export function ReviewFindings({ task }: { task: Task }) {
     mutationFn: (findingId) => api.tasks.dismissFinding(task.id, findingId),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['task', task.id] }),
   });
-  const followUp = useTaskAction<string[]>(task, (findings) => api.tasks.followUp(task.id, { findings }));
+  // "and run": the follow-up todos start at once (Run all), as the user asked for the work, not a list.
+  const followUp = useTaskAction<{ findings: string[]; run: boolean }>(task, async ({ findings, run }) => {
+    const answer = await api.tasks.followUp(task.id, { findings });
+    return run ? await api.tasks.runAll(task.id) : answer;
+  });
   const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set());
   // The reviewer's session is read only once its conversation is opened.
   const [reading, setReading] = useState(false);
@@ -164,11 +168,26 @@ export function ReviewFindings({ task }: { task: Task }) {
             type="button"
             className="button-primary"
             disabled={picked.length === 0 || followUp.isPending}
-            onClick={() => followUp.mutate(picked, { onSuccess: () => setChosen(new Set()) })}
+            onClick={() =>
+              followUp.mutate({ findings: picked, run: true }, { onSuccess: () => setChosen(new Set()) })
+            }
+          >
+            Follow up and run ({picked.length})
+          </button>
+          <button
+            type="button"
+            className="button-secondary"
+            disabled={picked.length === 0 || followUp.isPending}
+            onClick={() =>
+              followUp.mutate({ findings: picked, run: false }, { onSuccess: () => setChosen(new Set()) })
+            }
           >
             Follow up ({picked.length})
           </button>
-          <span className="hint">The chosen findings become todos; the task goes back to 04 Coding.</span>
+          <span className="hint">
+            The chosen findings become todos and the task goes back to 04 Coding; "and run" starts them at
+            once.
+          </span>
         </div>
       ) : null}
       <ErrorNote error={again.error ?? dismiss.error ?? followUp.error} />

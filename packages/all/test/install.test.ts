@@ -70,9 +70,10 @@ beforeAll(async () => {
   project = await installProject(join(scratch, 'project'), tarballs, { oldestNode });
 }, 600_000);
 
+// Several installed trees: removing them takes a while on a busy machine.
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe.each([
   ['the Node running the tests', () => process.execPath],

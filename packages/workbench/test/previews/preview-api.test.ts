@@ -140,7 +140,11 @@ describe.skipIf(!hasBwrap)('a task preview', () => {
     expect(silent).toMatchObject({ state: 'starting', pid: expect.any(Number) });
     expect(silent.error).toContain(`nothing answers on port ${started.port}`);
     expect(silent.error).toContain('--port $PORT');
-    expect((await api('GET', `/api/tasks/${task.id}/previews/app/log`)).body.log).toContain('listening on');
+    // The note comes after silentMs, which on a busy machine may be before the server has printed anything.
+    await eventually(async () => {
+      const { log } = (await api('GET', `/api/tasks/${task.id}/previews/app/log`)).body;
+      return log.includes('listening on');
+    }, 'the server to say where it listens');
     expect((await api('DELETE', `/api/tasks/${task.id}/previews/app`)).body.state).toBe('stopped');
   });
 

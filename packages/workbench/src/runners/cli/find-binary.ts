@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { access, constants, stat } from 'node:fs/promises';
+import { access, constants, realpath, stat } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 
 export type BinaryLookup = { found: true; path: string } | { found: false; reason: string };
@@ -56,8 +56,34 @@ export async function readVersion(
   binary: string,
   env: NodeJS.ProcessEnv,
 ): Promise<{ version: string } | { reason: string }> {
-  const first = await versionOnce(binary, env, versionTimeoutMs);
-  return 'retry' in first ? (await versionOnce(binary, env, retryTimeoutMs)).answer : first.answer;
+  // A program's version changes only with its file: `GET /api/settings/check`, asked by every page load,
+  // must not start every agent (seconds each, on a busy machine) each time. Concurrent askers share one
+  // start; only a version is kept, so a failure is tried again next time.
+  const key = await fileIdentity(binary);
+  const known = key ? versions.get(key) : undefined;
+  if (known) return known;
+  const answer = (async () => {
+    const first = await versionOnce(binary, env, versionTimeoutMs);
+    return 'retry' in first ? (await versionOnce(binary, env, retryTimeoutMs)).answer : first.answer;
+  })();
+  if (!key) return answer;
+  versions.set(key, answer);
+  const settled = await answer;
+  if (!('version' in settled)) versions.delete(key);
+  return settled;
+}
+
+const versions = new Map<string, Promise<VersionAnswer>>();
+
+/** The file a program resolves to, with what changes when it is replaced; undefined if it cannot be read. */
+async function fileIdentity(binary: string): Promise<string | undefined> {
+  try {
+    const file = await realpath(binary);
+    const { ino, size, mtimeMs } = await stat(file);
+    return [file, ino, size, mtimeMs].join('\0');
+  } catch {
+    return undefined;
+  }
 }
 
 type VersionAnswer = { version: string } | { reason: string };

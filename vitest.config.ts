@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Tests import workspace packages from their TypeScript sources (each export's `@keel/source` condition),
 // so they run what is in src/ without a build; spawned programs (bin/) run the built files. Aliases, not
@@ -27,6 +28,27 @@ function sourceAliases(): { find: RegExp; replacement: string }[] {
   return aliases;
 }
 
+/** Whether a test file says, in its first lines, that it runs for minutes (`// long-running: why`). */
+function longRunning(file: string): boolean {
+  const head = Buffer.alloc(2048);
+  const fd = openSync(file, 'r');
+  const read = readSync(fd, head, 0, head.length, 0);
+  return /^\/\/ long-running:/m.test(head.subarray(0, read).toString('utf8'));
+}
+
+/**
+ * The files marked long-running first, then Vitest's own order. A fresh clone (CI) has no durations cached,
+ * and Vitest then starts the largest files first: the few small files that run for minutes (crash trials,
+ * fuzzing, third-party agents) started last and ran alone at the end, adding minutes to the suite.
+ */
+class LongRunningFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const long = sorted.filter((spec) => longRunning(spec.moduleId));
+    return [...long, ...sorted.filter((spec) => !long.includes(spec))];
+  }
+}
+
 export default defineConfig({
   resolve: { alias: sourceAliases() },
   test: {
@@ -34,6 +56,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    sequence: { sequencer: LongRunningFirst },
     // Vitest's default is one worker less than the cores: a single worker on a 2-core CI machine, while
     // most test files spend their time waiting on git, agents, browsers and servers in other processes.
     // One more worker than the cores keeps those waits overlapped (the suite took 40 min serially here).

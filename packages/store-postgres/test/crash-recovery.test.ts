@@ -1,3 +1,4 @@
+// long-running: 50 crash trials, each a killed process and a recovery
 import { startMockModel } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { crashScript } from '../../runtime/test/crash/crash-scenario.ts';

@@ -1,3 +1,4 @@
+// long-running: 10,000 requests against keel-web
 import { createCodingTools } from '@keel/runtime';
 import { runRequestSchema } from '@keel/runtime/internal';
 import { failureSummary, fuzzService, type JsonSchema } from '@keel/testkit/fuzz';

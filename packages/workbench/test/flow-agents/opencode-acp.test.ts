@@ -1,3 +1,4 @@
+// long-running: the whole flow with opencode, a large third-party program
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startMockModel } from '@keel/testkit';

@@ -1,3 +1,4 @@
+// long-running: the whole flow with opencode, a large third-party program
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRunnerRegistry } from '../../src/runners/index.ts';

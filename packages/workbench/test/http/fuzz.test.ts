@@ -1,3 +1,4 @@
+// long-running: 10,000 requests against the workbench, some starting git work
 import { failureSummary, fuzzService } from '@keel/testkit/fuzz';
 import { expect, test } from 'vitest';
 import { planningScript, repoWithRemote, startWorkbench, tempDir } from '../harness.ts';

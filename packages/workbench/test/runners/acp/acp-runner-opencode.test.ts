@@ -1,3 +1,4 @@
+// long-running: opencode over ACP, a large third-party program
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

@@ -1,3 +1,4 @@
+// long-running: Gemini CLI starts slowly
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';

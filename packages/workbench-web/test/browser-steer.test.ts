@@ -159,11 +159,25 @@ describe.skipIf(!hasChromium)('the workbench SPA: steering a task', () => {
       stop.click(),
     ]);
     expect(stopped.status()).toBe(200);
-    await row(1).locator('.badge', { hasText: 'failed' }).waitFor({ timeout: 15_000 });
-    await page.getByTestId('stop-outcome').filter({ hasText: 'Alpha step' }).waitFor();
+    // The user's own Stop is no failure: said neutrally in the todo, the task's badge and the transcript.
+    const stoppedBadge = row(1).locator('.badge', { hasText: 'stopped by you' });
+    await stoppedBadge.waitFor({ timeout: 15_000 });
+    expect(await stoppedBadge.getAttribute('class')).toContain('badge-muted');
+    expect(await row(1).locator('.error-text').count()).toBe(0);
+    await page.getByTestId('stop-outcome').filter({ hasText: 'You stopped “Alpha step”' }).waitFor();
+    const taskBadge = page.locator('.task-head .badge[data-state=CODING]');
+    expect(await taskBadge.textContent()).toBe('stopped by you');
+    expect(await taskBadge.getAttribute('class')).not.toContain('badge-bad');
+    const transcript = page.getByTestId('session-view');
+    await transcript.getByTestId('stopped-by-you').waitFor();
+    expect(await transcript.locator('.t-error').count()).toBe(0);
+    expect(await transcript.locator('.session-head .badge').textContent()).toBe('stopped');
     const retry = row(1).getByRole('button', { name: 'Retry' });
     await expect.poll(() => retry.isEnabled()).toBe(true);
-    expect((await getTask(task.id)).todos.find((todo) => todo.position === 1)?.status).toBe('failed');
+    expect((await getTask(task.id)).todos.find((todo) => todo.position === 1)).toMatchObject({
+      status: 'failed',
+      error_code: 'STOPPED',
+    });
     await page.screenshot({ path: join(shots, 'steer-coding-stopped.png'), fullPage: true });
 
     // Retry works: the first todo runs again and is done.
@@ -295,7 +309,10 @@ describe.skipIf(!hasChromium)('the workbench SPA: steering a task', () => {
       stop.click(),
     ]);
     expect(stopped.status()).toBe(200);
-    await session.locator('.session-head .badge', { hasText: 'cancelled' }).waitFor({ timeout: 15_000 });
+    // The turn ended because the user stopped it: said neutrally, not as an error.
+    await session.locator('.session-head .badge', { hasText: 'stopped' }).waitFor({ timeout: 15_000 });
+    await session.getByTestId('stopped-by-you').waitFor();
+    expect(await session.locator('.t-error').count()).toBe(0);
     await expect.poll(() => stop.count()).toBe(0);
     const after = await getTask(task.id);
     expect(after.state).toBe('PLANNING');

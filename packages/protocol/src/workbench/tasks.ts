@@ -205,8 +205,11 @@ export const checksBaseline = z.object({
 });
 export type ChecksBaseline = z.infer<typeof checksBaseline>;
 
-/** Why a failed todo failed, when a code says it; its `error` says it in words. */
-export const todoErrorCodes = ['ENVIRONMENT_ERROR', 'CHECKS_FAILED'] as const;
+/**
+ * Why a failed todo failed, when a code says it; its `error` says it in words. `STOPPED`: the user stopped
+ * its turn (or cancelled the task), which is no failure of the work, and the page shows it as such.
+ */
+export const todoErrorCodes = ['ENVIRONMENT_ERROR', 'CHECKS_FAILED', 'STOPPED'] as const;
 export type TodoErrorCode = (typeof todoErrorCodes)[number];
 
 export const todo = z.object({

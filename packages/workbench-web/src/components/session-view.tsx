@@ -119,6 +119,8 @@ export function SessionView({
           // A conversation's session waits as "queued" until the first message: it is ready, not busy.
           session.kind === 'conversation' && session.status === 'queued' && session.last_seq === 0 ? (
             <Badge value="ready" tone="idle" title="Send the first message" />
+          ) : session.status === 'cancelled' ? (
+            <Badge value="stopped" tone="muted" title="Stopped by you (or with its task)" />
           ) : (
             <Badge value={session.status} />
           )

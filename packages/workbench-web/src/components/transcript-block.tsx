@@ -78,6 +78,14 @@ export function TranscriptBlock({ item, running }: { item: TranscriptItem; runni
         </div>
       );
     case 'error':
+      // The user's own Stop ends a turn as CANCELLED: said as what it is, not as a failure.
+      if (item.error.code === 'CANCELLED') {
+        return (
+          <div className="t-stopped" role="status" data-testid="stopped-by-you">
+            Stopped by you.
+          </div>
+        );
+      }
       return (
         <div className="t-error" role="alert">
           <strong>{item.error.code}</strong> {item.error.message}

@@ -246,7 +246,12 @@ describe('POST /api/sessions/{id}/stop', () => {
     });
     expect(JSON.stringify(entries)).not.toContain('RUNNER_FAILED');
     const failed = (await api('GET', `/api/todos/${todo.id}`)).body;
-    expect(failed).toMatchObject({ status: 'failed', error: expect.stringContaining('Stopped') });
+    // Failed, so that it can run again, with a code that says the user stopped it (no failure of the work).
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('Stopped'),
+      error_code: 'STOPPED',
+    });
     expect((await api('GET', `/api/tasks/${task.id}`)).body.state).toBe('CODING');
 
     const again = await api('POST', `/api/sessions/${sessionId}/stop`);

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../api/client.ts';
 import type { ApiError } from '../../api/errors.ts';
+import { stoppedByUser } from '../../api/task-status.ts';
 import type { LogEntry, SentMessage, Task, Todo, TodoDiff } from '../../api/types.ts';
 import { DiffViewer } from '../../components/lazy.tsx';
 import { MessageBox } from '../../components/message-box.tsx';
@@ -82,7 +83,7 @@ export function CodingStage({ task }: { task: Task }) {
       {stopped ? (
         <div className="note" role="status" data-testid="stop-outcome">
           {stopped.status === 'failed'
-            ? `Stopped “${stopped.title}”: it is marked failed. Retry runs it again from before its changes; or skip it.`
+            ? `You stopped “${stopped.title}”. Retry runs it again from before its changes; or skip it.`
             : `Stopped “${stopped.title}”: it had already ended (${stopped.status}).`}
         </div>
       ) : null}
@@ -102,9 +103,15 @@ export function CodingStage({ task }: { task: Task }) {
                     {todo.title}
                     <TodoOrigin todo={todo} />
                   </span>
-                  <Badge value={todo.status} />
+                  {stoppedByUser(todo) ? (
+                    <Badge value="stopped by you" tone="muted" title="Retry runs it again; or skip it." />
+                  ) : (
+                    <Badge value={todo.status} />
+                  )}
                 </button>
-                {todo.error ? <div className="error-text">{todo.error}</div> : null}
+                {todo.error ? (
+                  <div className={stoppedByUser(todo) ? 'hint' : 'error-text'}>{todo.error}</div>
+                ) : null}
                 <div className="todo-actions">
                   {todo.status === 'running' && todo.session_id ? (
                     <StopButton

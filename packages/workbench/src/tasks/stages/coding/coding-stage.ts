@@ -239,7 +239,7 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
             failing.length > 0
               ? checksFailed(failing)
               : (stopped(ended) ?? ended.error?.message ?? ended.status),
-          error_code: failing.length > 0 ? 'CHECKS_FAILED' : null,
+          error_code: failing.length > 0 ? 'CHECKS_FAILED' : ended.status === 'cancelled' ? 'STOPPED' : null,
         });
       }
     };
@@ -287,7 +287,8 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
     if ((await deps.store.todo(todo.id)).status === 'running') {
       await deps.store.updateTodo(todo.id, {
         status: 'failed',
-        error: outcome.error?.message ?? outcome.status,
+        error: stopped(outcome) ?? outcome.error?.message ?? outcome.status,
+        error_code: outcome.status === 'cancelled' ? 'STOPPED' : null,
       });
     }
   } catch (error) {

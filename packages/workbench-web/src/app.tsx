@@ -1,6 +1,7 @@
 import { NavLink, Route, Routes } from 'react-router';
 import { api } from './api/client.ts';
 import { CheckBanner } from './components/check-banner.tsx';
+import { ConnectionBanner } from './components/connection-banner.tsx';
 import { KeyPrompt } from './components/key-prompt.tsx';
 import { ThemeToggle } from './components/theme-toggle.tsx';
 import { pages } from './routes.tsx';
@@ -27,6 +28,7 @@ export function App() {
         </a>
         <ThemeToggle />
       </header>
+      <ConnectionBanner />
       <KeyPrompt
         label="Workbench API key"
         title="This workbench needs its API key"

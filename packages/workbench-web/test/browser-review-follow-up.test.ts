@@ -278,6 +278,21 @@ describe.skipIf(!hasChromium)('the workbench SPA: review findings, follow-ups an
     ).toBe(0);
     expect(await panel.getByTestId('checked-at').textContent()).toMatch(/checked at .* · followed/);
     await shot('review-merge-request-failed');
+    // The task is submitted, not "done": its header and the task list say what the merge request is.
+    const summary = page.locator('.task-head').getByTestId('mr-summary');
+    expect(await summary.textContent()).toBe('MR open · checks failing · 1 comment');
+    expect(await summary.getAttribute('class')).toContain('badge-bad');
+    expect(await summary.getAttribute('title')).toContain(
+      `${repository}: open, checks failed (greeting-test), 1 comment`,
+    );
+    expect(await page.locator('.task-head .badge', { hasText: /^done$/ }).count()).toBe(0);
+    await page.goto(`${base}/tasks`);
+    const row = page.getByTestId('task-list').getByRole('row').filter({ hasText: 'Greet the user' });
+    expect(await row.getByTestId('mr-summary').textContent()).toBe('MR open · checks failing · 1 comment');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot('review-task-list-mr-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${base}/tasks/${taskId}`);
 
     await panel.getByRole('checkbox', { name: 'Follow up the check greeting-test' }).check();
     const follow = page.getByRole('button', { name: 'Follow up (1)' });
@@ -319,6 +334,9 @@ describe.skipIf(!hasChromium)('the workbench SPA: review findings, follow-ups an
     // Merged: nothing of it is offered as a follow-up any more.
     expect(await panel.getByRole('checkbox').count()).toBe(0);
     await shot('review-merge-request-merged');
+    const summary = page.locator('.task-head').getByTestId('mr-summary');
+    expect(await summary.textContent()).toBe('MR merged');
+    expect(await summary.getAttribute('class')).toContain('badge-ok');
     expect(await page.content()).not.toContain(token);
   }, 120_000);
 

@@ -5,6 +5,7 @@ import {
   WorkbenchResponseError,
 } from '@keel/workbench-client';
 import { apiKey, reportUnauthorized } from './auth.ts';
+import { watchedFetch } from './connection.ts';
 import { ApiError, asApiError } from './errors.ts';
 import type { ConversationCreate, ProjectUpdate, SkillCreate, SkillUpdate } from './library-types.ts';
 import type {
@@ -33,8 +34,8 @@ export const workbench: WorkbenchClient = createWorkbenchClient({
   baseUrl: where?.origin ?? 'http://127.0.0.1:8000',
   apiKey: apiKey,
   onUnauthorized: reportUnauthorized,
-  // Read at each call: a test (or an extension) may replace the global.
-  fetch: (url, init) => fetch(url, init),
+  // Through the connection's watch (the page's "service gone" banner); the global is read at each call.
+  fetch: (url, init) => watchedFetch(url, init),
 });
 
 /**

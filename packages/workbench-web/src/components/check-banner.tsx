@@ -14,8 +14,8 @@ export function useSettingsCheck() {
  */
 export function CheckBanner({ compact = false }: { compact?: boolean }) {
   const check = useSettingsCheck();
-  // A missing key is asked for by the key prompt, not reported as an outage.
-  if (check.error?.status === 401) return null;
+  // A missing key is asked for by the key prompt, not reported as an outage; an outage has its own banner.
+  if (check.error?.status === 401 || check.error?.code === 'NETWORK_ERROR') return null;
   if (check.error) {
     return (
       <div className="banner banner-bad" role="alert">

@@ -1,6 +1,6 @@
 import { errorWords } from '../api/error-words.ts';
 import type { ApiError } from '../api/errors.ts';
-import { taskStatus } from '../api/task-status.ts';
+import { mergeRequestSummary, taskStatus } from '../api/task-status.ts';
 import type { Task } from '../api/types.ts';
 
 export function Loading({ what }: { what?: string }) {
@@ -78,12 +78,30 @@ export function Badge({ value, title, tone }: { value: string; title?: string; t
   );
 }
 
-/** A task's badge: what it is doing now, from its state and what runs in it (see `taskStatus`). */
+/**
+ * A task's badge: what it is doing now, from its state and what runs in it (see `taskStatus`); with its
+ * merge requests' state once submitted. A DONE task shows only the latter: "done" would hide failing checks.
+ */
 export function TaskBadge({ task }: { task: Task }) {
   const status = taskStatus(task);
+  const mergeRequests = mergeRequestSummary(task.merge_requests);
   return (
-    <span className={`badge badge-${status.tone}`} title={status.title} data-state={task.state}>
-      {status.label}
+    <span className="task-badges">
+      {task.state === 'DONE' && mergeRequests ? null : (
+        <span className={`badge badge-${status.tone}`} title={status.title} data-state={task.state}>
+          {status.label}
+        </span>
+      )}
+      {mergeRequests ? (
+        <span
+          className={`badge badge-words badge-${mergeRequests.tone}`}
+          title={mergeRequests.title}
+          data-testid="mr-summary"
+          data-state={task.state}
+        >
+          {mergeRequests.label}
+        </span>
+      ) : null}
     </span>
   );
 }

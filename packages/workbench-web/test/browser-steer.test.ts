@@ -191,6 +191,12 @@ describe.skipIf(!hasChromium)('the workbench SPA: steering a task', () => {
         throw new Error(`${error}\n${JSON.stringify(await getTask(task.id), null, 1).slice(0, 3000)}`);
       });
 
+    // Tokens: the todo's (its session's, both turns) and the task's total, in the header.
+    await expect.poll(() => row(1).getByTestId('todo-usage').textContent()).toMatch(/^[\d,]+ tokens$/);
+    await expect
+      .poll(() => page.locator('.task-head').getByTestId('task-usage').textContent())
+      .toMatch(/^[\d,]+ tokens$/);
+
     // Run all: the third todo runs, the skipped second never does; the page moves on to review by itself.
     model.push({ when: { lastMessageIncludes: 'Do todo 3 of 3: Gamma step' }, text: 'Did gamma.' });
     // The commit message (the service may write it by itself once the task is in review).

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorObject, timestamp } from './common.ts';
+import { errorObject, timestamp, usage } from './common.ts';
 import {
   findingSeverities,
   mergeRequestProviders,
@@ -251,7 +251,12 @@ export const taskSessionSummary = z.object({
   busy: z.boolean(),
   error: errorObject.nullable(),
   ended_at: timestamp.nullable(),
+  /** Its tokens (and cost, where the runner knows the model's price) over all its turns. */
+  usage: usage.nullable(),
 });
+
+/** A todo as its task shows it: with its session's tokens and cost (null before it ran). */
+export const taskTodo = todo.extend({ usage: usage.nullable() });
 
 /** A task as every task route answers it: its record, its plan and todos, and the actions it allows now. */
 export const task = z.object({
@@ -290,8 +295,10 @@ export const task = z.object({
   work_dir: z.string(),
   /** plan.md, or null before the first draft. */
   plan: z.string().nullable(),
-  todos: z.array(todo),
+  todos: z.array(taskTodo),
   sessions: z.array(taskSessionSummary),
+  /** Tokens and cost of every session of the task (its todos' too), where counted; null before any. */
+  usage: usage.nullable(),
   /** The actions of the table of moves allowed in its state now. */
   allowed_actions: z.array(z.string()),
 });

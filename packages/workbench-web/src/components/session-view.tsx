@@ -3,6 +3,7 @@ import { api } from '../api/client.ts';
 import { type ApiError, asApiError } from '../api/errors.ts';
 import { foldTranscript, mergeEntries } from '../api/transcript.ts';
 import type { LogEntry, QueuedMessage, Session } from '../api/types.ts';
+import { usageWords } from '../api/usage-words.ts';
 import { socket } from '../socket.ts';
 import { QueuedMessages } from './queued-messages.tsx';
 import { Badge, ErrorNote, Loading } from './status.tsx';
@@ -136,9 +137,12 @@ export function SessionView({
           />
         ) : null}
         {session?.usage ? (
-          <span className="hint">
-            {session.usage.total_tokens.toLocaleString()} tokens
-            {session.usage.cost_usd ? ` · $${session.usage.cost_usd.toFixed(4)}` : ''}
+          <span
+            className="hint"
+            data-testid="session-usage"
+            title={`Over all its turns: ${usageWords(session.usage).title}`}
+          >
+            {usageWords(session.usage).text}
           </span>
         ) : null}
       </header>

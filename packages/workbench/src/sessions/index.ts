@@ -20,6 +20,7 @@ export {
   type TurnInput,
 } from './session-runner.ts';
 export { Sessions } from './sessions.ts';
+export { addUsage } from './usage.ts';
 export {
   finishedSessionStatuses,
   type LogEntry,

@@ -23,6 +23,7 @@ import {
   type SessionRecord,
   sessionView,
 } from './types.ts';
+import { addUsage } from './usage.ts';
 import { withoutSecret } from './without-secret.ts';
 
 export interface RunnerSource {
@@ -590,7 +591,8 @@ export class SessionRunner {
         outcome.status === 'succeeded'
           ? null
           : (outcome.error ?? { code: 'RUNNER_FAILED', message: 'The runner failed.' }),
-      usage: outcome.usage ?? null,
+      // The session's total over its turns (a todo's repair turns, a plan's refinements).
+      usage: addUsage(session.usage, outcome.usage),
       last_seq: this.#log.lastSeq(session.id),
       ended_at: new Date().toISOString(),
       ...(outcome.runnerSessionId ? { runner_session_id: outcome.runnerSessionId } : {}),

@@ -1,7 +1,14 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { Usage } from '@keel/protocol/workbench';
 import { WorkbenchError } from '../errors.ts';
-import { type SessionKind, type SessionRecord, type SessionStatus, stopReasons } from '../sessions/index.ts';
+import {
+  addUsage,
+  type SessionKind,
+  type SessionRecord,
+  type SessionStatus,
+  stopReasons,
+} from '../sessions/index.ts';
 import { runnerConfigById } from '../settings/index.ts';
 import { defaultBranch } from './branch-name.ts';
 import type { TaskDeps } from './deps.ts';
@@ -16,9 +23,12 @@ export interface TaskView extends Omit<Task, 'images'> {
   images: TaskImageInfo[];
   work_dir: string;
   plan: string | null;
-  todos: Todo[];
+  /** Each with its session's tokens and cost. */
+  todos: (Todo & { usage: Usage | null })[];
   /** The task's sessions (init, plan, each todo's, review), oldest first; `busy` while held for work. */
   sessions: TaskSessionView[];
+  /** The tokens and cost of all of them. */
+  usage: Usage | null;
   allowed_actions: string[];
 }
 
@@ -30,6 +40,7 @@ export interface TaskSessionView {
   busy: boolean;
   error: SessionRecord['error'];
   ended_at: string | null;
+  usage: Usage | null;
 }
 
 /** States where the task's input (description, links, images, runner) may still change. */
@@ -42,16 +53,38 @@ export async function viewTask(deps: TaskDeps, task: Task | ListedTask): Promise
     images: isListed(task) ? task.images : imageInfoOf(task.images),
     work_dir: deps.paths.taskDir(task.id),
     plan: shownPlan(deps, task.id),
-    todos: await deps.store.todos(task.id),
-    sessions: (await deps.sessions.byOwner(task.id)).map((session) => ({
+    ...(await taskWork(deps, task.id)),
+    allowed_actions: deps.flow.allowedActions(task.state),
+  };
+}
+
+/** The task's todos and sessions, each with its tokens and cost, and their total. */
+async function taskWork(deps: TaskDeps, taskId: string) {
+  const own = await deps.sessions.byOwner(taskId);
+  const usageOf = async (sessionId: string | null) =>
+    sessionId
+      ? (own.find((session) => session.id === sessionId) ?? (await deps.sessions.find(sessionId)))?.usage
+      : null;
+  const todos = await Promise.all(
+    (await deps.store.todos(taskId)).map(async (todo) => ({
+      ...todo,
+      usage: (await usageOf(todo.session_id)) ?? null,
+    })),
+  );
+  // Each session counted once: a todo's session is one of the task's own.
+  const others = todos.filter((todo) => !own.some((session) => session.id === todo.session_id));
+  return {
+    todos,
+    sessions: own.map((session) => ({
       id: session.id,
       kind: session.kind,
       status: session.status,
       busy: session.busy,
       error: session.error,
       ended_at: session.ended_at,
+      usage: session.usage,
     })),
-    allowed_actions: deps.flow.allowedActions(task.state),
+    usage: addUsage(...own.map((session) => session.usage), ...others.map((todo) => todo.usage)),
   };
 }
 

@@ -4,6 +4,7 @@ import { api } from '../../api/client.ts';
 import type { ApiError } from '../../api/errors.ts';
 import { stoppedByUser } from '../../api/task-status.ts';
 import type { LogEntry, SentMessage, Task, Todo, TodoDiff } from '../../api/types.ts';
+import { usageWords } from '../../api/usage-words.ts';
 import { DiffViewer } from '../../components/lazy.tsx';
 import { MessageBox } from '../../components/message-box.tsx';
 import { SessionView } from '../../components/session-view.tsx';
@@ -109,6 +110,11 @@ export function CodingStage({ task }: { task: Task }) {
                     <Badge value={todo.status} />
                   )}
                 </button>
+                {todo.usage ? (
+                  <div className="hint" data-testid="todo-usage" title={usageWords(todo.usage).title}>
+                    {usageWords(todo.usage).text}
+                  </div>
+                ) : null}
                 {todo.error ? (
                   <div className={stoppedByUser(todo) ? 'hint' : 'error-text'}>{todo.error}</div>
                 ) : null}

@@ -3,6 +3,7 @@ import { api } from '../../api/client.ts';
 import { scrub } from '../../api/error-words.ts';
 import type { ApiError } from '../../api/errors.ts';
 import type { Task } from '../../api/types.ts';
+import { usageWords } from '../../api/usage-words.ts';
 import { ErrorNote, TaskBadge } from '../../components/status.tsx';
 import { TaskImageThumb } from '../../components/task-image.tsx';
 import { PrdLinkErrors } from './prd-link-errors.tsx';
@@ -82,6 +83,14 @@ export function TaskHeader({ task }: { task: Task }) {
                   image={image}
                 />
               ))}
+            </dd>
+          </div>
+        ) : null}
+        {task.usage ? (
+          <div>
+            <dt>Used</dt>
+            <dd data-testid="task-usage" title={`Every session of the task: ${usageWords(task.usage).title}`}>
+              {usageWords(task.usage).text}
             </dd>
           </div>
         ) : null}

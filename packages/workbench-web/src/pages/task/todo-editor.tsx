@@ -14,7 +14,16 @@ export function useTodoEdits(task: Task) {
   const queryClient = useQueryClient();
   const onSuccess = (answer: { todos: Todo[] }) => {
     queryClient.setQueryData<Task>(['task', task.id], (current) =>
-      current ? { ...current, todos: answer.todos } : current,
+      current
+        ? {
+            ...current,
+            // The list answers todos without their tokens: kept from the task until it is read again.
+            todos: answer.todos.map((todo) => ({
+              ...todo,
+              usage: current.todos.find((known) => known.id === todo.id)?.usage ?? null,
+            })),
+          }
+        : current,
     );
     void queryClient.invalidateQueries({ queryKey: ['task', task.id] });
   };

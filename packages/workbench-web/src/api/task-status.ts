@@ -8,6 +8,21 @@ export interface StatusWords {
   title: string;
 }
 
+/**
+ * Whether the service works on the task now (its initialization, a todo list being written, a todo, the
+ * review or the baseline checks): the page looks more often, and the tab title says so.
+ */
+export function taskWorking(task: Task): boolean {
+  return (
+    (task.state === 'INITIALIZING' && task.init.status === 'running') ||
+    task.state === 'PLAN_LOCKED' ||
+    task.review?.status === 'running' ||
+    task.baseline?.status === 'running' ||
+    task.todos.some((todo) => todo.status === 'running') ||
+    task.sessions.some((session) => session.busy)
+  );
+}
+
 /** A todo whose turn the user stopped: not a failure of the work (its status stays `failed`, to retry). */
 export const stoppedByUser = (todo: Todo) => todo.status === 'failed' && todo.error_code === 'STOPPED';
 
@@ -17,7 +32,7 @@ export const stoppedByUser = (todo: Todo) => todo.status === 'failed' && todo.er
  * no plan yet (not "planning"), a CODING task with nothing running waits for the user.
  */
 export function taskStatus(task: Task): StatusWords {
-  const running = task.todos.some((todo) => todo.status === 'running');
+  const running = task.todos.find((todo) => todo.status === 'running');
   const failed = task.todos.filter((todo) => todo.status === 'failed');
   const failedTodo = failed.some((todo) => !stoppedByUser(todo));
   switch (task.state) {
@@ -49,7 +64,13 @@ export function taskStatus(task: Task): StatusWords {
     case 'TODO_READY':
       return { label: 'todos ready', tone: 'warn', title: 'Review the todos, then start coding.' };
     case 'CODING':
-      if (running) return { label: 'coding', tone: 'busy', title: 'A todo is running.' };
+      if (running) {
+        return {
+          label: `coding · todo ${running.position} of ${task.todos.length}`,
+          tone: 'busy',
+          title: `Todo ${running.position} is running: ${running.title}`,
+        };
+      }
       if (failedTodo) return { label: 'todo failed', tone: 'bad', title: 'Retry or skip the failed todo.' };
       if (failed.length > 0) {
         return { label: 'stopped by you', tone: 'idle', title: 'Run the stopped todo again, or skip it.' };

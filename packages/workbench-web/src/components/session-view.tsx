@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api/client.ts';
 import { type ApiError, asApiError } from '../api/errors.ts';
 import { foldTranscript, mergeEntries } from '../api/transcript.ts';
+import { durationWords, turnProgress } from '../api/turn-progress.ts';
 import type { LogEntry, QueuedMessage, Session } from '../api/types.ts';
 import { usageWords } from '../api/usage-words.ts';
 import { socket } from '../socket.ts';
@@ -9,6 +10,7 @@ import { QueuedMessages } from './queued-messages.tsx';
 import { Badge, ErrorNote, Loading } from './status.tsx';
 import { StopButton } from './stop-button.tsx';
 import { TranscriptBlock } from './transcript-block.tsx';
+import { useNow } from './use-now.ts';
 
 /**
  * A session's log: replayed from `GET /api/sessions/{id}/logs` (every page), then followed over the
@@ -88,6 +90,9 @@ export function SessionView({
 }) {
   const { entries, session, queued, setQueued, error, loading } = useSessionLog(sessionId, onEntry);
   const items = useMemo(() => foldTranscript(entries), [entries]);
+  const running = session?.status === 'running';
+  const turn = useMemo(() => (running ? turnProgress(entries) : null), [running, entries]);
+  const now = useNow(running);
   const onStatusRef = useRef(onStatus);
   onStatusRef.current = onStatus;
   useEffect(() => {
@@ -127,6 +132,12 @@ export function SessionView({
           )
         ) : null}
         {session?.runner ? <span className="hint">{session.runner}</span> : null}
+        {turn ? (
+          <span className="hint" data-testid="turn-progress" role="timer" aria-live="off">
+            for {durationWords(now - turn.startedAt)}
+            {turn.toolCalls > 0 ? ` · ${turn.toolCalls} tool call${turn.toolCalls === 1 ? '' : 's'}` : ''}
+          </span>
+        ) : null}
         {session && stoppable && session.kind !== 'task_init' && session.status === 'running' ? (
           <StopButton
             sessionId={sessionId}

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api } from '../api/client.ts';
 import type { ApiError } from '../api/errors.ts';
+import { taskWorking } from '../api/task-status.ts';
 import type { Flow, Project, Task, TaskState } from '../api/types.ts';
 import { isNotFound, NotFound } from '../components/not-found.tsx';
 import { ErrorNote, Loading } from '../components/status.tsx';
@@ -12,6 +13,7 @@ import { InitStage } from './task/init-stage.tsx';
 import { PlanStage } from './task/plan-stage.tsx';
 import { PreviewPanel } from './task/preview-panel.tsx';
 import { ReviewStage } from './task/review-stage.tsx';
+import { useTaskAttention } from './task/task-attention.tsx';
 import { TaskHeader } from './task/task-header.tsx';
 import { TodosStage } from './task/todos-stage.tsx';
 
@@ -38,13 +40,7 @@ function pollInterval(task: Task | undefined): number | false {
   // A submitted merge request is read by the service until merged or closed: its news shows by itself.
   const following = task.merge_requests?.some((mr) => mr.following) ?? false;
   if (task.state === 'DONE') return following ? 10_000 : false;
-  const working =
-    (task.state === 'INITIALIZING' && task.init.status === 'running') ||
-    task.state === 'PLAN_LOCKED' ||
-    task.review?.status === 'running' ||
-    task.baseline?.status === 'running' ||
-    task.todos.some((todo) => todo.status === 'running');
-  return working ? 1_500 : 4_000;
+  return taskWorking(task) ? 1_500 : 4_000;
 }
 
 export default function TaskPage() {
@@ -68,6 +64,7 @@ export default function TaskPage() {
     staleTime: Number.POSITIVE_INFINITY,
   });
   const [viewed, setViewed] = useState<{ stage: number; state: TaskState } | null>(null);
+  useTaskAttention(task.data);
 
   if (task.isPending || flow.isPending) return <Loading what="task" />;
   if (flow.error) return <ErrorNote error={flow.error} />;

@@ -57,6 +57,7 @@ export function CodingStage({ task }: { task: Task }) {
   const [stoppedId, setStoppedId] = useState<string | null>(null);
   const stopped = todos.find((todo) => todo.id === stoppedId && todo.status !== 'running');
   const skipped = todos.filter((todo) => todo.status === 'skipped').length;
+  const done = todos.filter((todo) => todo.status === 'done').length;
   const remaining = todos.filter((todo) => todo.status === 'pending' || todo.status === 'failed').length;
   return (
     <section className="card stage" aria-labelledby="stage-title">
@@ -76,6 +77,12 @@ export function CodingStage({ task }: { task: Task }) {
           Run all remaining{remaining > 0 ? ` (${remaining})` : ''}
         </button>
       </div>
+      {running ? (
+        <p className="note" data-testid="coding-progress">
+          Running todo {running.position} of {todos.length}: “{running.title}”
+          {done > 0 ? ` · ${done} done` : ''}
+        </p>
+      ) : null}
       {skipped > 0 ? (
         <p className="hint" data-testid="skipped-count">
           {skipped === 1 ? '1 todo is skipped' : `${skipped} todos are skipped`}: it will not run.

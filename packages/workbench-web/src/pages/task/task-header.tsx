@@ -8,6 +8,7 @@ import { ErrorNote, TaskBadge } from '../../components/status.tsx';
 import { TaskImageThumb } from '../../components/task-image.tsx';
 import { PrdLinkErrors } from './prd-link-errors.tsx';
 import { storeTask } from './task-actions.ts';
+import { NotifyToggle } from './task-attention.tsx';
 
 export function TaskHeader({ task }: { task: Task }) {
   const queryClient = useQueryClient();
@@ -23,6 +24,7 @@ export function TaskHeader({ task }: { task: Task }) {
         <h1 className="task-title">{firstLine}</h1>
         <TaskBadge task={task} />
         <div className="spacer" />
+        <NotifyToggle />
         {can('cancel') ? (
           <button
             type="button"

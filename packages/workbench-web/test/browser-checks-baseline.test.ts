@@ -32,6 +32,9 @@ describe.skipIf(!hasChromium)('the workbench SPA: the checks baseline and enviro
         'package.json': JSON.stringify({ name: 'web', scripts: { test: 'keel-no-such-runner run' } }),
         'known.js': "console.error('1 failing: the date parser (known bug)');\nprocess.exit(1);\n",
         'check.js': "console.log('ok');\n",
+        // Passes until greeting.txt exists, then only when it says hello (a repair's test).
+        'greet-check.js':
+          "const fs = require('node:fs');\nif (fs.existsSync('greeting.txt') && !fs.readFileSync('greeting.txt', 'utf8').includes('hello')) {\n  console.error('greeting.txt does not say hello');\n  process.exit(1);\n}\nconsole.log('greeting ok');\n",
       },
     });
     ({ page, model, base } = world);
@@ -164,5 +167,52 @@ describe.skipIf(!hasChromium)('the workbench SPA: the checks baseline and enviro
       model.chatRequests.some((request) => JSON.stringify(request.messages).includes('Fix the code')),
     ).toBe(false);
     await page.screenshot({ path: join(shots, 'checks-baseline-failing-before.png'), fullPage: true });
+  }, 180_000);
+
+  // Issue #38, point 3: a repair is told as a timeline (checks failed → repair 1 → checks passed), not as a
+  // message of the user's, the todo carries a repair badge, and the failing run's output stays readable.
+  test('a repair turn: a timeline in the transcript, a badge on the todo, every run of the checks kept', async () => {
+    const repository = basename(world.repo.path);
+    await call(base, 'PUT', `/api/projects/${world.projectId}`, {
+      checks: { [repository]: [{ name: 'greet', command: 'node greet-check.js' }] },
+      repair_turns: 2,
+    });
+    // Two todos: after the first the task stays in coding, its list on the page.
+    const task = await codingTask(['Greet', 'Wave']);
+    const write = (content: string) => ({
+      toolCalls: [{ name: 'write_file', arguments: { path: `${repository}/greeting.txt`, content } }],
+    });
+    model.push({ when: { lastMessageIncludes: 'Do todo 1 of 2: Greet' }, ...write('bye\n') });
+    model.push({ when: { lastMessageIncludes: 'greeting.txt does not say hello' }, ...write('hello\n') });
+    model.push({ when: { lastRole: 'tool' }, text: 'Done.', repeat: true });
+    await page.goto(`${base}/tasks/${task.id}`);
+    const row = page.locator('.todo-list li').first();
+    await row.getByRole('button', { name: 'Execute' }).click();
+    await row
+      .locator('.badge', { hasText: 'done' })
+      .waitFor({ timeout: 60_000 })
+      .catch(async (error: unknown) => {
+        throw new Error(`${error}\n${JSON.stringify(await getTask(task.id), null, 1).slice(0, 4000)}`);
+      });
+    await row.locator('.badge', { hasText: 'repair 1' }).waitFor();
+
+    const transcript = page.getByTestId('session-view');
+    await transcript.getByTestId('step-repair').waitFor();
+    const timeline = await transcript.locator('[data-testid^=step-]').allTextContents();
+    expect(timeline).toEqual([
+      'checks failed greet failed',
+      'repair Repair 1 of 2: greet failed',
+      'checks passed greet passed',
+    ]);
+    // The workbench's repair prompt is not shown as the user's message.
+    expect(await transcript.locator('.t-user').allTextContents()).toEqual(['YouTodo 1: Greet']);
+
+    const runs = page.getByRole('region', { name: 'Check runs' }).getByTestId('check-run');
+    expect(await runs.count()).toBe(2);
+    expect(await runs.nth(0).getAttribute('data-passed')).toBe('false');
+    expect(await runs.nth(1).getAttribute('data-passed')).toBe('true');
+    await runs.nth(0).locator('summary').first().click();
+    await runs.nth(0).getByText('greeting.txt does not say hello').waitFor();
+    await page.screenshot({ path: join(shots, 'checks-repair-timeline.png'), fullPage: true });
   }, 180_000);
 });

@@ -206,6 +206,18 @@ export const checksBaseline = z.object({
 export type ChecksBaseline = z.infer<typeof checksBaseline>;
 
 /**
+ * One run of a todo's checks: after its own turn (`repair` 0) or after repair turn n. A todo keeps every run
+ * of its latest execution, so a failure a repair fixed stays readable.
+ */
+export const checkRun = z.object({
+  repair: z.number().int(),
+  passed: z.boolean(),
+  results: z.array(checkResult),
+  at: timestamp,
+});
+export type CheckRun = z.infer<typeof checkRun>;
+
+/**
  * Why a failed todo failed, when a code says it; its `error` says it in words. `STOPPED`: the user stopped
  * its turn (or cancelled the task), which is no failure of the work, and the page shows it as such.
  */
@@ -226,6 +238,8 @@ export const todo = z.object({
   after: z.record(z.string(), z.string()).nullable(),
   /** The repositories' checks run after its last turn (null: none ran). */
   checks: z.array(checkResult).nullable(),
+  /** Every run of its checks in its latest execution, oldest first: failed → repair 1 → passed. */
+  check_runs: z.array(checkRun),
   origin: todoOrigin,
   error: z.string().nullable(),
   /**

@@ -96,8 +96,10 @@ export function foldTranscript(entries: readonly LogEntry[]): TranscriptItem[] {
         break;
       }
       case 'step': {
+        // A running step's later events update it; a step that ended and comes again (the checks after each
+        // repair turn) is a new item of the timeline.
         const known = steps.get(event.step);
-        if (known) {
+        if (known?.status === 'running') {
           known.status = event.status;
           if (event.detail) known.detail = event.detail;
           if (event.error) known.error = event.error;

@@ -2,13 +2,17 @@ import type { LogEntry } from './types.ts';
 
 /**
  * The current turn of a session as its log tells it: when it began (the last message the user, or the
- * workbench on their behalf, sent) and how many tool calls it has made since.
+ * workbench on their behalf, sent, or a repair turn's step) and how many tool calls it has made since.
  */
 export function turnProgress(entries: readonly LogEntry[]): { startedAt: number; toolCalls: number } | null {
   let start = -1;
   for (let index = entries.length - 1; index >= 0; index -= 1) {
     const event = entries[index]?.event;
-    if (event?.type === 'message' && event.role === 'user') {
+    // A repair turn starts with the workbench's step, not a message.
+    if (
+      (event?.type === 'message' && event.role === 'user') ||
+      (event?.type === 'step' && event.step === 'repair')
+    ) {
       start = index;
       break;
     }

@@ -66,6 +66,19 @@ export function TranscriptBlock({ item, running }: { item: TranscriptItem; runni
         </div>
       );
     case 'step':
+      // The workbench's own turns and checks in a todo: the timeline checks failed → repair 1 → passed.
+      if (item.step === 'repair' || item.step === 'checks') {
+        const repair = item.step === 'repair';
+        return (
+          <div className={`t-step step-${item.step}`} data-testid={`step-${item.step}`}>
+            <Badge
+              value={repair ? 'repair' : item.status === 'done' ? 'checks passed' : 'checks failed'}
+              tone={repair ? 'warn' : item.status === 'done' ? 'ok' : 'bad'}
+            />{' '}
+            <span>{item.detail}</span>
+          </div>
+        );
+      }
       return (
         <div className={`t-step step-${item.status}`}>
           <Badge value={item.status} /> <code>{item.step}</code>

@@ -20,7 +20,6 @@ export {
   type TurnInput,
 } from './session-runner.ts';
 export { Sessions } from './sessions.ts';
-export { addUsage } from './usage.ts';
 export {
   finishedSessionStatuses,
   type LogEntry,
@@ -35,4 +34,5 @@ export {
   sessionStatuses,
   type UserActionEvent,
 } from './types.ts';
+export { addUsage } from './usage.ts';
 export { registerWebSocket, type WebSocketDeps } from './websocket.ts';

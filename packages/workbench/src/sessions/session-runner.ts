@@ -46,6 +46,11 @@ export interface TurnInput {
   /** Logged as the user's message instead of the full prompt (the prompt may carry a whole scan). */
   shownAs?: string;
   /**
+   * A turn the workbench starts on its own (a repair): logged as this step (done: it was asked) instead of
+   * a user message.
+   */
+  step?: { step: string; detail: string };
+  /**
    * Work that belongs to the turn's end (a todo's after-snapshot and final status): it runs after the
    * kind's turn handler and before the session's final status is written and broadcast, so a client that
    * sees the session end reads the owner's final state. When it throws, the turn ends failed.
@@ -538,7 +543,12 @@ export class SessionRunner {
       ended_at: null,
     });
     this.#status(running);
-    this.record(session.id, { type: 'message', role: 'user', content: input.shownAs ?? input.prompt });
+    this.record(
+      session.id,
+      input.step
+        ? { type: 'step', status: 'done', ...input.step }
+        : { type: 'message', role: 'user', content: input.shownAs ?? input.prompt },
+    );
     // The one place a runner's words are scrubbed of the model key before anything keeps or sends them.
     const secret = model.apiKey;
     const emit = async (raw: RunnerEvent) => {

@@ -79,13 +79,23 @@ describe('checks after each todo', () => {
         output: expect.stringContaining('greeting ok'),
       },
     ]);
-    // The repair turn got the failing output, in the todo's own session.
+    // Both runs are kept: the failure the repair fixed stays readable (issue #38, point 3).
+    expect(ended.check_runs).toMatchObject([
+      { repair: 0, passed: false, results: [{ outcome: 'failed', exit_code: 1 }] },
+      { repair: 1, passed: true, results: [{ outcome: 'passed', exit_code: 0 }] },
+    ]);
+    expect(ended.check_runs[0].results[0].output).toContain('greeting.txt does not say hello');
+    // The repair turn got the failing output, in the todo's own session. The log tells it as a timeline of
+    // the workbench's steps (checks failed → repair 1 of 2 → checks passed), not as a message of the user's.
     const logs = (await api('GET', `/api/sessions/${ended.session_id}/logs?limit=1000`)).body
       .entries as Body[];
     const users = logs.filter((entry) => entry.event.type === 'message' && entry.event.role === 'user');
-    expect(users.map((entry) => entry.event.content)).toEqual([
-      'Todo 1: greet',
-      'Checks failed (test): repair the code',
+    expect(users.map((entry) => entry.event.content)).toEqual(['Todo 1: greet']);
+    const steps = logs.filter((entry) => entry.event.type === 'step').map((entry) => entry.event);
+    expect(steps).toEqual([
+      { type: 'step', step: 'checks', status: 'failed', detail: 'test failed' },
+      { type: 'step', step: 'repair', status: 'done', detail: 'Repair 1 of 2: test failed' },
+      { type: 'step', step: 'checks', status: 'done', detail: 'test passed' },
     ]);
     const repairRequest = wb.model.chatRequests.find((request) =>
       JSON.stringify(request.messages).includes('Fix the code so that they pass'),

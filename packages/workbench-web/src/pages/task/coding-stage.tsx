@@ -12,7 +12,7 @@ import { Badge, Empty, ErrorNote, Loading } from '../../components/status.tsx';
 import { StopButton } from '../../components/stop-button.tsx';
 import { ChecksBaseline } from './checks-baseline.tsx';
 import { useRefreshOnFinish, useTaskAction } from './task-actions.ts';
-import { TodoChecks } from './todo-checks.tsx';
+import { repairCount, TodoCheckRuns } from './todo-checks.tsx';
 import { TodoOrigin } from './todo-origin.tsx';
 
 function isNext(todo: Todo, todos: Todo[]): boolean {
@@ -111,6 +111,13 @@ export function CodingStage({ task }: { task: Task }) {
                     {todo.title}
                     <TodoOrigin todo={todo} />
                   </span>
+                  {repairCount(todo) > 0 ? (
+                    <Badge
+                      value={`repair ${repairCount(todo)}`}
+                      tone="warn"
+                      title="Checks failed after its turn: the agent was asked to repair the code"
+                    />
+                  ) : null}
                   {stoppedByUser(todo) ? (
                     <Badge value="stopped by you" tone="muted" title="Retry runs it again; or skip it." />
                   ) : (
@@ -192,7 +199,7 @@ export function CodingStage({ task }: { task: Task }) {
                   onSend={(message) => steer.mutate({ sessionId: selected.session_id ?? '', message })}
                 />
               ) : null}
-              <TodoChecks checks={selected.checks} />
+              <TodoCheckRuns todo={selected} />
               {selected.status !== 'pending' ? <TodoDiffPanel todo={selected} changes={changes} /> : null}
             </>
           ) : (

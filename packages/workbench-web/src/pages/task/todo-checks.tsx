@@ -1,4 +1,4 @@
-import type { CheckResult } from '../../api/types.ts';
+import type { CheckResult, Task } from '../../api/types.ts';
 import { Badge } from '../../components/status.tsx';
 
 const outcomeTones = { passed: 'ok', failed: 'bad', environment: 'warn' } as const;
@@ -64,4 +64,46 @@ export function TodoChecks({
       </ul>
     </section>
   );
+}
+
+type TaskTodo = Task['todos'][number];
+
+/**
+ * A todo's checks as a timeline when repair turns ran: each run (after the todo's turn, after repair 1…)
+ * with how it ended and its own results, the last one open; a failure a repair fixed stays readable. One run:
+ * just its checks.
+ */
+export function TodoCheckRuns({ todo }: { todo: TaskTodo }) {
+  const runs = todo.check_runs ?? [];
+  if (runs.length <= 1) return <TodoChecks checks={todo.checks} />;
+  return (
+    <section className="todo-checks" aria-label="Check runs">
+      <h4>Checks, run by run</h4>
+      <ol className="check-runs">
+        {runs.map((run, index) => (
+          <li key={run.at} data-testid="check-run" data-passed={run.passed}>
+            <details open={index === runs.length - 1}>
+              <summary>
+                <Badge value={run.passed ? 'passed' : 'failed'} tone={run.passed ? 'ok' : 'bad'} />{' '}
+                <strong>{run.repair === 0 ? "After the todo's turn" : `After repair ${run.repair}`}</strong>{' '}
+                <span className="hint">{new Date(run.at).toLocaleTimeString()}</span>
+              </summary>
+              <TodoChecks
+                checks={run.results}
+                title={`Checks after ${run.repair === 0 ? 'the turn' : `repair ${run.repair}`}`}
+              />
+            </details>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** How many repair turns the todo has had (or is having) in its latest execution. */
+export function repairCount(todo: TaskTodo): number {
+  const runs = todo.check_runs ?? [];
+  const last = runs.at(-1);
+  const done = Math.max(0, ...runs.map((run) => run.repair));
+  return todo.status === 'running' && last && !last.passed ? done + 1 : done;
 }

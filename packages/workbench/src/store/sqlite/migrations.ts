@@ -162,4 +162,6 @@ export const migrations: string[] = [
    ALTER TABLE todos ADD COLUMN error_code TEXT;`,
   // Issue #37: whether a project's task initialisation runs its repositories' setup (install) commands.
   `ALTER TABLE projects ADD COLUMN run_setup INTEGER NOT NULL DEFAULT 0;`,
+  // Issue #38: every run of a todo's checks (a repair's failure stays readable after the rerun passed).
+  `ALTER TABLE todos ADD COLUMN check_runs TEXT;`,
 ];

@@ -17,6 +17,7 @@ const jsonColumns = new Set([
   'before',
   'after',
   'checks',
+  'check_runs',
   'review',
   'merge_requests',
   'origin',
@@ -78,6 +79,10 @@ export function toTodo(row: Row): Todo {
     before: fromJson(row.before, null),
     after: fromJson(row.after, null),
     checks: withOutcomes(fromJson(row.checks, null)),
+    check_runs: fromJson<Todo['check_runs']>(row.check_runs, []).map((run) => ({
+      ...run,
+      results: withOutcomes(run.results) ?? [],
+    })),
     origin: fromJson(row.origin, { kind: 'plan' }),
     error: (row.error as string | null) ?? null,
     error_code: (row.error_code as Todo['error_code'] | null) ?? null,

@@ -1,14 +1,16 @@
+import type { CheckRun } from '@keel/protocol/workbench';
 import { type CheckResult, repairPrompt } from '../../../checks/index.ts';
 import { WorkbenchError } from '../../../errors.ts';
 import { diff, restoreSnapshot, snapshot } from '../../../git/index.ts';
 import type { RunnerOutcome } from '../../../runners/index.ts';
 import type { Reservation, SessionRecord } from '../../../sessions/index.ts';
+import { nowIso } from '../../../store/index.ts';
 import { claim, createTaskSession, reserveSession, type TaskDeps, taskRunner } from '../../deps.ts';
 import type { Task, Todo } from '../../types.ts';
 import { reviewAutomatically } from '../review/reviewer.ts';
 import { baselineFor, changeBroke, noteEnvironment, todoEnvironmentError } from './baseline.ts';
 import { codingPrompt } from './prompts.ts';
-import { checksFailed, checkTodo } from './todo-checks.ts';
+import { checksFailed, checksSummary, checkTodo } from './todo-checks.ts';
 
 /** TODO_READY → CODING, with at least one todo. */
 export async function startCoding(deps: TaskDeps, taskId: string): Promise<Task> {
@@ -178,7 +180,7 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
     // A retry starts from where the todo first started: its partial changes are put back.
     if (before) await restore(task, before);
     // A retry's checks are its own.
-    await deps.store.updateTodo(todo.id, { checks: null });
+    await deps.store.updateTodo(todo.id, { checks: null, check_runs: [] });
     // The checks on the workspace before this todo changes it; checks that cannot run there would fail
     // the todo whatever its turn did: it fails now, with no turn spent.
     const baseline = await baselineFor(deps, task);
@@ -203,7 +205,10 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
     }
     const total = (await deps.store.todos(task.id)).length;
     const sessionId = reservation.sessionId;
-    let repairsLeft = (await deps.projects.get(task.project_id)).repair_turns;
+    const repairTurns = (await deps.projects.get(task.project_id)).repair_turns;
+    let repairsLeft = repairTurns;
+    // Every run of the checks in this execution: the timeline the page shows (failed → repair 1 → passed).
+    const runs: CheckRun[] = [];
     // The checks the change broke after the last turn, while a repair turn may still fix them.
     let failing: CheckResult[] = [];
     // The checks that could not run after the last turn: no repair turn can help.
@@ -249,10 +254,20 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
       if (ended.status === 'succeeded' && deps.runner.hasQueued(sessionId)) return;
       if (ended.status === 'succeeded') {
         const results = (await checkTodo(deps, task, before, baseline)) ?? [];
-        if (results.length > 0) await deps.store.updateTodo(todo.id, { checks: results });
         environment = results.filter((result) => result.outcome === 'environment');
         // Repair turns are for what the change broke, and only when every check could run.
         failing = environment.length > 0 ? [] : results.filter(changeBroke);
+        if (results.length > 0) {
+          const passed = environment.length === 0 && failing.length === 0;
+          runs.push({ repair: repairTurns - repairsLeft, passed, results, at: nowIso() });
+          await deps.store.updateTodo(todo.id, { checks: results, check_runs: [...runs] });
+          deps.runner.record(sessionId, {
+            type: 'step',
+            step: 'checks',
+            status: passed ? 'done' : 'failed',
+            detail: checksSummary(results),
+          });
+        }
         if (failing.length > 0 && repairsLeft > 0) return;
       }
       await complete(ended);
@@ -276,8 +291,12 @@ async function runTodo(deps: TaskDeps, task: Task, todo: Todo, reservation: Rese
       if (failing.length > 0 && repairsLeft > 0) {
         repairsLeft -= 1;
         const prompt = repairPrompt(failing, repairsLeft);
-        const shownAs = `Checks failed (${failing.map((result) => result.name).join(', ')}): repair the code`;
-        outcome = await deps.runner.turn(sessionId, { prompt, shownAs, finish }, reservation);
+        // Logged as the workbench's step, not as the user's message: the user did not write it.
+        const step = {
+          step: 'repair',
+          detail: `Repair ${repairTurns - repairsLeft} of ${repairTurns}: ${failing.map((result) => result.name).join(', ')} failed`,
+        };
+        outcome = await deps.runner.turn(sessionId, { prompt, step, finish }, reservation);
         continue;
       }
       // A queued message cancelled between the turn's end and here: the todo ends as it stands.

@@ -39,3 +39,9 @@ export function checksFailed(failing: readonly CheckResult[]): string {
     .join('; ');
   return `Checks failed after the repair turns: ${which}. Their output is in the todo's checks; execute it again to retry, or skip it.`;
 }
+
+/** A run of the checks in one line, for the session's log: "test failed, lint passed". */
+export function checksSummary(results: readonly CheckResult[]): string {
+  const words = { passed: 'passed', failed: 'failed', environment: 'could not run' } as const;
+  return results.map((result) => `${result.name} ${words[result.outcome]}`).join(', ');
+}

@@ -268,6 +268,13 @@ describe.skipIf(!hasChromium)('the workbench SPA: hand edits and the connection 
     await result.filter({ hasText: 'Connected' }).waitFor();
     await result.getByRole('list', { name: 'Models offered' }).getByText('mock-large').waitFor();
     await shot('edits-connection-ok');
+    // A model of the list is picked with a click (issue #38, point 13): it goes into the field, marked.
+    const pick = result.getByRole('button', { name: 'mock-large' });
+    expect(await pick.getAttribute('aria-pressed')).toBe('false');
+    await pick.click();
+    expect(await form.locator('input[name=model]').inputValue()).toBe('mock-large');
+    expect(await pick.getAttribute('aria-pressed')).toBe('true');
+    await form.locator('input[name=model]').fill('mock-model');
 
     // An unsaved base URL nobody listens on: the error in words, and nothing saved.
     const port = await closedPort();

@@ -180,6 +180,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
             ...(apiKey && !clearApiKey ? { api_key: apiKey } : {}),
             ...(model.trim() ? { model: model.trim() } : {}),
           })}
+          model={model.trim()}
+          onPick={setModel}
         />
       </fieldset>
 

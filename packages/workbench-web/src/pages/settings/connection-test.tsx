@@ -8,9 +8,20 @@ const shownModels = 30;
 
 /**
  * "Test connection": asks the service to call `{base_url}/models` with the form's values as they are now
- * (saved or not) and says what happened: the models it offers, or why it failed, in words.
+ * (saved or not) and says what happened: the models it offers (each a button that puts it in the form's
+ * model field), or why it failed, in words.
  */
-export function ConnectionTestButton({ values }: { values: () => ConnectionTestInput }) {
+export function ConnectionTestButton({
+  values,
+  model,
+  onPick,
+}: {
+  values: () => ConnectionTestInput;
+  /** The model in the form now: marked in the list. */
+  model?: string;
+  /** A model of the list picked: it goes into the form's model field (saved with the form). */
+  onPick?: (model: string) => void;
+}) {
   const test = useMutation<ConnectionTest, ApiError, ConnectionTestInput>({
     mutationFn: api.settings.testConnection,
   });
@@ -38,9 +49,21 @@ export function ConnectionTestButton({ values }: { values: () => ConnectionTestI
             </p>
             {result.models.length > 0 ? (
               <ul className="model-list" aria-label="Models offered">
-                {result.models.slice(0, shownModels).map((model) => (
-                  <li key={model}>
-                    <code>{model}</code>
+                {result.models.slice(0, shownModels).map((offered) => (
+                  <li key={offered}>
+                    {onPick ? (
+                      <button
+                        type="button"
+                        className="model-pick"
+                        aria-pressed={offered === model}
+                        title={`Use ${offered} (then save)`}
+                        onClick={() => onPick(offered)}
+                      >
+                        <code>{offered}</code>
+                      </button>
+                    ) : (
+                      <code>{offered}</code>
+                    )}
                   </li>
                 ))}
                 {result.models.length > shownModels ? (

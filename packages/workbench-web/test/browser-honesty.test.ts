@@ -3,11 +3,13 @@
 // the settings (its tools, or why it failed, with secret env values masked), the PRD links a plan was
 // written without, and the note of a push to a remote with no merge-request API (a bare local repository).
 // Screenshots in test/screenshots/, named `honesty-*`.
+
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { eventually, type TempGitRepo } from '@keel/testkit';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { scrub as scrubbed } from '../src/api/error-words.ts';
 import { type BrowserWorld, call, git, hasChromium, shots, startBrowserWorld } from './harness.ts';
 
 // The MCP reference server "everything", as the workbench's own MCP tests start it.
@@ -226,17 +228,38 @@ describe.skipIf(!hasChromium)('the workbench SPA: what the service answers, show
 
   test('task: a PRD link that could not be read is named, with why, once the plan is drafted', async () => {
     const link = 'http://127.0.0.1:9/prd';
+    // With the defaults: a loopback address is refused, naming the setting that allows it.
+    await call(base, 'PUT', '/api/settings', { prd_links: { allow_private_network: false } });
     const task = await plannedTask('Greet with the PRD', [link]);
     expect(task.prd_link_errors).toMatchObject([{ url: link }]);
     await page.goto(`${base}/tasks/${task.id}`);
     await page.locator('.doc h1', { hasText: 'Plan' }).waitFor({ timeout: 15_000 });
     const warning = page.getByTestId('prd-link-errors');
     await warning.waitFor();
-    expect(await warning.getAttribute('role')).toBe('alert');
+    // A status, not an alert: it stays on every stage and is not read out again at each (issue #38, 12).
+    expect(await warning.getAttribute('role')).toBe('status');
     const text = (await warning.textContent()) ?? '';
     expect(text).toContain('This PRD link could not be read, so the plan was written without it:');
-    expect(text).toContain(`${link}: ${task.prd_link_errors?.[0]?.message}`);
+    expect(text).toContain(`${link}: ${scrubbed(task.prd_link_errors?.[0]?.message ?? '')}`);
+    expect(text).not.toContain('/api/settings');
     await shot('honesty-prd-link-errors');
+    // The way to allow it is a Settings field, not API JSON.
+    await warning.getByRole('link', { name: 'Settings → PRD links' }).click();
+    const prd = page.getByRole('group', { name: 'PRD links' });
+    await prd.getByLabel(/Allowed hosts/).fill('127.0.0.1');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Saved.' })
+      .waitFor()
+      .catch(async (error: unknown) => {
+        await shot('honesty-prd-settings-failed');
+        throw error;
+      });
+    const saved = await call<{ prd_links: { allowed_hosts: string[] } }>(base, 'GET', '/api/settings');
+    expect(saved.prd_links).toEqual({ allow_private_network: false, allowed_hosts: ['127.0.0.1'] });
+    // Put back, for the other tests.
+    await call(base, 'PUT', '/api/settings', { prd_links: { allow_private_network: true } });
 
     // A task whose links were all read (none here) shows no warning.
     const clean = await plannedTask('Greet without a PRD');

@@ -53,6 +53,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const [gitlabApiUrl, setGitlabApiUrl] = useState(settings.gitlab_api_url ?? defaultGitlabApiUrl);
   const [gitName, setGitName] = useState(settings.git_identity?.name ?? '');
   const [gitEmail, setGitEmail] = useState(settings.git_identity?.email ?? '');
+  const [prdHosts, setPrdHosts] = useState(settings.prd_links.allowed_hosts.join('\n'));
+  const [prdPrivate, setPrdPrivate] = useState(settings.prd_links.allow_private_network);
   const [servers, setServers] = useState<McpDraft[]>(() => settings.mcp_servers.map(mcpToDraft));
   const [runnerDrafts, setRunnerDrafts] = useState<RunnerDraft[]>(() =>
     settings.runner_configs.map(runnerToDraft),
@@ -70,6 +72,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
     setGitlabApiUrl(settings.gitlab_api_url ?? defaultGitlabApiUrl);
     setGitName(settings.git_identity?.name ?? '');
     setGitEmail(settings.git_identity?.email ?? '');
+    setPrdHosts(settings.prd_links.allowed_hosts.join('\n'));
+    setPrdPrivate(settings.prd_links.allow_private_network);
     setServers(settings.mcp_servers.map(mcpToDraft));
     setRunnerDrafts(settings.runner_configs.map(runnerToDraft));
   }, [settings]);
@@ -102,6 +106,13 @@ function SettingsForm({ settings }: { settings: Settings }) {
       github_api_url: githubApiUrl.trim() || 'https://api.github.com',
       gitlab_api_url: gitlabApiUrl.trim() || defaultGitlabApiUrl,
       git_identity: { name: gitName.trim() || null, email: gitEmail.trim() || null },
+      prd_links: {
+        allow_private_network: prdPrivate,
+        allowed_hosts: prdHosts
+          .split('\n')
+          .map((host) => host.trim())
+          .filter(Boolean),
+      },
     };
     if (clearApiKey) patch.api_key = null;
     else if (apiKey) patch.api_key = apiKey;
@@ -127,6 +138,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
     'gitlab_api_url',
     'gitlab_token',
     'git_identity',
+    'prd_links',
   ];
   const general = error && !shownElsewhere.some((field) => error.isAbout(field)) ? error : null;
 
@@ -259,6 +271,36 @@ function SettingsForm({ settings }: { settings: Settings }) {
             <ErrorNote error={about('git_identity.email')} id={`${ids}-git-email-error`} />
           </label>
         </div>
+      </fieldset>
+
+      <fieldset id="prd-links">
+        <legend>PRD links</legend>
+        <p className="hint">
+          A task's PRD links are read when its plan is first drafted. Addresses on this machine or a private
+          network are refused unless allowed here: a web page must not make the workbench read your local
+          services.
+        </p>
+        <label className="field">
+          <span>Allowed hosts (one per line: a host name, *.example.com, an IP address or a CIDR range)</span>
+          <textarea
+            name="prd_links.allowed_hosts"
+            rows={3}
+            value={prdHosts}
+            onChange={(event) => setPrdHosts(event.target.value)}
+            placeholder={'e.g. wiki.internal.example\n127.0.0.1'}
+            {...invalidBy(about('prd_links'), `${ids}-prd-error`)}
+          />
+        </label>
+        <label className="inline">
+          <input
+            type="checkbox"
+            name="prd_links.allow_private_network"
+            checked={prdPrivate}
+            onChange={(event) => setPrdPrivate(event.target.checked)}
+          />{' '}
+          Allow every private-network address (not only the hosts above)
+        </label>
+        <ErrorNote error={about('prd_links')} id={`${ids}-prd-error`} />
       </fieldset>
 
       <div className="form-actions">

@@ -94,6 +94,10 @@ describe.skipIf(!hasChromium)(
       const noteText = (await note.textContent()) ?? '';
       expect(noteText).toContain(code);
       expect(noteText).toContain(text);
+      // One error component (issue #38, point 11): the sentence in front, the code and the service's own
+      // words folded under Details, not beside the sentence.
+      expect(await note.locator('details:not([open]) .error-code').textContent()).toBe(code);
+      expect(await note.locator('.error-words').textContent()).not.toContain(code);
       // Beside the field: inside the field's own container, not at the bottom of the form.
       expect(await container(input).locator(`[id="${noteId}"]`).count()).toBe(1);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { errorWords, fieldLabel, issueWords } from '../src/api/error-words.ts';
+import { errorWords, fieldLabel, issueWords, scrub } from '../src/api/error-words.ts';
 import { ApiError } from '../src/api/errors.ts';
 
 const invalid = (...issues: { field: string; message: string }[]) =>
@@ -61,11 +61,19 @@ describe('API errors in words', () => {
 
 describe('scrub', () => {
   test('a retry hint with an API path becomes words', async () => {
-    const { scrub } = await import('../src/api/error-words.ts');
     expect(
       scrub(
         'Writing the commit message failed: boom. Retry with POST /api/tasks/task_01m8b8w7gc7szvh683v5hxsntv/commit-message.',
       ),
     ).toBe('Writing the commit message failed: boom. Retry it on this page.');
+  });
+});
+
+describe('scrub', () => {
+  test("an API client's fix becomes nothing: the page has a field for it", () => {
+    expect(scrub('No AI model is set: PUT /api/settings {"model": "<model name>"}.')).toBe(
+      'No AI model is set.',
+    );
+    expect(scrub('Set one: PUT /api/settings; then retry.')).toBe('Set one; then retry.');
   });
 });

@@ -79,13 +79,17 @@ export function issuesOf(error: ApiError): { field: string; message: string }[] 
  * reader of the page ("Retry with POST /api/…" becomes "Retry it on this page.").
  */
 export function scrub(message: string): string {
-  return message
-    .replace(/\s*\((?:POST|GET|PUT|DELETE) \/api\/[^)]*\)/g, '')
-    .replace(/Retry with (?:POST|GET|PUT|DELETE) \/api\/\S+?\.?(?=\s|$)/g, 'Retry it on this page.')
-    .replace(/\s*(?:with|by) (?:POST|GET|PUT|DELETE) \/api\/\S+?(?=[\s.;:,]|$)/g, '')
-    .replace(/\s*'?\b[a-z]{2,6}_[0-9a-z]{16,}\b'?/g, '')
-    .replace(/\s+([,.:;])/g, '$1')
-    .trim();
+  return (
+    message
+      .replace(/\s*\((?:POST|GET|PUT|DELETE) \/api\/[^)]*\)/g, '')
+      // "…: PUT /api/settings {"model": "<model name>"}." (an API client's fix): the page has a field for it.
+      .replace(/:\s*(?:POST|GET|PUT|DELETE) \/api\/\S+(?:\s+\{.*?\})?(?=[.;]|$)/g, '')
+      .replace(/Retry with (?:POST|GET|PUT|DELETE) \/api\/\S+?\.?(?=\s|$)/g, 'Retry it on this page.')
+      .replace(/\s*(?:with|by) (?:POST|GET|PUT|DELETE) \/api\/\S+?(?=[\s.;:,]|$)/g, '')
+      .replace(/\s*'?\b[a-z]{2,6}_[0-9a-z]{16,}\b'?/g, '')
+      .replace(/\s+([,.:;])/g, '$1')
+      .trim()
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api } from '../api/client.ts';
+import { scrub } from '../api/error-words.ts';
 import type { ApiError } from '../api/errors.ts';
 import type { SettingsCheck } from '../api/types.ts';
 
@@ -46,12 +47,12 @@ export function CheckBanner({ compact = false }: { compact?: boolean }) {
           <strong>Ready: AI actions can run.</strong>
         ) : (
           <>
-            <strong>Missing:</strong> {data.missing.join(', ')} — AI actions answer MODEL_NOT_CONFIGURED until
-            it is set.
+            <strong>Missing:</strong> {data.missing.join(', ')} — set it below and save; AI actions cannot run
+            until then.
             {Object.values(data.reasons ?? {}).map((reason) => (
               <span key={reason} className="check-reason">
                 {' '}
-                {reason}
+                {scrub(reason)}
               </span>
             ))}
           </>

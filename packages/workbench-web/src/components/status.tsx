@@ -18,8 +18,8 @@ export function Empty({ children }: { children: React.ReactNode }) {
 
 /**
  * An API error next to what caused it, in words (`errorWords`: "Name is required.", what a busy session
- * runs), never a bare code or an internal id; the code (and a validation error's own text) follow small,
- * for a report.
+ * runs, what to do), never a bare code, a field path or an internal id; the code and the service's own
+ * message are folded under "Details", for a report.
  */
 export function ErrorNote({ error, id }: { error: ApiError | null | undefined; id?: string }) {
   if (!error) return null;
@@ -27,10 +27,11 @@ export function ErrorNote({ error, id }: { error: ApiError | null | undefined; i
   return (
     <div className="error-note" role="alert" id={id}>
       <span className="error-words">{words}</span>{' '}
-      <span className="error-code">
-        {error.code}
-        {error.code === 'INVALID_PARAMS' && error.message !== words ? ` · ${error.message}` : ''}
-      </span>
+      <details className="error-details">
+        <summary>Details</summary>
+        <code className="error-code">{error.code}</code>
+        {error.message !== words ? <span className="error-message"> {error.message}</span> : null}
+      </details>
     </div>
   );
 }

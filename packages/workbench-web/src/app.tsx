@@ -3,12 +3,18 @@ import { api } from './api/client.ts';
 import { CheckBanner } from './components/check-banner.tsx';
 import { ConnectionBanner } from './components/connection-banner.tsx';
 import { KeyPrompt } from './components/key-prompt.tsx';
+import { Shortcuts } from './components/shortcuts.tsx';
 import { ThemeToggle } from './components/theme-toggle.tsx';
 import { pages } from './routes.tsx';
 
 export function App() {
   return (
     <div className="shell">
+      {/* The first stop of the keyboard: past the navigation, straight to the page's content. */}
+      <a href="#main" className="skip-link">
+        Skip to the content
+      </a>
+      <Shortcuts />
       <header className="topbar">
         <NavLink to="/" className="brand">
           <span className="brand-mark" aria-hidden="true">
@@ -26,6 +32,14 @@ export function App() {
         <a className="nav-docs" href="/docs" target="_blank" rel="noreferrer">
           API docs ↗
         </a>
+        <button
+          type="button"
+          className="button-quiet shortcuts-hint"
+          aria-keyshortcuts="?"
+          onClick={() => window.dispatchEvent(new KeyboardEvent('keydown', { key: '?' }))}
+        >
+          Shortcuts <kbd>?</kbd>
+        </button>
         <ThemeToggle />
       </header>
       <ConnectionBanner />
@@ -40,7 +54,7 @@ export function App() {
         check={api.settings.check}
       />
       <CheckBanner compact />
-      <main className="main">
+      <main className="main" id="main" tabIndex={-1}>
         <Routes>
           {pages.map(({ path, Page }) => (
             <Route key={path} path={path} element={<Page />} />

@@ -54,6 +54,7 @@ export function MessageBox({
       <div className="row">
         <textarea
           id={id}
+          data-shortcut="message"
           rows={2}
           value={text}
           disabled={disabled}

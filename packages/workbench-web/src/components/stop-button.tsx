@@ -40,6 +40,7 @@ export function StopButton({
   return (
     <>
       <button
+        data-shortcut="stop"
         type="button"
         className="button-danger"
         disabled={stop.isPending}

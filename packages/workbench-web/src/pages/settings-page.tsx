@@ -291,7 +291,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
             {...invalidBy(about('prd_links'), `${ids}-prd-error`)}
           />
         </label>
-        <label className="inline">
+        <label className="inline sentence">
           <input
             type="checkbox"
             name="prd_links.allow_private_network"

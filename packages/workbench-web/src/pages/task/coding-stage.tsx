@@ -69,6 +69,7 @@ export function CodingStage({ task }: { task: Task }) {
         </p>
         <div className="spacer" />
         <button
+          data-shortcut="next"
           type="button"
           className="button-primary"
           disabled={!can('run_all') || Boolean(running) || runAll.isPending}

@@ -63,6 +63,7 @@ export function InitStage({ task }: { task: Task }) {
           </button>
         ) : null}
         <button
+          data-shortcut="next"
           type="button"
           className="button-primary"
           disabled={!can('confirm_init') || task.init.status !== 'done' || confirm.isPending}

@@ -79,6 +79,7 @@ export function PlanStage({ task }: { task: Task }) {
               </button>
             ) : null}
             <button
+              data-shortcut="next"
               type="button"
               className="button-primary"
               disabled={!can('lock_plan') || !task.plan || lock.isPending}

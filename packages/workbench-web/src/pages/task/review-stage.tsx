@@ -131,6 +131,7 @@ export function ReviewStage({ task }: { task: Task }) {
                 <ErrorNote error={titleError} id={`${ids}-title-error`} />
               </label>
               <button
+                data-shortcut="next"
                 type="submit"
                 className="button-primary"
                 disabled={!can('submit_mr') || !task.commit_message || submit.isPending}

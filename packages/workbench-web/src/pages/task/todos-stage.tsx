@@ -33,6 +33,7 @@ export function TodosStage({ task }: { task: Task }) {
             <h3>Todos</h3>
             <div className="spacer" />
             <button
+              data-shortcut="next"
               type="button"
               className="button-primary"
               disabled={!can('start_coding') || task.todos.length === 0 || start.isPending}

@@ -1,0 +1,114 @@
+// Issue #38, point 14: the keyboard and the small screen. In Debian's Chromium against the real workbench
+// in process: the first Tab stop is a skip link to the content; `?` shows the shortcuts, `g t` goes to the
+// tasks, `/` reaches the message box and `n` takes the stage's next step (here: locks the plan). At 390 px
+// the task's facts take one line, and code keeps its lines (it scrolls sideways, it does not wrap mid-token).
+// Screenshots `keyboard-*`.
+import { join } from 'node:path';
+import { eventually } from '@keel/testkit';
+import { afterAll, describe, expect, test } from 'vitest';
+import { type BrowserWorld, call, hasChromium, shots, startBrowserWorld } from './harness.ts';
+
+interface Task {
+  id: string;
+  state: string;
+  plan: string | null;
+  init: { status: string };
+}
+
+describe.skipIf(!hasChromium)('the workbench SPA: keyboard and small screens', () => {
+  let world: BrowserWorld | undefined;
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  test('skip link, shortcuts (?, g t, /, n), one line of facts and unbroken code at 390 px', {
+    timeout: 120_000,
+  }, async () => {
+    world = await startBrowserWorld({
+      prefix: 'keyboard',
+      script: (repository) => [
+        {
+          when: { lastMessageIncludes: 'Write the technical plan' },
+          toolCalls: [
+            {
+              name: 'read_file',
+              arguments: {
+                path: `${repository}/notes/a-rather-long-file-name-that-would-wrap-mid-token-on-a-phone-screen.txt`,
+              },
+            },
+          ],
+        },
+        { when: { lastRole: 'tool' }, text: '# Plan\n\nKeys.' },
+        {
+          when: { lastMessageIncludes: 'Break it into an ordered list of todos' },
+          text: '[{"title": "Keys", "description": "Add keys", "expected_output": "keys"}]',
+        },
+      ],
+    });
+    const { page, base } = world;
+    const getTask = (id: string) => call<Task>(base, 'GET', `/api/tasks/${id}`);
+    const task = await call<Task>(base, 'POST', '/api/tasks', {
+      project_id: world.projectId,
+      description: 'Keys',
+    });
+    await eventually(async () => (await getTask(task.id)).init.status === 'done', {
+      timeoutMs: 30_000,
+      what: 'init',
+    });
+    await call(base, 'POST', `/api/tasks/${task.id}/confirm-init`);
+    await eventually(async () => (await getTask(task.id)).plan !== null, { timeoutMs: 30_000, what: 'plan' });
+
+    // The skip link: the first Tab stop, to the content.
+    await page.goto(`${base}/projects`);
+    await page.getByRole('heading', { name: 'Projects', exact: true, level: 1 }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to the content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate('document.activeElement.id')).toBe('main');
+
+    // ? shows the help, Escape closes it; g t goes to the tasks.
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    await page.screenshot({ path: join(shots, 'keyboard-help.png') });
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+    await page.keyboard.press('g');
+    await page.keyboard.press('t');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/tasks');
+
+    // On the task: / to the message box (typing there is not a shortcut), n for the next step.
+    await page.goto(`${base}/tasks/${task.id}`);
+    await page.getByRole('button', { name: 'Lock plan →' }).waitFor();
+    await expect.poll(async () => (await getTask(task.id)).state).toBe('PLANNING');
+    await page.keyboard.press('/');
+    expect(await page.evaluate('document.activeElement.tagName')).toBe('TEXTAREA');
+    await page.keyboard.type('n');
+    expect((await getTask(task.id)).state).toBe('PLANNING');
+    await page.evaluate('document.activeElement.blur()');
+    // Lock once the plan session is free (the draft's turn ends just after plan.md is written).
+    await eventually(
+      async () => {
+        await page.keyboard.press('n');
+        return (await getTask(task.id)).state !== 'PLANNING';
+      },
+      { timeoutMs: 30_000, what: 'n to lock the plan' },
+    );
+
+    // 390 px: the facts in one line; a long path in the plan session's tool call scrolls, unbroken.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('.stepper button', { hasText: 'Plan' }).click();
+    const facts = page.locator('.task-head .facts');
+    const height = (await facts.boundingBox())?.height ?? 0;
+    expect(height).toBeLessThan(80);
+    const args = page.locator('.tool-args').first();
+    await page.locator('.t-tool summary').first().click();
+    await args.waitFor();
+    expect(await page.evaluate("getComputedStyle(document.querySelector('.tool-args')).whiteSpace")).toBe(
+      'pre',
+    );
+    const pageWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+    expect(pageWidth).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(shots, 'keyboard-task-390.png'), fullPage: true });
+  });
+});

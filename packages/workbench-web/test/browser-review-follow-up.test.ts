@@ -197,13 +197,26 @@ describe.skipIf(!hasChromium)('the workbench SPA: review findings, follow-ups an
       .filter({ hasText: 'Consider a test for the greeting.' })
       .waitFor();
     expect(await file.locator('.diff-counts').first().textContent()).toContain('2 findings');
+    // Each note in the diff offers its actions in place.
+    expect(
+      await inline
+        .getByRole('button', { name: 'Follow up in the diff: The greeting has no punctuation.' })
+        .count(),
+    ).toBe(1);
     await shot('review-findings');
     await page.locator('.review-findings').screenshot({ path: join(shots, 'review-findings-card.png') });
   }, 120_000);
 
   test('one finding dismissed, the other followed up: back to coding with the todo badged', async () => {
     const warning = findings().filter({ hasText: 'Consider a test for the greeting.' });
-    await warning.getByRole('button', { name: 'Dismiss: Consider a test for the greeting.' }).click();
+    expect(
+      await warning.getByRole('button', { name: 'Dismiss: Consider a test for the greeting.' }).count(),
+    ).toBe(1);
+    // Dismissed where the diff shows it (issue #38, point 4): the same as in the list.
+    await page
+      .locator('.diff-notes-top')
+      .getByRole('button', { name: 'Dismiss in the diff: Consider a test for the greeting.' })
+      .click();
     await warning.locator('.badge', { hasText: 'dismissed' }).waitFor();
     // Dismissed: no longer in the diff, and no longer offered.
     await expect.poll(() => page.locator('.diff-notes-top').count()).toBe(0);

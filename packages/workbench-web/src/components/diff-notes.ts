@@ -1,4 +1,5 @@
 // Notes pinned to a diff's lines (the reviewer's findings): which file of which repository each belongs to.
+import { createContext, type ReactNode } from 'react';
 
 export interface DiffNote {
   id: string;
@@ -20,3 +21,9 @@ export function notesOf(notes: readonly DiffNote[], repository: string, path: st
     return file === path || file === `${repository}/${path}`;
   });
 }
+
+/**
+ * What a note offers where it is shown in the diff (Dismiss, Follow up), given by the page that knows the
+ * notes' actions; none by default. Here and not in the diff viewer, which is loaded lazily.
+ */
+export const DiffNoteActions = createContext<((note: DiffNote) => ReactNode) | null>(null);

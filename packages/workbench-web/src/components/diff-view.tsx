@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { createTwoFilesPatch } from 'diff';
-import { memo, type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
+import { memo, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
 import {
   computeNewLineNumber,
   Diff,
@@ -13,7 +13,7 @@ import {
 import 'react-diff-view/style/index.css';
 import type { ToolEdit } from '../api/tool-edit.ts';
 import type { FileChange, RepositoryDiff } from '../api/types.ts';
-import { type DiffNote, notesOf } from './diff-notes.ts';
+import { type DiffNote, DiffNoteActions, notesOf } from './diff-notes.ts';
 import './diff-view.css';
 import { FilePatchCache, useFilePatch } from './file-patch-loader.ts';
 import { type FileEntry, fileEntries, isLarge } from './patch-files.ts';
@@ -383,10 +383,16 @@ function FileBody({
 const severityTones: Record<DiffNote['severity'], string> = { error: 'bad', warning: 'warn', info: 'info' };
 
 function noteView(note: DiffNote) {
+  return <NoteView key={note.id} note={note} />;
+}
+
+function NoteView({ note }: { note: DiffNote }) {
+  const actions = useContext(DiffNoteActions);
   return (
-    <div key={note.id} className={`diff-note diff-note-${note.severity}`} data-testid="diff-note">
+    <div className={`diff-note diff-note-${note.severity}`} data-testid="diff-note">
       <Badge value={note.severity} tone={severityTones[note.severity]} />
       <span className="diff-note-message">{note.message}</span>
+      {actions ? <span className="diff-note-actions">{actions(note)}</span> : null}
     </div>
   );
 }

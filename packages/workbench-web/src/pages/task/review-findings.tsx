@@ -202,3 +202,47 @@ export function ReviewFindings({ task }: { task: Task }) {
     </section>
   );
 }
+
+/**
+ * A finding's actions where the diff shows it: Dismiss, and Follow up (a todo from it; the task goes back to
+ * 04 Coding), as in the findings list, for an open finding while the task allows them.
+ */
+export function InlineFindingActions({ task, findingId }: { task: Task; findingId: string }) {
+  const queryClient = useQueryClient();
+  const can = (action: string) => task.allowed_actions.includes(action);
+  const finding = task.review?.findings.find((each) => each.id === findingId);
+  const dismiss = useMutation<ReviewFinding, ApiError, void>({
+    mutationFn: () => api.tasks.dismissFinding(task.id, findingId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['task', task.id] }),
+  });
+  const followUp = useTaskAction(task, () => api.tasks.followUp(task.id, { findings: [findingId] }));
+  if (finding?.status !== 'open') return null;
+  const busy = dismiss.isPending || followUp.isPending;
+  return (
+    <>
+      {can('follow_up') ? (
+        <button
+          type="button"
+          className="button-quiet"
+          disabled={busy}
+          aria-label={`Follow up in the diff: ${finding.message}`}
+          onClick={() => followUp.mutate()}
+        >
+          Follow up
+        </button>
+      ) : null}
+      {can('dismiss_finding') ? (
+        <button
+          type="button"
+          className="button-quiet"
+          disabled={busy}
+          aria-label={`Dismiss in the diff: ${finding.message}`}
+          onClick={() => dismiss.mutate()}
+        >
+          Dismiss
+        </button>
+      ) : null}
+      <ErrorNote error={dismiss.error ?? followUp.error} />
+    </>
+  );
+}

@@ -1,15 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { api } from '../../api/client.ts';
 import type { ApiError } from '../../api/errors.ts';
 import type { CommitMessageEdit, Session, SubmitResult, Task, TaskDiff } from '../../api/types.ts';
+import { type DiffNote, DiffNoteActions } from '../../components/diff-notes.ts';
 import { useFieldErrors } from '../../components/field-errors.ts';
 import { DiffViewer, preloadDiffViewer } from '../../components/lazy.tsx';
 import { MessageBox } from '../../components/message-box.tsx';
 import { SessionView } from '../../components/session-view.tsx';
 import { Empty, ErrorNote, invalidBy, Loading } from '../../components/status.tsx';
 import { MergeRequestsPanel } from './merge-requests-panel.tsx';
-import { findingNotes, ReviewFindings } from './review-findings.tsx';
+import { findingNotes, InlineFindingActions, ReviewFindings } from './review-findings.tsx';
 import { storeTask, useRefreshOnFinish, useTaskAction } from './task-actions.ts';
 
 export function ReviewStage({ task }: { task: Task }) {
@@ -41,6 +42,10 @@ export function ReviewStage({ task }: { task: Task }) {
   // The same list while the review is unchanged, so the diff's file rows stay memoised between polls.
   const review = task.review;
   const notes = useMemo(() => findingNotes(review), [review]);
+  const noteActions = useCallback(
+    (note: DiffNote) => <InlineFindingActions task={task} findingId={note.id} />,
+    [task],
+  );
   return (
     <section className="card stage" aria-labelledby="stage-title">
       <h2 id="stage-title">05 · Code review</h2>
@@ -187,7 +192,11 @@ export function ReviewStage({ task }: { task: Task }) {
       </h3>
       {diff.isPending ? <Loading what="diff" /> : null}
       <ErrorNote error={diff.error} />
-      {diff.data ? <DiffViewer diffs={diff.data.repositories} notes={notes} taskId={task.id} /> : null}
+      {diff.data ? (
+        <DiffNoteActions.Provider value={noteActions}>
+          <DiffViewer diffs={diff.data.repositories} notes={notes} taskId={task.id} />
+        </DiffNoteActions.Provider>
+      ) : null}
     </section>
   );
 }

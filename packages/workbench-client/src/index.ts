@@ -20,6 +20,7 @@ export type { ApiKey, Fetch } from './http.ts';
 export type * from './requests.ts';
 export { type SubscribeOptions, sessionEnded, type WaitOptions } from './sessions.ts';
 export {
+  type ProjectListener,
   type SessionListener,
   type SocketOptions,
   type TaskListener,

@@ -1,6 +1,7 @@
 import {
   type ErrorObject,
   type LogEntry,
+  type ProjectSnapshot,
   type QueuedMessage,
   type ServerMessage,
   type Session,
@@ -43,13 +44,27 @@ interface SessionSubscription {
   listeners: Map<SessionListener, number>;
 }
 
+/** What a subscriber hears about its project (`project:{id}`): its status and knowledge layers. */
+export interface ProjectListener {
+  /** The project as it is now (on every (re)subscription), then on every change of it or its knowledge. */
+  onProject(project: ProjectSnapshot): void;
+  /** An error about this channel: its subscription refused (an unknown project). */
+  onError?(error: ErrorObject): void;
+}
+
 interface TaskSubscription {
   kind: 'task';
   channel: string;
   listeners: Set<TaskListener>;
 }
 
-type Subscription = SessionSubscription | TaskSubscription;
+interface ProjectSubscription {
+  kind: 'project';
+  channel: string;
+  listeners: Set<ProjectListener>;
+}
+
+type Subscription = SessionSubscription | TaskSubscription | ProjectSubscription;
 
 function cursor(subscription: SessionSubscription): number {
   return Math.min(...subscription.listeners.values());
@@ -139,6 +154,25 @@ export class WorkbenchSocket {
     const known = this.#subscriptions.get(channel);
     const subscription: TaskSubscription =
       known?.kind === 'task' ? known : { kind: 'task', channel, listeners: new Set() };
+    this.#subscriptions.set(channel, subscription);
+    subscription.listeners.add(listener);
+    this.#ensureConnected();
+    this.#sendSubscribe(subscription);
+    return () => {
+      subscription.listeners.delete(listener);
+      this.#release(subscription);
+    };
+  }
+
+  /**
+   * Follows `project:{projectId}`: the project and its knowledge layers now and on every change (a page
+   * waiting for READY needs no polling). Answers the function that stops listening.
+   */
+  subscribeProject(projectId: string, listener: ProjectListener): () => void {
+    const channel = `project:${projectId}`;
+    const known = this.#subscriptions.get(channel);
+    const subscription: ProjectSubscription =
+      known?.kind === 'project' ? known : { kind: 'project', channel, listeners: new Set() };
     this.#subscriptions.set(channel, subscription);
     subscription.listeners.add(listener);
     this.#ensureConnected();
@@ -316,6 +350,12 @@ export class WorkbenchSocket {
       case 'preview_log':
         for (const listener of this.#taskListeners(message.channel)) tellTask(message, listener);
         return;
+      case 'project': {
+        const subscription = this.#subscriptions.get(message.channel);
+        if (subscription?.kind !== 'project') return;
+        for (const listener of [...subscription.listeners]) listener.onProject(message.project);
+        return;
+      }
       case 'error': {
         // The channel's own listeners first (a service older than the `channel` field names none).
         const subscription = message.channel ? this.#subscriptions.get(message.channel) : undefined;

@@ -3,7 +3,7 @@ import { conversationRoutes } from './conversations/index.ts';
 import { directoryRoutes } from './directories/index.ts';
 import type { SocketAuthorizer } from './http/index.ts';
 import { previewRoutes } from './previews/index.ts';
-import { projectRoutes } from './projects/index.ts';
+import { projectRoutes, projectSnapshot } from './projects/index.ts';
 import { type Services, taskSnapshot } from './services.ts';
 import { registerWebSocket, sessionRoutes } from './sessions/index.ts';
 import { settingsRoutes } from './settings/index.ts';
@@ -32,6 +32,7 @@ export async function registerRoutes(
       runner: services.runner,
       authorized,
       task: async (taskId) => taskSnapshot(await services.tasks.store.get(taskId)),
+      project: (projectId) => projectSnapshot(services.store.projects, projectId),
     }),
   );
   await app.register(skillRoutes(services.skills));

@@ -7,12 +7,13 @@ import { runtimeCommandRunner } from './checks/index.ts';
 import { readConfig, type WorkbenchConfig, type WorkbenchPaths, workbenchPaths } from './config.ts';
 import { ConversationService } from './conversations/index.ts';
 import { PreviewService } from './previews/index.ts';
-import { KnowledgeService, ProjectService, RepositoryTrust } from './projects/index.ts';
+import { announcedProjects, KnowledgeService, ProjectService, RepositoryTrust } from './projects/index.ts';
 import { builtinRunnerConfigs, createRunnerRegistry, type RunnerRegistry } from './runners/index.ts';
 import {
   cleanUpLogs,
   failInterruptedSessions,
   Hub,
+  projectChannel,
   type SessionKind,
   SessionLog,
   SessionRunner,
@@ -115,13 +116,17 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
       `workbench background work failed: ${(storeFailure(error) ?? (error as Error)).message}`,
     ),
   );
-  const projects = new ProjectService(store.projects, settings, trust, {
+  // Every write of a project or its knowledge is told on `project:{id}` (pages follow it, no polling).
+  const projectRecords = announcedProjects(store.projects, (project) =>
+    hub.publish({ type: 'project', channel: projectChannel(project.id), project }),
+  );
+  const projects = new ProjectService(projectRecords, settings, trust, {
     knowledgeDir: paths.knowledgeDir,
     home: paths.home,
     runtimeDir,
   });
   const knowledge = new KnowledgeService({
-    store: store.projects,
+    store: projectRecords,
     runner,
     settings,
     background,
@@ -140,7 +145,7 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
   });
   const tasks: TaskDeps = {
     store: taskStore,
-    projects: store.projects,
+    projects: projectRecords,
     trust,
     knowledge,
     skills,

@@ -1,17 +1,21 @@
 import { z } from 'zod';
 import { errorObject, timestamp } from './common.ts';
 import { logEntry } from './events.ts';
-import { taskStates } from './names.ts';
+import { knowledgeLayers, knowledgeStatuses, projectStatuses, taskStates } from './names.ts';
 import { preview } from './previews.ts';
 import { queuedMessage, session } from './sessions.ts';
 import { followedMergeRequest, taskReview } from './tasks.ts';
 
 // `WS /api/ws`: one connection carries many subscriptions. Channels: `session:{session_id}` (the session's
-// log, replayed after a cursor then live, and its status) and `task:{task_id}` (every change of the task, and its previews' state and output).
+// log, replayed after a cursor then live, and its status), `task:{task_id}` (every change of the task, and its
+// previews' state and output) and `project:{project_id}` (its status and its knowledge layers' on every change).
 
 const channel = z
   .string()
-  .regex(/^(session|task):[A-Za-z0-9_-]+$/, "must be 'session:<session_id>' or 'task:<task_id>'");
+  .regex(
+    /^(session|task|project):[A-Za-z0-9_-]+$/,
+    "must be 'session:<session_id>', 'task:<task_id>' or 'project:<project_id>'",
+  );
 
 /** What a client sends. */
 export const clientMessage = z.discriminatedUnion('type', [
@@ -42,6 +46,26 @@ export const taskSnapshot = z.object({
 });
 export type TaskSnapshot = z.infer<typeof taskSnapshot>;
 
+/**
+ * What `project:{id}` carries on every change of a project or of one of its knowledge layers: its status
+ * (READY once its knowledge is generated) and each layer's, so a page follows the generation without polling.
+ */
+export const projectSnapshot = z.object({
+  id: z.string(),
+  status: z.enum(projectStatuses),
+  error: z.string().nullable(),
+  knowledge: z.array(
+    z.object({
+      repository: z.string(),
+      layer: z.enum(knowledgeLayers),
+      status: z.enum(knowledgeStatuses),
+      error: z.string().nullable(),
+    }),
+  ),
+  updated_at: timestamp,
+});
+export type ProjectSnapshot = z.infer<typeof projectSnapshot>;
+
 /** What the server pushes on a channel. */
 export const channelMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('event'), channel: z.string(), ...logEntry.shape }),
@@ -53,6 +77,7 @@ export const channelMessage = z.discriminatedUnion('type', [
     messages: z.array(queuedMessage),
   }),
   z.object({ type: z.literal('task'), channel: z.string(), task: taskSnapshot }),
+  z.object({ type: z.literal('project'), channel: z.string(), project: projectSnapshot }),
   /** On `task:{id}`: a preview of the task started, became reachable, ended or was stopped. */
   z.object({ type: z.literal('preview'), channel: z.string(), preview }),
   /** On `task:{id}`: output of a preview as it comes (`seq` counts its chunks from 1, per start). */

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api } from '../api/client.ts';
+import { socket } from '../socket.ts';
 import { scrub } from '../api/error-words.ts';
 import type { ApiError } from '../api/errors.ts';
 import {
@@ -44,9 +45,19 @@ export default function ProjectPage() {
   const knowledge = useQuery<Knowledge, ApiError>({
     queryKey: ['knowledge', id],
     queryFn: () => api.projects.knowledge(id),
-    // While layers generate, poll: each layer's status changes on its own.
-    refetchInterval: (query) => (generating(query.state.data) ? 1_500 : false),
   });
+  // Each change of the project or a knowledge layer comes over `project:{id}`: read them again then (no
+  // polling). The socket resubscribes after a drop, and the snapshot it sends then covers what was missed.
+  useEffect(
+    () =>
+      socket.subscribeProject(id, {
+        onProject: () => {
+          void queryClient.invalidateQueries({ queryKey: ['knowledge', id] });
+          void queryClient.invalidateQueries({ queryKey: ['project', id] });
+        },
+      }),
+    [id, queryClient],
+  );
   const tasks = useQuery<Task[], ApiError>({ queryKey: ['tasks', id], queryFn: () => api.tasks.list(id) });
   const [selected, setSelected] = useState<{ repository: string; layer: KnowledgeLayer } | null>(null);
   const [watching, setWatching] = useState<string | null>(null);

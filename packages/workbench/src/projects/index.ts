@@ -1,3 +1,4 @@
+export { announcedProjects, projectSnapshot } from './announced-projects.ts';
 export { constitutionMarkdown, conventionsSection, projectMarkdown } from './knowledge-docs.ts';
 export { KnowledgeService } from './knowledge-service.ts';
 export { ProjectService } from './project-service.ts';

@@ -1,6 +1,6 @@
 import type { ChannelMessage } from '@keel/protocol/workbench';
 
-export type { ChannelMessage, TaskSnapshot } from '@keel/protocol/workbench';
+export type { ChannelMessage, ProjectSnapshot, TaskSnapshot } from '@keel/protocol/workbench';
 
 export type Listener = (message: ChannelMessage) => void;
 
@@ -38,4 +38,8 @@ export function taskChannel(taskId: string): string {
 
 export function sessionChannel(sessionId: string): string {
   return `session:${sessionId}`;
+}
+
+export function projectChannel(projectId: string): string {
+  return `project:${projectId}`;
 }

@@ -2,6 +2,8 @@ export {
   type ChannelMessage,
   Hub,
   type Listener,
+  type ProjectSnapshot,
+  projectChannel,
   sessionChannel,
   type TaskSnapshot,
   taskChannel,

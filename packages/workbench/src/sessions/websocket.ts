@@ -5,7 +5,7 @@ import type { WebSocket } from 'ws';
 import { WorkbenchError } from '../errors.ts';
 import type { SocketAuthorizer } from '../http/index.ts';
 import { storeFailure } from '../store/index.ts';
-import type { ChannelMessage, Hub, TaskSnapshot } from './hub.ts';
+import type { ChannelMessage, Hub, ProjectSnapshot, TaskSnapshot } from './hub.ts';
 import type { SessionLog } from './session-log.ts';
 import type { SessionRunner } from './session-runner.ts';
 import type { Sessions } from './sessions.ts';
@@ -19,6 +19,8 @@ export interface WebSocketDeps {
   authorized: SocketAuthorizer;
   /** The task's snapshot for `task:{id}` (404 TASK_NOT_FOUND as any reader). */
   task: (taskId: string) => Promise<TaskSnapshot>;
+  /** The project's snapshot for `project:{id}` (404 PROJECT_NOT_FOUND as any reader). */
+  project: (projectId: string) => Promise<ProjectSnapshot>;
 }
 
 /** `WS /api/ws`: one connection, many channel subscriptions, and chat into a session. */
@@ -111,7 +113,11 @@ class Connection {
    */
   async #subscribe(channel: string, after: number): Promise<void> {
     if (channel.startsWith('task:')) {
-      await this.#subscribeTask(channel);
+      await this.#subscribeRecord(channel, 'task', this.#deps.task);
+      return;
+    }
+    if (channel.startsWith('project:')) {
+      await this.#subscribeRecord(channel, 'project', this.#deps.project);
       return;
     }
     const sessionId = channel.slice('session:'.length);
@@ -140,13 +146,20 @@ class Connection {
     if (queued.length > 0) this.#send({ type: 'queue', channel, session_id: sessionId, messages: queued });
   }
 
-  /** The task as it is now, then every change (the follower's reads, the review, the state). */
-  async #subscribeTask(channel: string): Promise<void> {
-    const task = await this.#deps.task(channel.slice('task:'.length));
+  /**
+   * A task or project as it is now, then every change (a task's follower reads, review and state; a
+   * project's status and knowledge layers). Nothing is replayed: the snapshot is the state.
+   */
+  async #subscribeRecord(
+    channel: string,
+    kind: 'task' | 'project',
+    read: (id: string) => Promise<TaskSnapshot | ProjectSnapshot>,
+  ): Promise<void> {
+    const snapshot = await read(channel.slice(kind.length + 1));
     if (this.#closed) return;
     this.#subscriptions.get(channel)?.stop();
     this.#send({ type: 'subscribed', channel, after: 0 });
-    this.#send({ type: 'task', channel, task });
+    this.#send({ type: kind, channel, [kind]: snapshot });
     const stop = this.#deps.hub.subscribe(channel, (message: ChannelMessage) => this.#send(message));
     this.#subscriptions.set(channel, { stop, lastSeq: 0 });
   }

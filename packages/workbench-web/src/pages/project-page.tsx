@@ -2,7 +2,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api } from '../api/client.ts';
-import { socket } from '../socket.ts';
 import { scrub } from '../api/error-words.ts';
 import type { ApiError } from '../api/errors.ts';
 import {
@@ -17,6 +16,7 @@ import { isNotFound, NotFound } from '../components/not-found.tsx';
 import { SessionView } from '../components/session-view.tsx';
 import { Badge, Empty, ErrorNote, Loading } from '../components/status.tsx';
 import { TaskList } from '../components/task-list.tsx';
+import { socket } from '../socket.ts';
 import { ProjectChecks } from './project/project-checks.tsx';
 import { ProjectSettings } from './project/project-settings.tsx';
 

@@ -24,7 +24,8 @@ const recorder = `
   window.__notes = [];
   window.__focused = true;
   window.Notification = class {
-    static permission = 'default';
+    // A permission once given stays, as the browser keeps it for the site.
+    static permission = localStorage.getItem('keel-workbench-notify') === '1' ? 'granted' : 'default';
     static async requestPermission() { window.Notification.permission = 'granted'; return 'granted'; }
     constructor(title, options) { window.__notes.push({ title, body: options && options.body }); }
   };
@@ -102,6 +103,17 @@ describe.skipIf(!hasChromium)('the workbench SPA: progress and time on long work
     await expect.poll(() => progress.textContent(), { timeout: 30_000 }).not.toBe(first);
     expect(await page.title()).toBe('● coding · todo 1 of 2 · Notes — Keel workbench');
     await page.screenshot({ path: join(shots, 'attention-running.png'), fullPage: true });
+
+    // The board (issue #38, point 15): the task in the Coding column, marked as working.
+    await page.goto(`${base}/tasks`);
+    await page.getByRole('radio', { name: 'Board' }).check();
+    const card = page.getByRole('region', { name: '04 Coding' }).getByTestId('board-card');
+    await card.filter({ hasText: 'Notes' }).waitFor();
+    expect(await card.getAttribute('class')).toContain('working');
+    expect(await card.locator('.badge').textContent()).toBe('coding · todo 1 of 2');
+    await page.screenshot({ path: join(shots, 'attention-board.png'), fullPage: true });
+    await page.goto(`${base}/tasks/${task.id}`);
+    await page.getByTestId('coding-progress').waitFor();
 
     // The user looks elsewhere; the work ends (both todos, the review, the commit message).
     await page.evaluate('window.__focused = false');

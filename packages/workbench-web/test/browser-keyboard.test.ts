@@ -110,5 +110,35 @@ describe.skipIf(!hasChromium)('the workbench SPA: keyboard and small screens', (
     const pageWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;
     expect(pageWidth).toBeLessThanOrEqual(390);
     await page.screenshot({ path: join(shots, 'keyboard-task-390.png'), fullPage: true });
+
+    // The board (issue #38, point 15), kept as the chosen view: a column per stage, then Done and Cancelled;
+    // at 390 px it scrolls inside itself, not the page.
+    const cancelled = await call<Task>(base, 'POST', '/api/tasks', {
+      project_id: world.projectId,
+      description: 'Dropped',
+    });
+    await call(base, 'POST', `/api/tasks/${cancelled.id}/cancel`);
+    await page.goto(`${base}/tasks`);
+    await page.getByRole('radio', { name: 'Board' }).check();
+    const board = page.getByTestId('task-board');
+    const labels: (string | null)[] = [];
+    for (const region of await board.getByRole('region').all())
+      labels.push(await region.getAttribute('aria-label'));
+    expect(labels).toEqual([
+      '01 Initialization',
+      '02 Plan',
+      '03 Todos',
+      '04 Coding',
+      '05 Review',
+      'Done',
+      'Cancelled',
+    ]);
+    await board.getByRole('region', { name: '03 Todos' }).getByRole('link', { name: 'Keys' }).waitFor();
+    await board.getByRole('region', { name: 'Cancelled' }).getByRole('link', { name: 'Dropped' }).waitFor();
+    expect((await page.evaluate('document.documentElement.scrollWidth')) as number).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(shots, 'keyboard-board-390.png'), fullPage: true });
+    await page.reload();
+    await page.getByTestId('task-board').waitFor();
+    expect(await page.getByRole('radio', { name: 'Board' }).isChecked()).toBe(true);
   });
 });

@@ -265,7 +265,13 @@ describe.skipIf(!hasChromium)('the workbench SPA: review findings, follow-ups an
     const pull = github.pulls[0];
     if (!pull) throw new Error('no pull request');
     github.setChecks('acme', 'greeter', pull.head_sha, [
-      { name: 'greeting-test', status: 'completed', conclusion: 'failure', title: 'expected a comma' },
+      {
+        name: 'greeting-test',
+        status: 'completed',
+        conclusion: 'failure',
+        title: 'expected a comma',
+        text: 'AssertionError: "hi" should be "hi,"',
+      },
       { name: 'lint', status: 'completed', conclusion: 'success', title: 'clean' },
     ]);
     github.addReviewComment('acme', 'greeter', 1, {
@@ -280,6 +286,11 @@ describe.skipIf(!hasChromium)('the workbench SPA: review findings, follow-ups an
     await failed.waitFor({ timeout: 30_000 });
     expect(await failed.textContent()).toContain('expected a comma');
     expect(await failed.locator('.badge').textContent()).toBe('failed');
+    // The failing part of its log (what a follow-up gives the agent), folded (issue #38, point 5).
+    await failed.getByTestId('check-log').locator('summary').click();
+    expect(await failed.getByTestId('check-log').locator('pre').textContent()).toContain(
+      'AssertionError: "hi" should be "hi,"',
+    );
     expect(await panel.locator('.merge-request-head').textContent()).toMatch(/open.*checks\s*failed/);
     const comment = panel.getByTestId('mr-comment');
     expect(await comment.textContent()).toContain('octocat');

@@ -94,6 +94,12 @@ export const mergeRequestCheck = z.object({
   status: z.enum(['pending', 'running', 'passed', 'failed', 'skipped', 'cancelled']),
   url: z.string().nullable(),
   summary: z.string().nullable(),
+  /**
+   * For a failed check, the failing part of what it reported, bounded to 8,000 characters (GitHub: the
+   * check run's output title, summary and text plus its annotations; GitLab: the end of the job's trace);
+   * null when there is none or it could not be read. Absent for a check that did not fail.
+   */
+  log: z.string().nullable().optional(),
 });
 export type MergeRequestCheck = z.infer<typeof mergeRequestCheck>;
 

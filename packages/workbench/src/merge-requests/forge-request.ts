@@ -17,6 +17,8 @@ export interface ForgeRequest {
   method?: 'GET' | 'POST';
   /** Sent as JSON. */
   body?: unknown;
+  /** Overrides the provider's `accept` header (JSON), e.g. `text/plain` for a GitLab job's trace. */
+  accept?: string;
   /** Default 30 s; redirects and the whole body included. */
   timeoutMs?: number;
 }
@@ -26,6 +28,8 @@ export interface ForgeAnswer {
   ok: boolean;
   /** The body parsed as JSON, or null. */
   payload: unknown;
+  /** The body as text (UTF-8), for an answer that is not JSON. */
+  text: string;
   /** Where the answer came from, after redirects. */
   url: URL;
 }
@@ -53,6 +57,7 @@ export async function forgeRequest(url: string, request: ForgeRequest): Promise<
       body: json,
       headers: {
         ...authHeaders(request.provider, request.token),
+        ...(request.accept === undefined ? {} : { accept: request.accept }),
         ...(json === undefined ? {} : { 'content-type': 'application/json' }),
         'user-agent': 'keel-workbench',
       },
@@ -62,12 +67,13 @@ export async function forgeRequest(url: string, request: ForgeRequest): Promise<
       // No host policy: the API's address is the user's own setting, a forge on the LAN included.
       limitSettings: {},
     });
+    const text = response.body.toString('utf8');
     let payload: unknown = null;
     try {
-      payload = JSON.parse(response.body.toString('utf8'));
+      payload = JSON.parse(text);
     } catch {}
     const ok = response.status >= 200 && response.status <= 299;
-    return { status: response.status, ok, payload, url: response.url };
+    return { status: response.status, ok, payload, text, url: response.url };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw forgeError(

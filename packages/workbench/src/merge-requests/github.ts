@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { WorkbenchError } from '../errors.ts';
+import { keepStart, readCheckLogs } from './check-log.ts';
 import { checksState } from './checks-state.ts';
-import { requestJson } from './request-json.ts';
+import { type ProviderRequest, requestJson } from './request-json.ts';
 import type {
   MergeRequestCheck,
   MergeRequestComment,
@@ -21,15 +22,33 @@ const pullSchema = z.object({
 const checkRunsSchema = z.object({
   check_runs: z.array(
     z.object({
+      id: z.number(),
       name: z.string(),
       status: z.string(),
       conclusion: z.string().nullish(),
       html_url: z.string().nullish(),
       details_url: z.string().nullish(),
-      output: z.object({ title: z.string().nullish(), summary: z.string().nullish() }).nullish(),
+      output: z
+        .object({
+          title: z.string().nullish(),
+          summary: z.string().nullish(),
+          text: z.string().nullish(),
+          annotations_count: z.number().nullish(),
+        })
+        .nullish(),
     }),
   ),
 });
+type CheckRun = z.infer<typeof checkRunsSchema>['check_runs'][number];
+const annotationsSchema = z.array(
+  z.object({
+    path: z.string().nullish(),
+    start_line: z.number().nullish(),
+    annotation_level: z.string().nullish(),
+    title: z.string().nullish(),
+    message: z.string().nullish(),
+  }),
+);
 const commentsSchema = z.array(
   z.object({
     id: z.number(),
@@ -45,7 +64,8 @@ const commentsSchema = z.array(
 
 /**
  * Reads a GitHub pull request from its web URL (`https://github.com/OWNER/REPO/pull/N`, or a GHES one):
- * its state, the check runs of its head commit and both kinds of comments.
+ * its state, the check runs of its head commit (a failed one with its log: its output and annotations)
+ * and both kinds of comments.
  * Lists are read as one page of 100 (`per_page=100`): enough for the merge requests the workbench opens;
  * a longer list is cut, not failed.
  * @example await readGitHubPullRequest({provider: 'github', apiUrl: 'https://api.github.com', token, url})
@@ -69,12 +89,15 @@ export async function readGitHubPullRequest(target: MergeRequestTarget): Promise
     requestJson(`${repoUrl}/pulls/${number}/comments?per_page=100`, request, commentsSchema),
     requestJson(`${repoUrl}/issues/${number}/comments?per_page=100`, request, commentsSchema),
   ]);
+  const failed = (run: CheckRun) => checkStatus(run.status, run.conclusion ?? null) === 'failed';
+  const logs = await readCheckLogs(runs.check_runs, failed, (run) => checkRunLog(repoUrl, request, run));
   const checks = runs.check_runs.map(
-    (run): MergeRequestCheck => ({
+    (run, index): MergeRequestCheck => ({
       name: run.name,
       status: checkStatus(run.status, run.conclusion ?? null),
       url: run.html_url ?? run.details_url ?? null,
       summary: run.output?.title ?? run.output?.summary ?? null,
+      ...(logs[index] === undefined ? {} : { log: logs[index] }),
     }),
   );
   const comments = [
@@ -92,6 +115,30 @@ export async function readGitHubPullRequest(target: MergeRequestTarget): Promise
     comments,
     read_at: (target.now?.() ?? new Date()).toISOString(),
   };
+}
+
+/**
+ * A failed check run's log: its annotations (where and what failed) first, then its output's title,
+ * summary and text, cut at the end to `maxCheckLogChars`. Annotations are asked for only when it has some;
+ * when they cannot be read, the output alone is the log.
+ */
+async function checkRunLog(repoUrl: string, request: ProviderRequest, run: CheckRun): Promise<string> {
+  const annotations =
+    (run.output?.annotations_count ?? 1) > 0
+      ? // Annotations that cannot be read leave the output, which is already in hand.
+        await requestJson(
+          `${repoUrl}/check-runs/${run.id}/annotations?per_page=50`,
+          request,
+          annotationsSchema,
+        ).catch(() => [])
+      : [];
+  const lines = annotations.map((item) => {
+    const where = [item.path, item.start_line].filter((part) => part != null && part !== '').join(':');
+    const title = item.title ? `${item.title}: ` : '';
+    return `${where ? `${where}: ` : ''}${item.annotation_level ?? 'notice'}: ${title}${item.message ?? ''}`;
+  });
+  const output = [run.output?.title, run.output?.summary, run.output?.text].filter((part) => part?.trim());
+  return keepStart([lines.join('\n'), ...output].filter(Boolean).join('\n\n'));
 }
 
 /** Owner, repository and number from the path's last segments `…/OWNER/REPO/pull/N` (GHES may add a prefix). */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { WorkbenchError } from '../errors.ts';
+import { readCheckLogs, traceTail } from './check-log.ts';
 import { checksState } from './checks-state.ts';
-import { requestJson } from './request-json.ts';
+import { requestJson, requestText } from './request-json.ts';
 import type {
   MergeRequestCheck,
   MergeRequestComment,
@@ -22,6 +23,7 @@ const pipelinesSchema = z.array(
 );
 const jobsSchema = z.array(
   z.object({
+    id: z.number(),
     name: z.string(),
     status: z.string(),
     web_url: z.string().nullish(),
@@ -46,7 +48,8 @@ const discussionsSchema = z.array(
 
 /**
  * Reads a GitLab merge request from its web URL (`https://HOST/GROUP/SUB/PROJECT/-/merge_requests/N`):
- * its state, the jobs of its newest pipeline as checks, and every human note of its discussions.
+ * its state, the jobs of its newest pipeline as checks (a failed one with the end of its trace as its
+ * log), and every human note of its discussions.
  * Lists are read as one page of 100 (`per_page=100`): enough for the merge requests the workbench opens.
  * @example await readGitLabMergeRequest({provider: 'gitlab', apiUrl: 'https://gitlab.com/api/v4', token, url})
  */
@@ -77,12 +80,18 @@ export async function readGitLabMergeRequest(target: MergeRequestTarget): Promis
   let checks: MergeRequestCheck[] = [];
   if (pipeline) {
     const jobs = await requestJson(`${base}/pipelines/${pipeline.id}/jobs?per_page=100`, request, jobsSchema);
-    checks = jobs.map((job) => ({
+    const logs = await readCheckLogs(
+      jobs,
+      (job) => job.status === 'failed' && !job.allow_failure,
+      async (job) => traceTail(await requestText(`${base}/jobs/${job.id}/trace`, request)),
+    );
+    checks = jobs.map((job, index) => ({
       name: job.name,
       // A job allowed to fail does not fail the pipeline: it reads as skipped, saying why.
       status: job.status === 'failed' && job.allow_failure ? 'skipped' : jobStatus(job.status),
       url: job.web_url ?? null,
       summary: job.status === 'failed' ? (job.failure_reason ?? null) : null,
+      ...(logs[index] === undefined ? {} : { log: logs[index] }),
     }));
     if (checks.length === 0) {
       // `manual` on a pipeline means a blocking manual job waits for someone: not done yet.

@@ -1,5 +1,12 @@
 import type { z } from 'zod';
-import { type ForgeRequest, forgeError, forgeNames, forgeRequest, redirectNote } from './forge-request.ts';
+import {
+  type ForgeAnswer,
+  type ForgeRequest,
+  forgeError,
+  forgeNames,
+  forgeRequest,
+  redirectNote,
+} from './forge-request.ts';
 
 export type ProviderRequest = Pick<ForgeRequest, 'provider' | 'token' | 'subject'>;
 
@@ -15,16 +22,30 @@ export async function requestJson<Schema extends z.ZodType>(
   const name = forgeNames[request.provider];
   const call = { ...request, code: 'MERGE_REQUEST_FOLLOW_FAILED' as const };
   const response = await forgeRequest(url, call);
-  if (response.ok) {
-    const parsed = schema.safeParse(response.payload);
-    if (parsed.success) return parsed.data;
-    const where = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
-    throw forgeError(
-      call,
-      response.status,
-      `${name} answered an unexpected shape for ${request.subject}: ${where.join('; ')}${redirectNote(response, url, request.provider)}`,
-    );
-  }
+  if (!response.ok) throw refusal(url, request, response);
+  const parsed = schema.safeParse(response.payload);
+  if (parsed.success) return parsed.data;
+  const where = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
+  throw forgeError(
+    call,
+    response.status,
+    `${name} answered an unexpected shape for ${request.subject}: ${where.join('; ')}${redirectNote(response, url, request.provider)}`,
+  );
+}
+
+/**
+ * GETs plain text (a GitLab job's trace) from a provider through the one forge client, with the same
+ * headers, bounds and failures as `requestJson`.
+ */
+export async function requestText(url: string, request: ProviderRequest): Promise<string> {
+  const call = { ...request, code: 'MERGE_REQUEST_FOLLOW_FAILED' as const, accept: 'text/plain' };
+  const response = await forgeRequest(url, call);
+  if (!response.ok) throw refusal(url, request, response);
+  return response.text;
+}
+
+function refusal(url: string, request: ProviderRequest, response: ForgeAnswer) {
+  const call = { ...request, code: 'MERGE_REQUEST_FOLLOW_FAILED' as const };
   const said = providerMessage(response.payload) ?? `HTTP ${response.status}`;
   const moved = redirectNote(response, url, request.provider);
   const hint = moved
@@ -34,10 +55,10 @@ export async function requestJson<Schema extends z.ZodType>(
       : response.status === 404
         ? `: the merge request or repository was not found (${request.subject}), or the token cannot see it`
         : '';
-  throw forgeError(
+  return forgeError(
     call,
     response.status,
-    `${name} refused reading ${request.subject} (${response.status} ${said})${hint}`,
+    `${forgeNames[request.provider]} refused reading ${request.subject} (${response.status} ${said})${hint}`,
   );
 }
 

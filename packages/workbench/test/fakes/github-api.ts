@@ -3,13 +3,21 @@
 // GitHub's OpenAPI description first; a body that breaks it is answered as 500 and kept as a violation,
 // and `close()` then fails, so the fake cannot quietly drift from the real API's shapes.
 import type { FakeCheckRun, FakeComment, FakePull, Place } from './github-objects.ts';
-import { checkRun, fakeSha, issueComment, pullRequest, reviewComment } from './github-objects.ts';
+import {
+  checkAnnotation,
+  checkRun,
+  checkRunId,
+  fakeSha,
+  issueComment,
+  pullRequest,
+  reviewComment,
+} from './github-objects.ts';
 import type { SchemaViolation } from './github-openapi.ts';
 import { githubSchemaValidator } from './github-openapi.ts';
 import type { JsonReply, RecordedRequest } from './json-server.ts';
 import { startJsonServer } from './json-server.ts';
 
-export type { FakeCheckRun, FakePull } from './github-objects.ts';
+export type { FakeAnnotation, FakeCheckRun, FakePull } from './github-objects.ts';
 export type { SchemaViolation } from './github-openapi.ts';
 
 export interface FakeGitHubOptions {
@@ -30,6 +38,11 @@ export interface FakeGitHub {
   violations: SchemaViolation[];
   /** Rewrites a body before it is validated and sent: lets a test prove drift is caught. */
   tamper: ((template: string | null, body: unknown) => unknown) | null;
+  /**
+   * Answers a request (after the token is checked) instead of the model when it returns a reply, e.g. a
+   * 500 for one endpoint; the reply is validated like any other.
+   */
+  intercept: ((request: RecordedRequest) => JsonReply | null) | null;
   openPull(
     owner: string,
     repo: string,
@@ -37,6 +50,7 @@ export interface FakeGitHub {
   ): FakePull;
   /** The branch moved: the pull's head commit is now `sha`. */
   setHead(owner: string, repo: string, number: number, sha: string): void;
+  /** The check runs of commit `sha`, each with its output and annotations. */
   setChecks(owner: string, repo: string, sha: string, runs: FakeCheckRun[]): void;
   addReviewComment(
     owner: string,
@@ -94,6 +108,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeG
     requests: [] as RecordedRequest[],
     violations,
     tamper: null as FakeGitHub['tamper'],
+    intercept: null as FakeGitHub['intercept'],
     openPull(
       owner: string,
       repo: string,
@@ -179,6 +194,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeG
     if (auth !== `Bearer ${options.token}` && auth !== `token ${options.token}`) {
       return { status: 401, body: { message: 'Bad credentials', documentation_url: docs, status: '401' } };
     }
+    const intercepted = fake.intercept?.(request);
+    if (intercepted) return intercepted;
     const notFound: JsonReply = {
       status: 404,
       body: { message: 'Not Found', documentation_url: docs, status: '404' },
@@ -198,6 +215,16 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeG
       const items = runs.map((run) => checkRun(place, owner, repo, rest[0] ?? '', run, at));
       return { status: 200, body: { total_count: items.length, check_runs: items } };
     }
+    if (key === 'GET check-runs/*/annotations') {
+      const found = findRun(owner, repo, Number(rest[0]));
+      if (!found) return notFound;
+      const perPage = Number(request.query.get('per_page') ?? 30);
+      const items = (found.run.annotations ?? []).slice(0, perPage);
+      return {
+        status: 200,
+        body: items.map((item) => checkAnnotation(place, owner, repo, found.sha, item)),
+      };
+    }
     const pull = find(owner, repo, Number(rest[0]));
     if (!pull) return notFound;
     const all = commentsOf(pull);
@@ -215,6 +242,17 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeG
       return { status: 200, body: items.map((comment) => issueComment(place, pull, comment)) };
     }
     return notFound;
+  }
+
+  function findRun(owner: string, repo: string, id: number): { run: FakeCheckRun; sha: string } | null {
+    const prefix = `${owner}/${repo}@`;
+    for (const [key, runs] of checks) {
+      if (!key.startsWith(prefix)) continue;
+      const sha = key.slice(prefix.length);
+      const run = runs.find((item) => checkRunId(owner, repo, sha, item.name) === id);
+      if (run) return { run, sha };
+    }
+    return null;
   }
 
   // GitHub's validation error for a refused pull: `{message, errors: [{resource, code, field?, message?}]}`.

@@ -44,6 +44,20 @@ export interface FakeCheckRun {
     | null;
   title?: string | null;
   summary?: string | null;
+  /** The output's details (markdown), e.g. a test runner's failures. */
+  text?: string | null;
+  /** Answered by `GET /repos/{owner}/{repo}/check-runs/{id}/annotations`, counted in the output. */
+  annotations?: FakeAnnotation[];
+}
+
+export interface FakeAnnotation {
+  path: string;
+  start_line: number;
+  end_line?: number;
+  annotation_level?: 'notice' | 'warning' | 'failure';
+  title?: string | null;
+  message: string;
+  raw_details?: string | null;
 }
 
 export interface FakeComment {
@@ -261,6 +275,11 @@ export function pullRequest(
   };
 }
 
+/** The id GitHub gives the check run `name` of a commit (stable, so a test can find it again). */
+export function checkRunId(owner: string, repo: string, sha: string, name: string): number {
+  return numericId(`check:${owner}/${repo}@${sha}#${name}`);
+}
+
 export function checkRun(
   place: Place,
   owner: string,
@@ -269,7 +288,7 @@ export function checkRun(
   run: FakeCheckRun,
   now: string,
 ): Record<string, unknown> {
-  const id = numericId(`check:${owner}/${repo}@${sha}#${run.name}`);
+  const id = checkRunId(owner, repo, sha, run.name);
   const done = run.status === 'completed';
   return {
     id,
@@ -286,14 +305,35 @@ export function checkRun(
     output: {
       title: run.title ?? null,
       summary: run.summary ?? null,
-      text: null,
-      annotations_count: 0,
+      text: run.text ?? null,
+      annotations_count: run.annotations?.length ?? 0,
       annotations_url: `${place.api}/repos/${owner}/${repo}/check-runs/${id}/annotations`,
     },
     name: run.name,
     check_suite: { id: numericId(`suite:${owner}/${repo}@${sha}`) },
     app: null,
     pull_requests: [],
+  };
+}
+
+export function checkAnnotation(
+  place: Place,
+  owner: string,
+  repo: string,
+  sha: string,
+  annotation: FakeAnnotation,
+): Record<string, unknown> {
+  return {
+    path: annotation.path,
+    blob_href: `${place.web}/${owner}/${repo}/blob/${sha}/${annotation.path}`,
+    start_line: annotation.start_line,
+    end_line: annotation.end_line ?? annotation.start_line,
+    start_column: null,
+    end_column: null,
+    annotation_level: annotation.annotation_level ?? 'failure',
+    title: annotation.title ?? null,
+    message: annotation.message,
+    raw_details: annotation.raw_details ?? null,
   };
 }
 

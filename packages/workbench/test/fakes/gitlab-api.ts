@@ -20,11 +20,16 @@ export interface FakeGitLab {
   webUrl: string;
   mergeRequests: FakeMergeRequest[];
   requests: RecordedRequest[];
+  /** Answers a request (after the token is checked) instead of the model when it returns a reply, e.g. a 500. */
+  intercept: ((request: RecordedRequest) => JsonReply | null) | null;
   createMergeRequest(
     projectPath: string,
     fields: { source_branch: string; target_branch: string; title: string },
   ): { iid: number; web_url: string };
-  /** Sets the pipeline of the head commit (a new one when the head has none yet); answers its id. */
+  /**
+   * Sets the pipeline of the head commit (a new one when the head has none yet); answers its id. A job's
+   * `trace` is what its trace endpoint answers.
+   */
   setPipeline(projectPath: string, iid: number, pipeline: { status: string; jobs: FakeJob[] }): number;
   addNote(
     projectPath: string,
@@ -59,6 +64,7 @@ export async function startFakeGitLab(options: FakeGitLabOptions): Promise<FakeG
     webUrl: '',
     mergeRequests,
     requests: [],
+    intercept: null,
     createMergeRequest(project, fields) {
       if (!projects.has(project)) projects.set(project, 100 + projects.size);
       const iid = mergeRequests.filter((item) => item.project === project).length + 1;
@@ -125,6 +131,8 @@ export async function startFakeGitLab(options: FakeGitLabOptions): Promise<FakeG
   function route(request: RecordedRequest): JsonReply {
     const token = request.headers['private-token'] ?? request.headers.authorization?.replace(/^Bearer /, '');
     if (token !== options.token) return { status: 401, body: { message: '401 Unauthorized' } };
+    const intercepted = fake.intercept?.(request);
+    if (intercepted) return intercepted;
     // GitLab's own wording: `404 Project Not Found` for a project, `404 Not found` otherwise.
     const notFound = (message = '404 Not found'): JsonReply => ({ status: 404, body: { message } });
     if (request.method !== 'GET') return { status: 405, body: { error: '405 Method Not Allowed' } };
@@ -133,6 +141,23 @@ export async function startFakeGitLab(options: FakeGitLabOptions): Promise<FakeG
     const [, , , projectRef = '', area, number, tail, ...rest] = parts;
     const project = [...projects].find(([path, id]) => path === projectRef || String(id) === projectRef)?.[0];
     if (!project) return notFound('404 Project Not Found');
+    // GitLab answers a job's log as text/plain, empty while the job has none.
+    if (area === 'jobs' && tail === 'trace' && rest.length === 0) {
+      const found = mergeRequests
+        .filter((item) => item.project === project)
+        .flatMap((item) => item.pipelines.flatMap((each) => each.jobs))
+        .find((entry) => String(entry.id) === number);
+      if (!found) return notFound();
+      return {
+        status: 200,
+        body: null,
+        text: found.trace ?? '',
+        headers: {
+          'content-type': 'text/plain',
+          'content-disposition': `infile; filename="${found.id}.log"`,
+        },
+      };
+    }
     if (area === 'pipelines' && tail === 'jobs' && rest.length === 0) {
       for (const mr of mergeRequests.filter((item) => item.project === project)) {
         const found = mr.pipelines.find((item) => String(item.id) === number);

@@ -9,6 +9,8 @@ export interface FakeJob {
   stage?: string;
   allow_failure?: boolean;
   failure_reason?: string;
+  /** What `GET projects/:id/jobs/:job_id/trace` answers (text/plain, ANSI codes and all); empty unless set. */
+  trace?: string;
 }
 
 export interface FakePipeline {

@@ -17,6 +17,8 @@ export interface JsonReply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Sent as is (`text/plain` unless `headers` say otherwise) instead of `body` as JSON. */
+  text?: string;
 }
 
 export interface JsonServer {
@@ -54,6 +56,12 @@ export async function startJsonServer(
         reply = await handle(request);
       } catch (error) {
         reply = { status: 500, body: { message: error instanceof Error ? error.message : String(error) } };
+      }
+      if (reply.text !== undefined) {
+        outgoing
+          .writeHead(reply.status, { 'content-type': 'text/plain; charset=utf-8', ...reply.headers })
+          .end(reply.text);
+        return;
       }
       outgoing
         .writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers })

@@ -169,6 +169,8 @@ describe('review and follow-up', () => {
         status: 'completed',
         conclusion: 'failure',
         title: 'expected a comma',
+        text: 'greeting.test.sh: got "hello!", want "hello, world!"',
+        annotations: [{ path: 'greeting.txt', start_line: 1, message: 'no comma after the greeting' }],
       },
     ]);
     const commentId = github.addReviewComment('acme', 'shop', 1, {
@@ -181,10 +183,14 @@ describe('review and follow-up', () => {
       const [mr] = (await api('GET', `/api/tasks/${task.id}/merge-requests`)).body.merge_requests;
       return mr?.status?.checks_state === 'failed' && mr.status.comments.length > 0 && mr;
     }, 'the failed check and the comment, read by the follower');
+    const log =
+      'greeting.txt:1: failure: no comma after the greeting\n\nexpected a comma\n\n' +
+      'greeting.test.sh: got "hello!", want "hello, world!"';
     expect(failing.status.checks[0]).toMatchObject({
       name: 'greeting-test',
       status: 'failed',
       summary: 'expected a comma',
+      log,
     });
     expect(failing.status.comments[0]).toMatchObject({
       author: 'octocat',
@@ -206,7 +212,15 @@ describe('review and follow-up', () => {
       { kind: 'merge_request', repository: 'shop', check: 'greeting-test' },
       { kind: 'merge_request', repository: 'shop', comment_id: failing.status.comments[0].id },
     ]);
+    // The check's todo carries its log, after the summary, for the agent that fixes it.
+    expect(fromMr.body.todos[2].description).toContain(
+      `What it reported:\nexpected a comma\n\nThe failing part of its log:\n\`\`\`\n${log}\n\`\`\`\n`,
+    );
     await codeAndReview(api, task.id, 3);
+    const fixing = wb.model.chatRequests.find((request) =>
+      JSON.stringify(request.messages).includes('Fix the failing check greeting-test'),
+    );
+    expect(JSON.stringify(fixing?.messages)).toContain('no comma after the greeting');
     const again = await api('POST', `/api/tasks/${task.id}/submit-mr`);
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(github.pulls).toHaveLength(1);
@@ -274,7 +288,12 @@ describe('review and follow-up', () => {
     gitlab.setPipeline('acme/web', opened.iid, {
       status: 'failed',
       jobs: [
-        { name: 'test', status: 'failed' },
+        {
+          name: 'test',
+          status: 'failed',
+          trace:
+            '\u001b[0;m$ ./test.sh\n\u001b[31;1mgreeting.txt: want "hello!"\u001b[0;m\nERROR: Job failed\n',
+        },
         { name: 'lint', status: 'success' },
       ],
     });
@@ -302,6 +321,9 @@ describe('review and follow-up', () => {
       merge_request: [{ repository: 'web', check: 'test' }],
     });
     expect(follow.status, JSON.stringify(follow.body)).toBe(200);
+    expect(follow.body.todos.at(-1).description).toContain(
+      'The failing part of its log:\n```\n$ ./test.sh\ngreeting.txt: want "hello!"\nERROR: Job failed\n```',
+    );
     await codeAndReview(api, task.id, 2);
     expect((await api('POST', `/api/tasks/${task.id}/submit-mr`)).status).toBe(200);
     expect(readFileSync(join(task.workspaces[0].dir, 'greeting.txt'), 'utf8')).toBe('hello!\n');

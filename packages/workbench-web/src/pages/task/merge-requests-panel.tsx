@@ -207,6 +207,13 @@ function CheckRow({
       <div className="mr-item-text">
         <strong>{check.name}</strong>
         {check.summary ? <span className="hint"> {check.summary}</span> : null}
+        {check.log ? (
+          // What a follow-up of it gives the agent: the failing part of its log.
+          <details className="check-log" data-testid="check-log">
+            <summary>Log</summary>
+            <pre className="check-output">{check.log}</pre>
+          </details>
+        ) : null}
       </div>
       {check.url ? (
         <a href={check.url} target="_blank" rel="noreferrer">

@@ -109,6 +109,7 @@ function fromCheck(followed: FollowedMergeRequest, name: string): NewTodo {
     description: [
       `The check '${name}' of the merge request ${followed.url} is ${check.status}.`,
       check.summary ? `\nWhat it reported:\n${check.summary}` : '',
+      check.log ? `\n\nThe failing part of its log:\n${fenced(check.log)}` : '',
       check.url ? `\nDetails: ${check.url}` : '',
       '\nFind the cause in the repository and fix it.',
     ].join(''),
@@ -133,6 +134,13 @@ function fromComment(followed: FollowedMergeRequest, id: string): NewTodo {
     expected_output: 'The comment is addressed.',
     origin: { kind: 'merge_request', repository: followed.repository, comment_id: id },
   };
+}
+
+// A fence longer than any run of backticks in the text, so a log that has one cannot close it early.
+function fenced(text: string): string {
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}\n${text.replace(/\n+$/, '')}\n${fence}\n`;
 }
 
 function firstLine(text: string): string {

@@ -89,7 +89,11 @@ describe.skipIf(!hasChromium)(
         await form.getByLabel('Name').fill('Storefront');
         await form.getByLabel('Code paths').fill('no-such-dir');
         await form.getByRole('button', { name: 'Save' }).click();
-        await form.locator('[data-error-for="code_paths"] .error-note').getByText('INVALID_PARAMS').waitFor();
+        // The code is in the note, folded under its Details (the sentence comes first).
+        await form
+          .locator('[data-error-for="code_paths"] .error-note')
+          .getByText('INVALID_PARAMS')
+          .waitFor({ state: 'attached' });
         await expectInvalid(form.getByLabel('Code paths'), 'does not exist');
         expect(await form.getByLabel('Name').getAttribute('aria-invalid')).toBeNull();
         expect((await s.api('GET', `/api/projects/${projectId}`)).body).toMatchObject({
@@ -133,7 +137,7 @@ describe.skipIf(!hasChromium)(
         await taskForm
           .locator('[data-error-for="branch_name"] .error-note')
           .getByText('INVALID_PARAMS')
-          .waitFor();
+          .waitFor({ state: 'attached' });
         await expectInvalid(taskForm.getByLabel('Branch'), 'branch_name');
         expect(await taskForm.getByLabel('Task').getAttribute('aria-invalid')).toBeNull();
         expect(git(s.repo.path, 'branch', '--list', 'bad..name')).toBe('');
@@ -188,7 +192,7 @@ describe.skipIf(!hasChromium)(
         // Back to its address says it is gone (not a cached copy of it).
         await p.goBack();
         await p.getByText('This project cannot be shown').waitFor();
-        await p.locator('.run-missing').getByText('PROJECT_NOT_FOUND').waitFor();
+        await p.locator('.run-missing').getByText('PROJECT_NOT_FOUND').waitFor({ state: 'attached' });
         expect(errors).toEqual([]);
       } finally {
         await p.close();

@@ -71,7 +71,8 @@ describe.skipIf(!hasChromium)(
         await form.getByLabel('Directory').fill(join(s.repo.path, 'no-such-dir'));
         await form.getByRole('button', { name: 'Create project' }).click();
         const workdirError = form.locator('[data-error-for="workdir"] .error-note');
-        await workdirError.getByText('INVALID_PARAMS').waitFor();
+        // The code is in the note, folded under its Details (the sentence comes first).
+        await workdirError.getByText('INVALID_PARAMS').waitFor({ state: 'attached' });
         expect(await form.getByLabel('Directory').getAttribute('aria-invalid')).toBe('true');
 
         // The picker browses the server's directories: into src/, back up, and this folder is used.
@@ -108,7 +109,7 @@ describe.skipIf(!hasChromium)(
         await taskForm.getByLabel('Branch').fill('bad..name');
         await taskForm.getByRole('button', { name: 'Create task' }).click();
         const branchError = taskForm.locator('[data-error-for="branch_name"] .error-note');
-        await branchError.getByText('INVALID_PARAMS').waitFor();
+        await branchError.getByText('INVALID_PARAMS').waitFor({ state: 'attached' });
         expect(await branchError.textContent()).toContain('branch_name');
         expect(await taskForm.getByLabel('Branch').getAttribute('aria-invalid')).toBe('true');
         expect(await taskForm.getByLabel('Task').getAttribute('aria-invalid')).toBeNull();

@@ -49,7 +49,8 @@ export function TaskHeader({ task }: { task: Task }) {
         ) : null}
       </div>
       {rest.join('\n').trim() ? <p className="lede pre">{rest.join('\n').trim()}</p> : null}
-      <dl className="facts">
+      {/* On a narrow screen the facts scroll sideways (kit.css): focusable, so the keyboard can scroll them. */}
+      <dl className="facts" tabIndex={0}>
         <div>
           <dt>Branch</dt>
           <dd>

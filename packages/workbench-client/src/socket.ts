@@ -152,16 +152,10 @@ export class WorkbenchSocket {
   subscribeTask(taskId: string, listener: TaskListener): () => void {
     const channel = `task:${taskId}`;
     const known = this.#subscriptions.get(channel);
-    const subscription: TaskSubscription =
-      known?.kind === 'task' ? known : { kind: 'task', channel, listeners: new Set() };
-    this.#subscriptions.set(channel, subscription);
-    subscription.listeners.add(listener);
-    this.#ensureConnected();
-    this.#sendSubscribe(subscription);
-    return () => {
-      subscription.listeners.delete(listener);
-      this.#release(subscription);
-    };
+    return this.#follow(
+      known?.kind === 'task' ? known : { kind: 'task', channel, listeners: new Set<TaskListener>() },
+      listener,
+    );
   }
 
   /**
@@ -171,9 +165,18 @@ export class WorkbenchSocket {
   subscribeProject(projectId: string, listener: ProjectListener): () => void {
     const channel = `project:${projectId}`;
     const known = this.#subscriptions.get(channel);
-    const subscription: ProjectSubscription =
-      known?.kind === 'project' ? known : { kind: 'project', channel, listeners: new Set() };
-    this.#subscriptions.set(channel, subscription);
+    return this.#follow(
+      known?.kind === 'project' ? known : { kind: 'project', channel, listeners: new Set<ProjectListener>() },
+      listener,
+    );
+  }
+
+  /** Adds `listener` to a task's or project's subscription, (re)subscribing it; answers how to stop. */
+  #follow<Listener>(
+    subscription: (TaskSubscription | ProjectSubscription) & { listeners: Set<Listener> },
+    listener: Listener,
+  ): () => void {
+    this.#subscriptions.set(subscription.channel, subscription);
     subscription.listeners.add(listener);
     this.#ensureConnected();
     this.#sendSubscribe(subscription);

@@ -5,6 +5,7 @@ import {
   type ClientConnection,
   client,
   ndJsonStream,
+  type RequestPermissionRequest,
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
 
@@ -20,11 +21,20 @@ export function startAcp(env: Record<string, string>, answers: string[], args: s
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const updates: SessionNotification[] = [];
   const permissions: string[] = [];
+  // Each permission request's tool call, and the order of tool calls and requests as the editor heard them.
+  const permissionCalls: RequestPermissionRequest['toolCall'][] = [];
+  const heard: string[] = [];
   const fsReads: string[] = [];
   const app = client({ name: 'test-editor' })
-    .onNotification('session/update', ({ params }) => void updates.push(params))
+    .onNotification('session/update', ({ params }) => {
+      updates.push(params);
+      const { update } = params;
+      if ('toolCallId' in update) heard.push(`${update.sessionUpdate} ${update.toolCallId}`);
+    })
     .onRequest('session/request_permission', ({ params }) => {
       permissions.push(params.toolCall.title ?? '');
+      permissionCalls.push(params.toolCall);
+      heard.push(`permission ${params.toolCall.toolCallId}`);
       const optionId = answers.shift() ?? 'reject_once';
       return { outcome: { outcome: 'selected', optionId } };
     })
@@ -43,6 +53,8 @@ export function startAcp(env: Record<string, string>, answers: string[], args: s
     agent: connection.agent,
     updates,
     permissions,
+    permissionCalls,
+    heard,
     fsReads,
     stderr: () => stderr,
     async stop() {

@@ -39,9 +39,9 @@ describe('keel acp, driven by an ACP client over stdio', () => {
     // Commands need a human's approval: the editor is asked.
     await writeFile(
       join(s.home, 'config.json'),
-      JSON.stringify({ security: { require_approval: ['exec_command'] } }),
+      JSON.stringify({ security: { require_approval: ['exec_command', 'write_file'] } }),
     );
-    const acp = startAcp(s.env, ['allow_once', 'reject_once']);
+    const acp = startAcp(s.env, ['allow_once', 'allow_once', 'reject_once']);
     let sessionId = '';
     try {
       const init = await acp.agent.request('initialize', {
@@ -80,7 +80,7 @@ describe('keel acp, driven by an ACP client over stdio', () => {
       expect(await readFile(join(s.repo.path, 'out.txt'), 'utf8')).toBe('hello\n');
       const finished = acp.updates
         .map(({ update }) => update)
-        .filter((update) => update.sessionUpdate === 'tool_call_update');
+        .filter((update) => update.sessionUpdate === 'tool_call_update' && update.status !== 'in_progress');
       expect(finished[0]).toMatchObject({
         status: 'completed',
         content: [
@@ -88,8 +88,25 @@ describe('keel acp, driven by an ACP client over stdio', () => {
           { type: 'content' },
         ],
       });
-      expect(acp.permissions).toHaveLength(2);
-      expect(acp.permissions[0]).toContain('Allow exec_command');
+      expect(acp.permissions).toHaveLength(3);
+      expect(acp.permissions[1]).toContain('Allow exec_command');
+      // Issue #39, item 1: the write is announced before it is asked about, and the request shows the same
+      // call with its kind, where it writes and the change it would make, so the editor shows the diff first.
+      const [write] = acp.permissionCalls;
+      expect(write).toMatchObject({
+        kind: 'edit',
+        status: 'pending',
+        locations: [{ path: join(s.repo.path, 'out.txt') }],
+        content: [{ type: 'diff', path: join(s.repo.path, 'out.txt'), oldText: null, newText: 'hello\n' }],
+        rawInput: { path: 'out.txt', content: 'hello\n' },
+      });
+      const id = write?.toolCallId ?? '';
+      expect(acp.heard.filter((line) => line.endsWith(` ${id}`))).toEqual([
+        `tool_call ${id}`,
+        `permission ${id}`,
+        `tool_call_update ${id}`,
+        `tool_call_update ${id}`,
+      ]);
       expect(JSON.stringify(finished[1])).toContain('out.txt');
       expect(JSON.stringify(finished[2])).toContain('Not run: the user rejected this call');
 

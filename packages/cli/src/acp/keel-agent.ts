@@ -9,6 +9,7 @@ import {
   PROTOCOL_VERSION,
   type PromptResponse,
   RequestError,
+  type RequestPermissionRequest,
   type SessionUpdate,
   type StopReason,
 } from '@agentclientprotocol/sdk';
@@ -234,7 +235,7 @@ async function promptTurn(
         onEvent: async (event: RuntimeEvent) => {
           for (const update of await updates.of(event)) await send(update);
           if (event.type === 'circuit_breaker') breaker = event.reason;
-          if (event.type === 'interaction_request') await decide(session, event, client, signal);
+          if (event.type === 'interaction_request') await decide(session, event, client, signal, updates);
         },
       },
     );
@@ -254,6 +255,7 @@ async function decide(
   event: Extract<RuntimeEvent, { type: 'interaction_request' }>,
   client: AgentContext,
   signal: AbortSignal,
+  updates: ToolUpdates,
 ): Promise<void> {
   const { approvals } = session.runtime;
   const approval = await approvals.get(event.request_id);
@@ -270,20 +272,21 @@ async function decide(
   const args = (approval.detail.args ?? {}) as Record<string, unknown>;
   const toolCallId =
     typeof approval.detail.tool_call_id === 'string' ? approval.detail.tool_call_id : approval.id;
+  // The call is announced first (an editor shows what it is asked about), then asked about with the same
+  // id, its kind, where it acts and, for an edit or a write, the change it would make.
+  const announced = await updates.announce(toolCallId, tool, args);
+  await client.notify('session/update', { sessionId: session.id, update: announced.update });
+  const params: RequestPermissionRequest = {
+    sessionId: session.id,
+    toolCall: { ...announced.toolCall, title: event.prompt },
+    options: [
+      { optionId: allowOnce, name: 'Allow', kind: 'allow_once' },
+      { optionId: allowAlways, name: `Always allow ${tool} in this session`, kind: 'allow_always' },
+      { optionId: rejectOnce, name: 'Reject', kind: 'reject_once' },
+    ],
+  };
   const answer = await client
-    .request(
-      'session/request_permission',
-      {
-        sessionId: session.id,
-        toolCall: { toolCallId, title: event.prompt, rawInput: args, status: 'pending' },
-        options: [
-          { optionId: allowOnce, name: 'Allow', kind: 'allow_once' },
-          { optionId: allowAlways, name: `Always allow ${tool} in this session`, kind: 'allow_always' },
-          { optionId: rejectOnce, name: 'Reject', kind: 'reject_once' },
-        ],
-      },
-      { cancellationSignal: signal, stopWaitingOnCancel: true },
-    )
+    .request('session/request_permission', params, { cancellationSignal: signal, stopWaitingOnCancel: true })
     .catch(() => ({ outcome: { outcome: 'cancelled' as const } }));
   const chosen = answer.outcome.outcome === 'selected' ? answer.outcome.optionId : undefined;
   if (chosen === allowAlways) session.alwaysAllowed.add(tool);

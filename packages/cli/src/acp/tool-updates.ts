@@ -21,6 +21,19 @@ interface PendingCall {
   path?: string;
   /** The file's text before an edit (null: it did not exist). */
   before?: string | null;
+  /** Announced (pending) before its permission request: its start is an update of that call. */
+  announced?: boolean;
+}
+
+/** What `session/request_permission` shows of a call: the same id, kind, locations, input and diff. */
+export interface PermissionToolCall {
+  toolCallId: string;
+  title: string;
+  kind: ToolKind;
+  status: 'pending';
+  rawInput: Record<string, unknown>;
+  locations?: { path: string }[];
+  content?: ToolCallContent[];
 }
 
 /**
@@ -53,11 +66,54 @@ export class ToolUpdates {
     }
   }
 
-  async #started(id: string, name: string, args: Record<string, unknown>): Promise<SessionUpdate[]> {
+  /**
+   * A call that waits for the user's permission, announced before it is asked about: the `tool_call`
+   * (pending) to send now, and what the permission request shows of it, with the diff it would make for an
+   * edit or a write, so the editor shows the change before the user approves it.
+   */
+  async announce(
+    id: string,
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<{ update: SessionUpdate; toolCall: PermissionToolCall }> {
+    const call = await this.#remember(id, name, args);
+    call.announced = true;
+    const proposed =
+      call.path && call.before !== undefined ? proposedText(name, args, call.before) : undefined;
+    const toolCall: PermissionToolCall = {
+      toolCallId: id,
+      title: titleOf(name, args),
+      kind: kindOf(name),
+      status: 'pending',
+      rawInput: args,
+      ...(call.path ? { locations: [{ path: call.path }] } : {}),
+      ...(call.path && proposed !== undefined
+        ? { content: [{ type: 'diff', path: call.path, oldText: call.before ?? null, newText: proposed }] }
+        : {}),
+    };
+    return { update: { sessionUpdate: 'tool_call', ...toolCall }, toolCall };
+  }
+
+  async #remember(id: string, name: string, args: Record<string, unknown>): Promise<PendingCall> {
     const path = typeof args.path === 'string' ? this.#absolute(args.path) : undefined;
     const call: PendingCall = { name, ...(path ? { path } : {}) };
     if (path && traitsOf(name).writesFiles) call.before = await readFile(path, 'utf8').catch(() => null);
     this.#calls.set(id, call);
+    return call;
+  }
+
+  async #started(id: string, name: string, args: Record<string, unknown>): Promise<SessionUpdate[]> {
+    const known = this.#calls.get(id);
+    if (known?.announced) {
+      // Announced with its permission request: now it runs.
+      const plan = planOf(name, args);
+      return [
+        { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress' },
+        ...(plan ? [{ sessionUpdate: 'plan' as const, entries: plan }] : []),
+      ];
+    }
+    const call = await this.#remember(id, name, args);
+    const path = call.path;
     const updates: SessionUpdate[] = [
       {
         sessionUpdate: 'tool_call',
@@ -122,4 +178,21 @@ function planOf(name: string, args: Record<string, unknown>): PlanEntry[] | unde
     const known = status === 'in_progress' || status === 'completed' ? status : 'pending';
     return [{ content, status: known, priority: 'medium' as const }];
   });
+}
+
+/** The file's text after the edit or write a call asks for; undefined when it cannot be told in advance. */
+function proposedText(
+  name: string,
+  args: Record<string, unknown>,
+  before: string | null,
+): string | undefined {
+  if (name === 'write_file' && typeof args.content === 'string') return args.content;
+  if (name === 'edit_file' && before !== null) {
+    const { old_text: oldText, new_text: newText, replace_all: all } = args;
+    if (typeof oldText !== 'string' || typeof newText !== 'string' || !oldText || !before.includes(oldText)) {
+      return undefined;
+    }
+    return all === true ? before.split(oldText).join(newText) : before.replace(oldText, () => newText);
+  }
+  return undefined;
 }

@@ -124,6 +124,7 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
       };
     })
     .onRequest('session/new', async ({ params }) => {
+      oneFolder(params.additionalDirectories);
       const workdir = workdirOf(params.cwd);
       const record = base.sessions.create({ workdir, title: 'Editor session' });
       const session = await open(record.id, workdir, params.mcpServers);
@@ -141,7 +142,17 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
           throw RequestError.invalidParams({ sessionId: params.sessionId }, toErrorObject(error).message);
         }
       })();
-      const session = await open(params.sessionId, workdirOf(params.cwd), params.mcpServers);
+      oneFolder(params.additionalDirectories);
+      const workdir = workdirOf(params.cwd);
+      const { workdir: own } = base.sessions.get(params.sessionId);
+      // A session's files, trust and history are its folder's: loaded elsewhere it would run on other files.
+      if (own && own !== workdir) {
+        throw RequestError.invalidParams(
+          { sessionId: params.sessionId, cwd: params.cwd, sessionCwd: own },
+          `Session ${params.sessionId} works in ${own}, not ${workdir}: load it with that cwd, or start a new session here.`,
+        );
+      }
+      const session = await open(params.sessionId, workdir, params.mcpServers);
       for (const update of replayOf(history)) {
         await client.notify('session/update', { sessionId: params.sessionId, update });
       }
@@ -313,9 +324,23 @@ function promptOf(blocks: ContentBlock[]): {
     else if (block.type === 'resource_link') parts.push(`(See ${block.uri})`);
     else if (block.type === 'resource' && 'text' in block.resource) {
       parts.push(`<context uri="${block.resource.uri}">\n${block.resource.text}\n</context>`);
+    } else {
+      // Never dropped without a word: the user would think the agent heard it.
+      const what = block.type === 'resource' ? `a binary resource (${block.resource.uri})` : block.type;
+      throw RequestError.invalidParams(
+        { type: block.type },
+        `Keel cannot take ${what} in a prompt: send text, images, links or text resources.`,
+      );
     }
   }
-  return { text: parts.join('\n\n').trim() || '(empty prompt)', images };
+  const text = parts.join('\n\n').trim();
+  if (!text && images.length === 0) {
+    throw RequestError.invalidParams(
+      { prompt: blocks.length },
+      'The prompt is empty: send some text or an image.',
+    );
+  }
+  return { text: text || 'Look at the attached image.', images };
 }
 
 /** A loaded session's conversation as the updates a client shows it with. */
@@ -375,6 +400,15 @@ function mcpServerOf(server: McpServer): McpServerConfig[] {
       env: Object.fromEntries(stdio.env.map(({ name, value }) => [name, value])),
     },
   ];
+}
+
+/** Keel works in one folder (`cwd`): other folders asked for are refused, not ignored. */
+function oneFolder(additional: readonly string[] | null | undefined): void {
+  if (!additional?.length) return;
+  throw RequestError.invalidParams(
+    { additionalDirectories: additional },
+    'keel acp works in one folder, cwd: additionalDirectories are not supported. Open a folder that holds them all as cwd.',
+  );
 }
 
 function workdirOf(cwd: string): string {

@@ -2,6 +2,7 @@
 // extra folders, an empty prompt, audio or a binary resource in a prompt, and a session loaded from another
 // folder than its own. Driven by the ACP SDK's client over stdio, against the real `keel acp`.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
@@ -81,6 +82,35 @@ describe('keel acp refuses what it cannot do, saying why', () => {
     } finally {
       await acp.stop();
       rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  test('a model error in a folder whose untrusted config names the model says how to trust it', {
+    timeout: 90_000,
+  }, async () => {
+    await using s = await scenario([{ when: { lastMessageIncludes: 'hello' }, text: 'Hi.' }]);
+    // The model configured outside the folder is not reachable; the folder's own config names the one that is,
+    // but the folder is not trusted, so that key is ignored.
+    await writeFile(join(s.home, 'config.json'), JSON.stringify({ model_base_url: 'http://127.0.0.1:9/v1' }));
+    await mkdir(join(s.repo.path, '.runtime'), { recursive: true });
+    await writeFile(
+      join(s.repo.path, '.runtime', 'config.json'),
+      JSON.stringify({ model_base_url: s.model.url }),
+    );
+    const { RUNTIME_MODEL_BASE_URL: _unused, ...env } = s.env;
+    const acp = startAcp(env, []);
+    try {
+      await acp.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+      const { sessionId } = await acp.agent.request('session/new', { cwd: s.repo.path, mcpServers: [] });
+      const failed = await refusal(
+        acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello' }] }),
+      );
+      expect(failed.message).toContain('Could not reach the model endpoint');
+      expect(failed.message).toContain('model_base_url, which apply only in a trusted folder');
+      expect(failed.message).toContain(`keel trust ${s.repo.path}`);
+      expect(s.model.chatRequests).toHaveLength(0);
+    } finally {
+      await acp.stop();
     }
   });
 });

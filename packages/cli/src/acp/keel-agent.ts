@@ -32,6 +32,7 @@ import {
   type SessionChoices,
 } from './session-options.ts';
 import { ToolUpdates } from './tool-updates.ts';
+import { untrustedModelNote } from './untrusted-model.ts';
 
 export interface KeelAgentOptions {
   /** The environment runtimes read (model, keys, RUNTIME_HOME). */
@@ -57,6 +58,8 @@ interface AcpSession {
   choices: SessionChoices;
   /** The prompt turn in progress: aborting it cancels its run. */
   turn?: AbortController;
+  /** What to add to a model error when the folder's config names a model it may not use (untrusted). */
+  modelNote: () => string;
 }
 
 const allowOnce = 'allow_once';
@@ -85,6 +88,7 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
       id,
       workdir,
       alwaysAllowed: new Set(),
+      modelNote: () => untrustedModelNote(options.env, workdir),
       choices: { mode: 'default', models: await availableModels(options.env, workdir) },
       runtime: createRuntime({
         env: options.env,
@@ -256,7 +260,9 @@ async function promptTurn(
       return { stopReason: 'cancelled' };
     if (breaker !== undefined) return { stopReason: stopReasonOf(breaker) };
     const { code, message } = toErrorObject(error);
-    throw new RequestError(-32603, message, { code });
+    throw new RequestError(-32603, code === 'MODEL_ERROR' ? message + session.modelNote() : message, {
+      code,
+    });
   }
 }
 

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { eventually } from '@keel/testkit';
 import { afterAll, describe, expect, test } from 'vitest';
-import { type BrowserWorld, call, hasChromium, shots, startBrowserWorld } from './harness.ts';
+import { type BrowserWorld, call, hasChromium, shots, startBrowserWorld, taskSteps } from './harness.ts';
 
 interface Task {
   id: string;
@@ -64,24 +64,11 @@ describe.skipIf(!hasChromium)('the workbench SPA: progress and time on long work
     });
     const { page, base } = world;
     await page.addInitScript(recorder);
+    const steps = taskSteps(world);
     const getTask = (id: string) => call<Task>(base, 'GET', `/api/tasks/${id}`);
-    const task = await call<Task>(base, 'POST', '/api/tasks', {
-      project_id: world.projectId,
-      description: 'Notes',
-    });
-    await eventually(async () => (await getTask(task.id)).init.status === 'done', {
-      timeoutMs: 30_000,
-      what: 'init',
-    });
-    await call(base, 'POST', `/api/tasks/${task.id}/confirm-init`);
-    await eventually(async () => (await getTask(task.id)).plan !== null, { timeoutMs: 30_000, what: 'plan' });
-    await eventually(
-      async () => {
-        await call(base, 'POST', `/api/tasks/${task.id}/lock-plan`).catch(() => undefined);
-        return (await getTask(task.id)).state === 'TODO_READY';
-      },
-      { timeoutMs: 30_000, what: 'todos' },
-    );
+    const task = await steps.initialized('Notes');
+    await steps.planned(task.id);
+    await steps.todosReady(task.id);
     await call(base, 'POST', `/api/tasks/${task.id}/start-coding`);
 
     await page.goto(`${base}/tasks/${task.id}`);

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { eventually } from '@keel/testkit';
 import { afterAll, describe, expect, test } from 'vitest';
-import { type BrowserWorld, call, hasChromium, shots, startBrowserWorld } from './harness.ts';
+import { type BrowserWorld, call, hasChromium, shots, startBrowserWorld, taskSteps } from './harness.ts';
 
 interface Task {
   id: string;
@@ -46,17 +46,10 @@ describe.skipIf(!hasChromium)('the workbench SPA: keyboard and small screens', (
       ],
     });
     const { page, base } = world;
+    const steps = taskSteps(world);
     const getTask = (id: string) => call<Task>(base, 'GET', `/api/tasks/${id}`);
-    const task = await call<Task>(base, 'POST', '/api/tasks', {
-      project_id: world.projectId,
-      description: 'Keys',
-    });
-    await eventually(async () => (await getTask(task.id)).init.status === 'done', {
-      timeoutMs: 30_000,
-      what: 'init',
-    });
-    await call(base, 'POST', `/api/tasks/${task.id}/confirm-init`);
-    await eventually(async () => (await getTask(task.id)).plan !== null, { timeoutMs: 30_000, what: 'plan' });
+    const task = await steps.initialized('Keys');
+    await steps.planned(task.id);
 
     // The skip link: the first Tab stop, to the content.
     await page.goto(`${base}/projects`);

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { eventually } from '@keel/testkit';
 import { afterAll, describe, expect, test } from 'vitest';
-import { type BrowserWorld, call, hasChromium, shots, startBrowserWorld } from './harness.ts';
+import { type BrowserWorld, call, hasChromium, shots, startBrowserWorld, taskSteps } from './harness.ts';
 
 interface Task {
   id: string;
@@ -38,15 +38,9 @@ describe.skipIf(!hasChromium)('the workbench SPA: chat in the plan stage', () =>
       ],
     });
     const { page, base, model } = world;
+    const steps = taskSteps(world);
     const getTask = (id: string) => call<Task>(base, 'GET', `/api/tasks/${id}`);
-    const task = await call<Task>(base, 'POST', '/api/tasks', {
-      project_id: world.projectId,
-      description: 'Greet',
-    });
-    await eventually(async () => (await getTask(task.id)).init.status === 'done', {
-      timeoutMs: 30_000,
-      what: 'init',
-    });
+    const task = await steps.initialized('Greet');
     await call(base, 'POST', `/api/tasks/${task.id}/confirm-init`);
     await page.goto(`${base}/tasks/${task.id}`);
     const box = page.getByLabel('Refine the plan');

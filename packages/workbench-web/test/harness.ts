@@ -268,3 +268,48 @@ export async function startBrowserWorld(options: {
 }
 
 export type BrowserWorld = Awaited<ReturnType<typeof startBrowserWorld>>;
+
+interface TaskSteps {
+  id: string;
+  state: string;
+  plan: string | null;
+  init: { status: string };
+}
+
+/**
+ * A task of the world's project taken through the API, one stage at a time, so a test can look at the page
+ * between them: `initialized` (created, its init done by itself), `planned` (confirmed, first draft written),
+ * `todosReady` (locked once the plan session is free, todos written).
+ */
+export function taskSteps(world: { base: string; projectId: string }) {
+  const { base } = world;
+  const get = (id: string) => call<TaskSteps>(base, 'GET', `/api/tasks/${id}`);
+  return {
+    get,
+    async initialized(description: string): Promise<TaskSteps> {
+      const task = await call<TaskSteps>(base, 'POST', '/api/tasks', {
+        project_id: world.projectId,
+        description,
+      });
+      await eventually(async () => (await get(task.id)).init.status === 'done', {
+        timeoutMs: 30_000,
+        what: 'init',
+      });
+      return get(task.id);
+    },
+    async planned(id: string): Promise<void> {
+      await call(base, 'POST', `/api/tasks/${id}/confirm-init`);
+      await eventually(async () => (await get(id)).plan !== null, { timeoutMs: 30_000, what: 'the plan' });
+    },
+    async todosReady(id: string): Promise<void> {
+      // Locking waits for the plan session to be free (409 SESSION_BUSY just after the draft).
+      await eventually(
+        async () => {
+          await call(base, 'POST', `/api/tasks/${id}/lock-plan`).catch(() => undefined);
+          return (await get(id)).state === 'TODO_READY';
+        },
+        { timeoutMs: 30_000, what: 'the todo list' },
+      );
+    },
+  };
+}

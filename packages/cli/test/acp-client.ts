@@ -5,14 +5,36 @@ import {
   type ClientConnection,
   client,
   ndJsonStream,
+  RequestError,
   type RequestPermissionRequest,
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
 
 const keelBin = fileURLToPath(new URL('../bin/keel.js', import.meta.url));
 
+/** One JSON-RPC message as it crossed the wire, and who sent it. */
+export interface WireMessage {
+  from: 'agent' | 'client';
+  message: Record<string, unknown>;
+}
+
+/** The editor's side of `fs/*`: its open buffers, and whether it lets the agent read them. */
+export interface EditorModel {
+  /** Unsaved buffers by absolute path; a path not here reads as `defaultText` (or fails, with no default). */
+  buffers?: Record<string, string>;
+  /** What a read of a path with no buffer answers; undefined: the read fails as "not open". */
+  defaultText?: string;
+  /** Every read is refused, as an editor does for a file outside its project. */
+  refuseReads?: boolean;
+}
+
 /** `keel acp` as an editor starts it, with the SDK's client side on its stdio. */
-export function startAcp(env: Record<string, string>, answers: string[], args: string[] = []) {
+export function startAcp(
+  env: Record<string, string>,
+  answers: string[],
+  args: string[] = [],
+  editor: EditorModel = { defaultText: 'UNSAVED BUFFER TEXT\n' },
+) {
   const child = spawn(process.execPath, [keelBin, 'acp', ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -25,6 +47,10 @@ export function startAcp(env: Record<string, string>, answers: string[], args: s
   const permissionCalls: RequestPermissionRequest['toolCall'][] = [];
   const heard: string[] = [];
   const fsReads: string[] = [];
+  const fsWrites: { path: string; content: string }[] = [];
+  const buffers = { ...editor.buffers };
+  // Every message both ways, parsed from the wire itself (not from the SDK's view of it).
+  const wire: WireMessage[] = [];
   const app = client({ name: 'test-editor' })
     .onNotification('session/update', ({ params }) => {
       updates.push(params);
@@ -40,14 +66,23 @@ export function startAcp(env: Record<string, string>, answers: string[], args: s
     })
     .onRequest('fs/read_text_file', ({ params }) => {
       fsReads.push(params.path);
-      return { content: 'UNSAVED BUFFER TEXT\n' };
+      if (editor.refuseReads) throw RequestError.invalidParams({ path: params.path }, 'Not allowed.');
+      const text = buffers[params.path] ?? editor.defaultText;
+      if (text === undefined) throw RequestError.resourceNotFound(params.path);
+      return { content: text };
+    })
+    .onRequest('fs/write_text_file', ({ params }) => {
+      fsWrites.push({ path: params.path, content: params.content });
+      buffers[params.path] = params.content;
+      return {};
     });
   const connection: ClientConnection = app.connect(
     ndJsonStream(
-      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+      Writable.toWeb(logged(child.stdin, 'client', wire)) as WritableStream<Uint8Array>,
       Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
     ),
   );
+  logLines(child.stdout, 'agent', wire);
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   return {
     agent: connection.agent,
@@ -56,6 +91,10 @@ export function startAcp(env: Record<string, string>, answers: string[], args: s
     permissionCalls,
     heard,
     fsReads,
+    fsWrites,
+    /** The editor's buffers as they are now (writes through `fs/write_text_file` land here). */
+    buffers,
+    wire,
     stderr: () => stderr,
     async stop() {
       connection.close();
@@ -63,6 +102,40 @@ export function startAcp(env: Record<string, string>, answers: string[], args: s
       child.kill('SIGTERM');
       await exited;
     },
+  };
+}
+
+/** A writable that records each newline-delimited JSON message before passing the bytes on. */
+function logged(target: NodeJS.WritableStream, from: WireMessage['from'], wire: WireMessage[]) {
+  const lines = lineReader(from, wire);
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines(chunk);
+      target.write(chunk, done);
+    },
+    final(done) {
+      target.end();
+      done();
+    },
+  });
+}
+
+function logLines(source: NodeJS.ReadableStream, from: WireMessage['from'], wire: WireMessage[]): void {
+  const lines = lineReader(from, wire);
+  source.on('data', (chunk: Buffer) => lines(chunk));
+}
+
+function lineReader(from: WireMessage['from'], wire: WireMessage[]) {
+  let pending = '';
+  return (chunk: Buffer) => {
+    pending += chunk.toString('utf8');
+    let end = pending.indexOf('\n');
+    while (end >= 0) {
+      const line = pending.slice(0, end).trim();
+      pending = pending.slice(end + 1);
+      if (line) wire.push({ from, message: JSON.parse(line) });
+      end = pending.indexOf('\n');
+    }
   };
 }
 

@@ -16,12 +16,13 @@ import {
 import {
   createRuntime,
   KeelError,
-  type McpServerConfig,
   type Runtime,
   type RuntimeEvent,
   toErrorObject,
   type UnconfinedCommands,
 } from '@keel/runtime';
+import { editorFilesOf } from './editor-files.ts';
+import { mcpServerOf } from './mcp-servers.ts';
 import { readOnlyRefusal } from './mode-tools.ts';
 import {
   availableModels,
@@ -376,36 +377,6 @@ function replayOf(history: ReturnType<Runtime['sessions']['conversation']>): Ses
     }
   }
   return updates;
-}
-
-/** read_file through the client's buffers; a file the client cannot read is read from disk. */
-function editorFilesOf(client: () => AgentContext | undefined, sessionId: string) {
-  return {
-    async readText(path: string): Promise<string | undefined> {
-      const context = client();
-      if (!context) return undefined;
-      try {
-        return (await context.request('fs/read_text_file', { sessionId, path })).content;
-      } catch {
-        return undefined;
-      }
-    },
-  };
-}
-
-/** ACP's stdio MCP servers as Keel's (http and sse are not offered in the capabilities). */
-function mcpServerOf(server: McpServer): McpServerConfig[] {
-  if (!('command' in server)) return [];
-  const stdio = server;
-  return [
-    {
-      name: stdio.name,
-      transport: 'stdio',
-      command: stdio.command,
-      args: stdio.args,
-      env: Object.fromEntries(stdio.env.map(({ name, value }) => [name, value])),
-    },
-  ];
 }
 
 /** Keel works in one folder (`cwd`): other folders asked for are refused, not ignored. */

@@ -22,7 +22,7 @@ import {
   type UnconfinedCommands,
 } from '@keel/runtime';
 import { editorFilesOf } from './editor-files.ts';
-import { mcpServerOf } from './mcp-servers.ts';
+import { mcpCapabilities, mcpServerOf } from './mcp-servers.ts';
 import { readOnlyRefusal } from './mode-tools.ts';
 import {
   availableModels,
@@ -96,7 +96,7 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
         workdir,
         ...(options.unconfinedCommands ? { unconfinedCommands: options.unconfinedCommands } : {}),
         mcpServers: (mcpServers ?? []).flatMap(mcpServerOf),
-        ...(capabilities.fs?.readTextFile ? { editorFiles: editorFilesOf(() => clientContext, id) } : {}),
+        ...editorFilesOf(() => clientContext, id, capabilities.fs),
       }),
     };
     const earlier = sessions.get(id);
@@ -122,7 +122,7 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
         agentCapabilities: {
           loadSession: true,
           promptCapabilities: { image: true, embeddedContext: true },
-          mcpCapabilities: { http: false, sse: false },
+          mcpCapabilities,
         },
         agentInfo: { name: 'keel', title: 'Keel', version: options.version },
         authMethods: [],

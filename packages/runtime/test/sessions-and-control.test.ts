@@ -34,6 +34,17 @@ describe('sessions', () => {
     expect(h.runtime.sessions.list().map((s) => s.id)).toEqual([sessionId]);
   });
 
+  test("list: most recent first, one folder's sessions, paged by offset", async () => {
+    await using h = await startHarness([]);
+    const made = ['/a', '/b', '/a', '/a'].map((workdir) => h.runtime.sessions.create({ workdir }));
+    const ids = (list: { id: string }[]) => list.map((session) => session.id);
+    const inA = made.filter((session) => session.workdir === '/a').reverse();
+    expect(ids(h.runtime.sessions.list(20, { workdir: '/a' }))).toEqual(ids(inA));
+    expect(ids(h.runtime.sessions.list(2, { workdir: '/a', offset: 2 }))).toEqual(ids(inA.slice(2)));
+    expect(h.runtime.sessions.list(20, { workdir: '/c' })).toEqual([]);
+    expect(h.runtime.sessions.list()).toHaveLength(4);
+  });
+
   test('an unknown session id is SESSION_NOT_FOUND before any event', async () => {
     await using h = await startHarness([{ text: 'unused' }]);
     const { error, events } = await h.collect({ prompt: 'hi', session_id: 'ses_missing' });

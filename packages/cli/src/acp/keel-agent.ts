@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import {
   type AgentApp,
   type AgentContext,
+  type AvailableCommand,
   agent,
   type ClientCapabilities,
   type ContentBlock,
@@ -10,6 +11,7 @@ import {
   type PromptResponse,
   RequestError,
   type RequestPermissionRequest,
+  type SessionInfo,
   type SessionUpdate,
   type StopReason,
 } from '@agentclientprotocol/sdk';
@@ -21,9 +23,11 @@ import {
   toErrorObject,
   type UnconfinedCommands,
 } from '@keel/runtime';
+import { readEnv } from '@keel/runtime/internal';
 import { editorFilesOf } from './editor-files.ts';
 import { mcpCapabilities, mcpServerOf } from './mcp-servers.ts';
 import { readOnlyRefusal } from './mode-tools.ts';
+import { choicesOf, replayOf, restoreChoices } from './replay.ts';
 import {
   availableModels,
   configOptionsOf,
@@ -32,7 +36,9 @@ import {
   runRequestOf,
   type SessionChoices,
 } from './session-options.ts';
+import { availableCommands, runSlashCommand } from './slash-commands.ts';
 import { ToolUpdates } from './tool-updates.ts';
+import { Transcripts } from './transcript.ts';
 import { untrustedModelNote } from './untrusted-model.ts';
 
 export interface KeelAgentOptions {
@@ -61,7 +67,18 @@ interface AcpSession {
   turn?: AbortController;
   /** What to add to a model error when the folder's config names a model it may not use (untrusted). */
   modelNote: () => string;
+  /** The slash commands last advertised (`available_commands_update`). */
+  commands: AvailableCommand[];
+  /** Sends an update to the editor and keeps it in the session's transcript. */
+  show(update: SessionUpdate): Promise<void>;
+  /** The editor, to ask (permissions). */
+  client(): AgentContext;
 }
+
+/** The title a session has until its first prompt names it. */
+const untitled = 'Editor session';
+/** Sessions per `session/list` page. */
+const listPage = 50;
 
 const allowOnce = 'allow_once';
 const allowAlways = 'allow_always';
@@ -80,30 +97,85 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
   // The store and the session records: any runtime over the same RUNTIME_HOME sees the same sessions.
   const base = createRuntime({ env: options.env });
 
+  const transcripts = new Transcripts(readEnv(options.env).home);
+
+  /** A session made live in this process: its runtime, its choices as last left, its commands told. */
   const open = async (
     id: string,
     workdir: string,
     mcpServers: McpServer[] | undefined,
   ): Promise<AcpSession> => {
+    const choices: SessionChoices = {
+      mode: 'default',
+      models: await availableModels(options.env, workdir),
+    };
+    restoreChoices(choices, choicesOf(transcripts.read(id)));
+    const runtime = createRuntime({
+      env: options.env,
+      workdir,
+      ...(options.unconfinedCommands ? { unconfinedCommands: options.unconfinedCommands } : {}),
+      mcpServers: (mcpServers ?? []).flatMap(mcpServerOf),
+      ...editorFilesOf(() => clientContext, id, capabilities.fs),
+    });
     const session: AcpSession = {
       id,
       workdir,
       alwaysAllowed: new Set(),
       modelNote: () => untrustedModelNote(options.env, workdir),
-      choices: { mode: 'default', models: await availableModels(options.env, workdir) },
-      runtime: createRuntime({
-        env: options.env,
-        workdir,
-        ...(options.unconfinedCommands ? { unconfinedCommands: options.unconfinedCommands } : {}),
-        mcpServers: (mcpServers ?? []).flatMap(mcpServerOf),
-        ...editorFilesOf(() => clientContext, id, capabilities.fs),
-      }),
+      choices,
+      runtime,
+      commands: [],
+      async show(update) {
+        transcripts.append(id, update);
+        await clientContext?.notify('session/update', { sessionId: id, update });
+      },
+      client() {
+        if (!clientContext) throw new Error('keel acp has no editor connected');
+        return clientContext;
+      },
     };
     const earlier = sessions.get(id);
     if (earlier) void closeSession(earlier);
     sessions.set(id, session);
     return session;
   };
+
+  /** Tells the editor the session's slash commands, again whenever they changed (a skill added, say). */
+  const tellCommands = async (session: AcpSession): Promise<void> => {
+    const commands = await availableCommands(session.runtime, session.workdir);
+    if (JSON.stringify(commands) === JSON.stringify(session.commands)) return;
+    session.commands = commands;
+    await clientContext?.notify('session/update', {
+      sessionId: session.id,
+      update: { sessionUpdate: 'available_commands_update', availableCommands: commands },
+    });
+  };
+
+  /** A known session of this RUNTIME_HOME, checked to belong to the folder the editor names. */
+  const stored = (sessionId: string, cwd: string) => {
+    let record: ReturnType<typeof base.sessions.get>;
+    try {
+      record = base.sessions.get(sessionId);
+    } catch (error) {
+      throw RequestError.invalidParams({ sessionId }, toErrorObject(error).message);
+    }
+    const workdir = workdirOf(cwd);
+    // A session's files, trust and history are its folder's: loaded elsewhere it would run on other files.
+    if (record.workdir && record.workdir !== workdir) {
+      throw RequestError.invalidParams(
+        { sessionId, cwd, sessionCwd: record.workdir },
+        `Session ${sessionId} works in ${record.workdir}, not ${workdir}: load it with that cwd, or start a new session here.`,
+      );
+    }
+    return { record, workdir };
+  };
+
+  /** What a new, loaded, resumed or forked session answers: its modes and options. */
+  const stateOf = (session: AcpSession) => ({
+    modes: modesOf(session.choices),
+    configOptions: configOptionsOf(session.choices),
+  });
+
   const sessionOf = (id: string): AcpSession => {
     const session = sessions.get(id);
     if (!session)
@@ -123,6 +195,7 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
           loadSession: true,
           promptCapabilities: { image: true, embeddedContext: true },
           mcpCapabilities,
+          sessionCapabilities: { list: {}, resume: {}, close: {}, fork: {} },
         },
         agentInfo: { name: 'keel', title: 'Keel', version: options.version },
         authMethods: [],
@@ -131,39 +204,69 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
     .onRequest('session/new', async ({ params }) => {
       oneFolder(params.additionalDirectories);
       const workdir = workdirOf(params.cwd);
-      const record = base.sessions.create({ workdir, title: 'Editor session' });
+      const record = base.sessions.create({ workdir, title: untitled });
       const session = await open(record.id, workdir, params.mcpServers);
-      return {
-        sessionId: record.id,
-        modes: modesOf(session.choices),
-        configOptions: configOptionsOf(session.choices),
-      };
+      scheduleCommands(session);
+      return { sessionId: record.id, ...stateOf(session) };
     })
     .onRequest('session/load', async ({ params, client }) => {
-      const history = (() => {
-        try {
-          return base.sessions.conversation(params.sessionId);
-        } catch (error) {
-          throw RequestError.invalidParams({ sessionId: params.sessionId }, toErrorObject(error).message);
-        }
-      })();
       oneFolder(params.additionalDirectories);
-      const workdir = workdirOf(params.cwd);
-      const { workdir: own } = base.sessions.get(params.sessionId);
-      // A session's files, trust and history are its folder's: loaded elsewhere it would run on other files.
-      if (own && own !== workdir) {
-        throw RequestError.invalidParams(
-          { sessionId: params.sessionId, cwd: params.cwd, sessionCwd: own },
-          `Session ${params.sessionId} works in ${own}, not ${workdir}: load it with that cwd, or start a new session here.`,
-        );
-      }
+      const { workdir } = stored(params.sessionId, params.cwd);
       const session = await open(params.sessionId, workdir, params.mcpServers);
-      for (const update of replayOf(history)) {
+      const history = replayOf(
+        transcripts.read(params.sessionId),
+        base.sessions.conversation(params.sessionId),
+      );
+      for (const update of history) {
         await client.notify('session/update', { sessionId: params.sessionId, update });
       }
-      return { modes: modesOf(session.choices), configOptions: configOptionsOf(session.choices) };
+      scheduleCommands(session);
+      return stateOf(session);
     })
-    .onRequest('session/set_mode', ({ params }) => {
+    .onRequest('session/resume', async ({ params }) => {
+      // As load, without the history: the editor still shows it.
+      oneFolder(params.additionalDirectories);
+      const { workdir } = stored(params.sessionId, params.cwd);
+      const session =
+        sessions.get(params.sessionId) ?? (await open(params.sessionId, workdir, params.mcpServers));
+      scheduleCommands(session);
+      return stateOf(session);
+    })
+    // session/fork is in ACP's unstable schema only: its params are checked here (forkParamsOf).
+    .onRequest('session/fork', forkParamsOf, async ({ params }) => {
+      oneFolder(params.additionalDirectories);
+      const { record, workdir } = stored(params.sessionId, params.cwd);
+      // A fork is a new session with the conversation so far: its runs continue from it, the origin's go on alone.
+      const fork = base.sessions.create({ workdir, title: `${record.title} (fork)`, model: record.model });
+      for (const message of base.sessions.conversation(record.id)) base.sessions.append(fork.id, message);
+      transcripts.copy(record.id, fork.id);
+      const session = await open(fork.id, workdir, params.mcpServers);
+      scheduleCommands(session);
+      return { sessionId: fork.id, ...stateOf(session) };
+    })
+    .onRequest('session/close', async ({ params }) => {
+      const session = sessionOf(params.sessionId);
+      sessions.delete(session.id);
+      transcripts.flush(session.id);
+      await closeSession(session);
+      return {};
+    })
+    .onRequest('session/list', ({ params }) => {
+      const offset = offsetOf(params.cursor);
+      const filter = params.cwd ? { workdir: workdirOf(params.cwd), offset } : { offset };
+      const page = base.sessions.list(listPage + 1, filter);
+      const result: { sessions: SessionInfo[]; nextCursor?: string } = {
+        sessions: page.slice(0, listPage).map((record) => ({
+          sessionId: record.id,
+          cwd: record.workdir,
+          title: record.title,
+          updatedAt: `${record.updated_at}Z`,
+        })),
+      };
+      if (page.length > listPage) result.nextCursor = String(offset + listPage);
+      return result;
+    })
+    .onRequest('session/set_mode', async ({ params }) => {
       const session = sessionOf(params.sessionId);
       if (!isModeId(params.modeId)) {
         throw RequestError.invalidParams(
@@ -172,6 +275,7 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
         );
       }
       session.choices.mode = params.modeId;
+      transcripts.append(session.id, { sessionUpdate: 'current_mode_update', currentModeId: params.modeId });
       return {};
     })
     .onRequest('session/set_config_option', ({ params }) => {
@@ -188,9 +292,11 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
         );
       }
       session.choices.model = value;
-      return { configOptions: configOptionsOf(session.choices) };
+      const configOptions = configOptionsOf(session.choices);
+      transcripts.append(session.id, { sessionUpdate: 'config_option_update', configOptions });
+      return { configOptions };
     })
-    .onRequest('session/prompt', async ({ params, client }) => {
+    .onRequest('session/prompt', async ({ params }) => {
       const session = sessionOf(params.sessionId);
       if (session.turn) {
         throw RequestError.invalidRequest(
@@ -198,16 +304,55 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
           'A prompt turn is already running in this session: wait for it or cancel it.',
         );
       }
+      const prompt = promptOf(params.prompt);
       session.turn = new AbortController();
       try {
-        return await promptTurn(session, params.prompt, client, session.turn.signal);
+        // Kept for a later load, not echoed: the editor shows what its user sent itself.
+        for (const block of params.prompt) {
+          transcripts.append(session.id, { sessionUpdate: 'user_message_chunk', content: block });
+        }
+        await nameSession(session, prompt.text);
+        const command = await runSlashCommand(
+          prompt.text,
+          session.commands,
+          session.runtime,
+          session.workdir,
+        );
+        if (command?.kind === 'answer') {
+          await session.show({
+            sessionUpdate: 'agent_message_chunk',
+            content: { type: 'text', text: command.text },
+          });
+          return { stopReason: 'end_turn' };
+        }
+        const asked = command ? { ...prompt, text: command.text } : prompt;
+        return await promptTurn(session, asked, session.turn.signal);
       } finally {
         session.turn = undefined;
+        transcripts.flush(session.id);
+        // A turn may have added a skill or changed the configuration.
+        scheduleCommands(session);
       }
     })
     .onNotification('session/cancel', ({ params }) => {
       sessions.get(params.sessionId)?.turn?.abort();
     });
+
+  /** Commands are told after the answer that made the session live (an editor ignores updates for a session it does not know yet). */
+  function scheduleCommands(session: AcpSession): void {
+    setImmediate(() => {
+      tellCommands(session).catch((error: unknown) => options.log(`commands of ${session.id}: ${error}`));
+    });
+  }
+
+  /** The first prompt names an untitled session, in the store and in the editor. */
+  async function nameSession(session: AcpSession, text: string): Promise<void> {
+    const record = base.sessions.get(session.id);
+    const title = text.split('\n', 1)[0]!.trim().slice(0, 80);
+    if (record.title !== untitled || !title) return;
+    const updated = base.sessions.update(session.id, { title });
+    await session.show({ sessionUpdate: 'session_info_update', title, updatedAt: `${updated.updated_at}Z` });
+  }
 
   async function closeSession(session: AcpSession): Promise<void> {
     session.turn?.abort();
@@ -226,16 +371,13 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
 /** One prompt turn: a run in the session, its events sent as updates, its approvals asked of the client. */
 async function promptTurn(
   session: AcpSession,
-  prompt: ContentBlock[],
-  client: AgentContext,
+  { text, images }: { text: string; images: { data: string; media_type: string }[] },
   signal: AbortSignal,
 ): Promise<PromptResponse> {
   const updates = new ToolUpdates(
     session.workdir,
     session.choices.mode === 'read-only' ? (name) => readOnlyRefusal(name) : undefined,
   );
-  const send = (update: SessionUpdate) => client.notify('session/update', { sessionId: session.id, update });
-  const { text, images } = promptOf(prompt);
   let breaker: string | undefined;
   try {
     await session.runtime.run(
@@ -249,9 +391,9 @@ async function promptTurn(
       {
         signal,
         onEvent: async (event: RuntimeEvent) => {
-          for (const update of await updates.of(event)) await send(update);
+          for (const update of await updates.of(event)) await session.show(update);
           if (event.type === 'circuit_breaker') breaker = event.reason;
-          if (event.type === 'interaction_request') await decide(session, event, client, signal, updates);
+          if (event.type === 'interaction_request') await decide(session, event, signal, updates);
         },
       },
     );
@@ -271,7 +413,6 @@ async function promptTurn(
 async function decide(
   session: AcpSession,
   event: Extract<RuntimeEvent, { type: 'interaction_request' }>,
-  client: AgentContext,
   signal: AbortSignal,
   updates: ToolUpdates,
 ): Promise<void> {
@@ -293,7 +434,7 @@ async function decide(
   // The call is announced first (an editor shows what it is asked about), then asked about with the same
   // id, its kind, where it acts and, for an edit or a write, the change it would make.
   const announced = await updates.announce(toolCallId, tool, args);
-  await client.notify('session/update', { sessionId: session.id, update: announced.update });
+  await session.show(announced.update);
   const params: RequestPermissionRequest = {
     sessionId: session.id,
     toolCall: { ...announced.toolCall, title: event.prompt },
@@ -303,7 +444,8 @@ async function decide(
       { optionId: rejectOnce, name: 'Reject', kind: 'reject_once' },
     ],
   };
-  const answer = await client
+  const answer = await session
+    .client()
     .request('session/request_permission', params, { cancellationSignal: signal, stopWaitingOnCancel: true })
     .catch(() => ({ outcome: { outcome: 'cancelled' as const } }));
   const chosen = answer.outcome.outcome === 'selected' ? answer.outcome.optionId : undefined;
@@ -350,35 +492,6 @@ function promptOf(blocks: ContentBlock[]): {
   return { text: text || 'Look at the attached image.', images };
 }
 
-/** A loaded session's conversation as the updates a client shows it with. */
-function replayOf(history: ReturnType<Runtime['sessions']['conversation']>): SessionUpdate[] {
-  const updates: SessionUpdate[] = [];
-  for (const message of history) {
-    const text = typeof message.content === 'string' ? message.content : '';
-    if (message.role === 'user' && text) {
-      updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
-    } else if (message.role === 'assistant') {
-      if (text) updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
-      for (const call of message.tool_calls ?? []) {
-        updates.push({
-          sessionUpdate: 'tool_call',
-          toolCallId: call.id,
-          title: call.name,
-          status: 'completed',
-        });
-      }
-    } else if (message.role === 'tool' && message.tool_call_id) {
-      updates.push({
-        sessionUpdate: 'tool_call_update',
-        toolCallId: message.tool_call_id,
-        status: 'completed',
-        content: [{ type: 'content', content: { type: 'text', text } }],
-      });
-    }
-  }
-  return updates;
-}
-
 /** Keel works in one folder (`cwd`): other folders asked for are refused, not ignored. */
 function oneFolder(additional: readonly string[] | null | undefined): void {
   if (!additional?.length) return;
@@ -386,6 +499,54 @@ function oneFolder(additional: readonly string[] | null | undefined): void {
     { additionalDirectories: additional },
     'keel acp works in one folder, cwd: additionalDirectories are not supported. Open a folder that holds them all as cwd.',
   );
+}
+
+/** `session/fork`'s params (ForkSessionRequest): a session, the folder it works in, MCP servers as in session/new. */
+function forkParamsOf(params: unknown): {
+  sessionId: string;
+  cwd: string;
+  mcpServers: McpServer[];
+  additionalDirectories?: string[];
+} {
+  const { sessionId, cwd, mcpServers, additionalDirectories } = (params ?? {}) as Record<string, unknown>;
+  const servers = mcpServers ?? [];
+  const wellFormed =
+    typeof sessionId === 'string' &&
+    typeof cwd === 'string' &&
+    Array.isArray(servers) &&
+    servers.every(
+      (server) =>
+        typeof server?.name === 'string' &&
+        (typeof server.command === 'string' || typeof server.url === 'string'),
+    ) &&
+    (additionalDirectories == null ||
+      (Array.isArray(additionalDirectories) &&
+        additionalDirectories.every((dir) => typeof dir === 'string')));
+  if (!wellFormed) {
+    throw RequestError.invalidParams(
+      { method: 'session/fork' },
+      'session/fork takes sessionId and cwd (strings), and optionally mcpServers as session/new does.',
+    );
+  }
+  return {
+    sessionId,
+    cwd,
+    mcpServers: servers as McpServer[],
+    ...(additionalDirectories ? { additionalDirectories: additionalDirectories as string[] } : {}),
+  };
+}
+
+/** `session/list`'s cursor: where the next page starts, as this agent wrote it. */
+function offsetOf(cursor: string | null | undefined): number {
+  if (cursor == null) return 0;
+  const offset = Number(cursor);
+  if (!/^\d{1,9}$/.test(cursor) || !Number.isSafeInteger(offset)) {
+    throw RequestError.invalidParams(
+      { cursor },
+      'Unknown cursor: pass the nextCursor of the previous session/list answer.',
+    );
+  }
+  return offset;
 }
 
 function workdirOf(cwd: string): string {

@@ -17,24 +17,38 @@ const starter = {
   circuit_breaker: { max_cost_usd: 5, max_tokens: 200000 },
 };
 
+/**
+ * Writes the starter project configuration (`keel init`, and `/init` in an editor): the path written, or
+ * undefined when one exists already and `force` is not set.
+ */
+export async function createProjectConfig(workdir: string, force = false): Promise<string | undefined> {
+  const path = projectConfigPath(workdir);
+  if (existsSync(path) && !force) return undefined;
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, `${JSON.stringify(starter, null, 2)}\n`);
+  return path;
+}
+
+/** What the new configuration is for, after its path. */
+export const projectConfigIntro =
+  'It overrides the global configuration for this project: the model, store, approvals, limits.\n' +
+  'Change it with `keel config set <key> <value> --project`; it is meant to be committed.\n';
+
 /** `keel init`: gives a project its own `.runtime/config.json`, which every surface on it reads. */
 export function registerInit(program: Command, io: CliIo): void {
   workdirOption(program.command('init'))
     .description(describe('init'))
     .option('--force', 'overwrite an existing project configuration')
     .action(async (flags: InitFlags) => {
-      const path = projectConfigPath(workdirOf(io, flags));
-      if (existsSync(path) && !flags.force) {
-        io.err.write(`Error [INVALID_STATE]: ${path} exists already (--force to overwrite it).\n`);
+      const workdir = workdirOf(io, flags);
+      const path = await createProjectConfig(workdir, flags.force);
+      if (!path) {
+        io.err.write(
+          `Error [INVALID_STATE]: ${projectConfigPath(workdir)} exists already (--force to overwrite it).\n`,
+        );
         io.exitCode = 1;
         return;
       }
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, `${JSON.stringify(starter, null, 2)}\n`);
-      io.out.write(
-        `Created ${path}\n` +
-          'It overrides the global configuration for this project: the model, store, approvals, limits.\n' +
-          'Change it with `keel config set <key> <value> --project`; it is meant to be committed.\n',
-      );
+      io.out.write(`Created ${path}\n${projectConfigIntro}`);
     });
 }

@@ -69,13 +69,18 @@ export class SessionStore {
     return this.get(id);
   }
 
-  /** Most recently updated first. */
-  list(limit = 20): Session[] {
+  /**
+   * Most recently updated first; `workdir` keeps only that folder's sessions, `offset` skips the first ones
+   * (an editor pages through them).
+   */
+  list(limit = 20, filter: { workdir?: string; offset?: number } = {}): Session[] {
+    const where = filter.workdir === undefined ? '' : 'WHERE s.workdir = ?';
+    const params = filter.workdir === undefined ? [] : [filter.workdir];
     const rows = this.#sql(
       () =>
         this.#db
-          .prepare(`${selectSession} ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`)
-          .all(limit) as unknown as SessionRow[],
+          .prepare(`${selectSession} ${where} ORDER BY s.updated_at DESC, s.id DESC LIMIT ? OFFSET ?`)
+          .all(...params, limit, filter.offset ?? 0) as unknown as SessionRow[],
     );
     return rows.map(toSession);
   }

@@ -37,16 +37,19 @@ const model = await startMockModel({
     },
   ],
 });
-const repo = await createTempGitRepo({
-  files: {
-    'README.md': '# hello\n\nA tiny greeting library.\n',
-    'src/greet.js': "export function greet(name) {\n  return 'Hello!';\n}\n",
-    'src/main.js': "import { greet } from './greet.js';\nconsole.log(greet('Ada'));\n",
-  },
-});
-const home = await mkdtemp(join(tmpdir(), 'keel-demo-home-'));
-
+// Started first, stopped last: whatever happens below, nothing is left running or on disk.
+const cleanups: (() => Promise<unknown>)[] = [() => model.close()];
 try {
+  const repo = await createTempGitRepo({
+    files: {
+      'README.md': '# hello\n\nA tiny greeting library.\n',
+      'src/greet.js': "export function greet(name) {\n  return 'Hello!';\n}\n",
+      'src/main.js': "import { greet } from './greet.js';\nconsole.log(greet('Ada'));\n",
+    },
+  });
+  cleanups.unshift(() => repo.remove());
+  const home = await mkdtemp(join(tmpdir(), 'keel-demo-home-'));
+  cleanups.unshift(() => rm(home, { recursive: true, force: true }));
   console.log(`Scripted model at ${model.url}; project at ${repo.path}\n`);
   const prompt = 'greet() ignores its name argument. Fix it.';
   console.log(`$ keel run "${prompt}"\n`);
@@ -64,7 +67,5 @@ try {
   console.log('\n$ git diff');
   console.log(await repo.git('diff', '--color=never'));
 } finally {
-  await model.close();
-  await repo.remove();
-  await rm(home, { recursive: true, force: true });
+  for (const cleanup of cleanups) await cleanup().catch(() => undefined);
 }

@@ -134,62 +134,73 @@ function demoRepository(root: string, name: string, files: Record<string, string
 
 const root = mkdtempSync(join(tmpdir(), 'keel-workbench-demo-'));
 const home = process.env.WORKBENCH_HOME || join(root, 'home');
-const model = await startMockModel({ script, models: [modelName] });
-const frontend = demoRepository(root, 'frontend', {
-  'package.json': '{ "name": "frontend", "type": "module", "scripts": { "test": "node --test" } }\n',
-  'src/app.js': "console.log('frontend');\n",
-});
-const backend = demoRepository(root, 'backend', {
-  'package.json': '{ "name": "backend", "type": "module", "scripts": { "test": "node --test" } }\n',
-  'server.js': "export const answer = 'hello';\n",
-});
-const workbench = await createWorkbench({
-  env: {
-    ...process.env,
-    WORKBENCH_HOME: home,
-    RUNTIME_HOME: process.env.RUNTIME_HOME || join(root, 'runtime'),
-  },
-});
-const url = await workbench.listen(port);
-const call = async (method: string, path: string, body?: unknown) => {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+// Whatever was started is stopped and the temporary folder removed, on Ctrl-C and on a failed start alike.
+const cleanups: (() => Promise<void>)[] = [];
+try {
+  const model = await startMockModel({ script, models: [modelName] });
+  cleanups.unshift(() => model.close());
+  const frontend = demoRepository(root, 'frontend', {
+    'package.json': '{ "name": "frontend", "type": "module", "scripts": { "test": "node --test" } }\n',
+    'src/app.js': "console.log('frontend');\n",
   });
-  const parsed = await response.json();
-  if (!response.ok) throw new Error(`${method} ${path}: ${JSON.stringify(parsed)}`);
-  return parsed as { id: string };
-};
-await call('PUT', '/api/settings', { model: modelName, base_url: model.url, api_key: 'demo-key' });
-const project = await call('POST', '/api/projects', {
-  name: 'Greeter (demo)',
-  description: 'A frontend and a backend that greet visitors.',
-  repositories: [
-    { path: frontend, type: 'frontend' },
-    { path: backend, type: 'backend' },
-  ],
-});
-// Knowledge generation starts by itself when a project is created.
+  const backend = demoRepository(root, 'backend', {
+    'package.json': '{ "name": "backend", "type": "module", "scripts": { "test": "node --test" } }\n',
+    'server.js': "export const answer = 'hello';\n",
+  });
+  const workbench = await createWorkbench({
+    env: {
+      ...process.env,
+      WORKBENCH_HOME: home,
+      RUNTIME_HOME: process.env.RUNTIME_HOME || join(root, 'runtime'),
+    },
+  });
+  cleanups.unshift(() => workbench.close());
+  const url = await workbench.listen(port);
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const parsed = await response.json();
+    if (!response.ok) throw new Error(`${method} ${path}: ${JSON.stringify(parsed)}`);
+    return parsed as { id: string };
+  };
+  await call('PUT', '/api/settings', { model: modelName, base_url: model.url, api_key: 'demo-key' });
+  const project = await call('POST', '/api/projects', {
+    name: 'Greeter (demo)',
+    description: 'A frontend and a backend that greet visitors.',
+    repositories: [
+      { path: frontend, type: 'frontend' },
+      { path: backend, type: 'backend' },
+    ],
+  });
+  // Knowledge generation starts by itself when a project is created, and so does a task's initialisation.
 
-process.stdout.write(
-  [
-    '',
-    `Keel workbench demo on ${url}  (API docs: ${url}/docs)`,
-    `  model:   ${modelName} at ${model.url}`,
-    `  project: ${project.id} (knowledge is generating), repositories in ${root}`,
-    `  data:    ${home}`,
-    '',
-    'Try: create a task, then init → confirm-init → plan → lock-plan → start-coding → execute the todos →',
-    'commit-message → submit-mr. Ctrl-C stops the demo and removes its temporary files.',
-    '',
-  ].join('\n'),
-);
+  process.stdout.write(
+    [
+      '',
+      `Keel workbench demo on ${url}  (API docs: ${url}/docs)`,
+      `  model:   ${modelName} at ${model.url}`,
+      `  project: ${project.id} (knowledge is generating), repositories in ${root}`,
+      `  data:    ${home}`,
+      '',
+      'Try: create a task in the project; once it is initialised: confirm-init → lock-plan → start-coding →',
+      'execute each todo → submit-mr. Ctrl-C stops the demo and removes its temporary files.',
+      '',
+    ].join('\n'),
+  );
 
-await new Promise<void>((done) => {
-  process.once('SIGINT', done);
-  process.once('SIGTERM', done);
-});
-await workbench.close();
-await model.close();
-rmSync(root, { recursive: true, force: true });
+  await new Promise<void>((done) => {
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+} catch (error) {
+  process.stderr.write(
+    `The workbench demo could not start: ${error instanceof Error ? error.message : error}\n`,
+  );
+  process.exitCode = 1;
+} finally {
+  for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+  rmSync(root, { recursive: true, force: true });
+}

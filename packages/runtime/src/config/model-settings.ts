@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors/index.ts';
-import type { ModelSettings } from '../model/index.ts';
+import { defaultModelBaseUrl, type ModelSettings } from '../model/index.ts';
 import { sameEndpoint } from './endpoint-url.ts';
 import type { RuntimeEnv } from './env.ts';
 import type { RuntimeConfig } from './schema.ts';
@@ -12,9 +12,6 @@ export interface ModelChoice {
   enable_thinking?: boolean | undefined;
   thinking_budget?: number | undefined;
 }
-
-/** Where the model client goes when no base URL is set anywhere (the OpenAI client's default). */
-const defaultBaseUrl = 'https://api.openai.com/v1';
 
 /**
  * Resolves the model of one run. Name and URL: the request, then the embedding caller, then the
@@ -34,25 +31,28 @@ export function resolveModelSettings(
   const model = request.model || caller.model || config.model || env.model;
   if (!model) {
     throw new ConfigError(
-      'No model configured: pass `model`, set "model" in .runtime/config.json or ~/.runtime/config.json, ' +
-        'or set RUNTIME_MODEL.',
+      'No model configured: set RUNTIME_MODEL, or "model" in .runtime/config.json or ~/.runtime/config.json, ' +
+        'or choose one per run (--model on the command line, `model` in the SDK and the API).',
       { option: 'model', env: 'RUNTIME_MODEL' },
     );
   }
   const configured = caller.model_base_url || config.model_base_url || env.modelBaseUrl;
   const baseURL = request.model_base_url || configured;
   const elsewhere =
-    !!request.model_base_url && !sameEndpoint(request.model_base_url, configured || defaultBaseUrl);
+    !!request.model_base_url && !sameEndpoint(request.model_base_url, configured || defaultModelBaseUrl);
   let apiKey = elsewhere
     ? request.model_api_key
     : env.modelApiKey || request.model_api_key || caller.model_api_key;
   if (!apiKey) {
     // Local endpoints (Ollama, vLLM, LM Studio, the test kit) usually take no key at all.
     if (!baseURL) {
-      throw new ConfigError('No model API key: set RUNTIME_MODEL_API_KEY or pass `api_key` to the runtime.', {
-        option: 'api_key',
-        env: 'RUNTIME_MODEL_API_KEY',
-      });
+      throw new ConfigError(
+        'No model API key: set RUNTIME_MODEL_API_KEY (or `api_key` when embedding the runtime), or set a local model_base_url (RUNTIME_MODEL_BASE_URL, --model-base-url) that needs none.',
+        {
+          option: 'api_key',
+          env: 'RUNTIME_MODEL_API_KEY',
+        },
+      );
     }
     apiKey = 'no-key';
   }

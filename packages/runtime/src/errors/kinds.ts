@@ -104,8 +104,15 @@ export class ModelError extends KeelError {
   readonly retryable: boolean;
   readonly status: number | undefined;
 
-  constructor(message: string, options: { retryable: boolean; status?: number; cause?: unknown }) {
-    super('MODEL_ERROR', message, options.status === undefined ? undefined : { status: options.status }, {
+  constructor(
+    message: string,
+    options: { retryable: boolean; status?: number; cause?: unknown; details?: Record<string, unknown> },
+  ) {
+    const details = {
+      ...options.details,
+      ...(options.status === undefined ? {} : { status: options.status }),
+    };
+    super('MODEL_ERROR', message, Object.keys(details).length ? details : undefined, {
       cause: options.cause,
     });
     this.name = 'ModelError';

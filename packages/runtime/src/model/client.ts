@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import type { Stream } from 'openai/streaming';
 import { CancelledError, type KeelError } from '../errors/index.ts';
 import { httpFetch } from './http-fetch.ts';
-import { mapModelError, retryAfterSeconds } from './map-error.ts';
+import { type ModelEndpoint, mapModelError, retryAfterSeconds } from './map-error.ts';
 import type { ChatMessage, ToolCall } from './messages.ts';
 import { RequestEncoder } from './request-encoder.ts';
 import { defaultRetryPolicy, type RetryPolicy, retryDelayMs } from './retry.ts';
@@ -62,17 +62,27 @@ export interface TurnHandlers {
 
 type StreamDelta = OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta & { reasoning_content?: string };
 
+/** Where the model client goes when no base URL is set anywhere (the OpenAI client's default). */
+export const defaultModelBaseUrl = 'https://api.openai.com/v1';
+
 /** Streams model turns with tool calling, thinking, usage and announced retries. */
 export class ModelClient {
   readonly settings: ModelSettings;
   readonly #client: OpenAI;
   readonly #retry: RetryPolicy;
+  /** What error messages name: where the requests go, for which model, with a key or not. */
+  readonly #endpoint: ModelEndpoint;
   /** Each conversation's request encoder (request-encoder.ts), by its first message: runs in parallel share a client. */
   readonly #encoders = new WeakMap<ChatMessage, RequestEncoder>();
 
   constructor(settings: ModelSettings) {
     this.settings = settings;
     this.#retry = { ...defaultRetryPolicy, ...settings.retry };
+    this.#endpoint = {
+      baseURL: settings.baseURL ?? defaultModelBaseUrl,
+      model: settings.model,
+      keyed: settings.apiKey !== 'no-key',
+    };
     // Retries are ours, so that each one is announced as a `retry` event.
     this.#client = new OpenAI({
       apiKey: settings.apiKey,
@@ -94,7 +104,7 @@ export class ModelClient {
       try {
         return await this.#streamOnce(messages, tools, handlers, signal);
       } catch (thrown) {
-        const error = mapModelError(thrown, signal);
+        const error = mapModelError(thrown, signal, this.#endpoint);
         if (!isRetryable(error) || attempt >= this.#retry.maxAttempts) throw error;
         await handlers.onRetry?.({
           attempt: attempt + 1,
@@ -104,7 +114,7 @@ export class ModelClient {
         await sleep(retryDelayMs(this.#retry, attempt, retryAfterSeconds(error)), undefined, {
           signal,
         }).catch(() => {
-          throw mapModelError(signal?.reason, signal);
+          throw mapModelError(signal?.reason, signal, this.#endpoint);
         });
       }
     }

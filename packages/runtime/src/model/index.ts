@@ -1,5 +1,5 @@
 export type { ModelSettings, ModelTool, RetryNotice, TurnHandlers, TurnResult, TurnUsage } from './client.ts';
-export { ModelClient } from './client.ts';
+export { defaultModelBaseUrl, ModelClient } from './client.ts';
 export type { ChatMessage, ImagePayload, ToolCall } from './messages.ts';
 export { toWireMessages } from './messages.ts';
 export { lookupModel } from './model-names.ts';

@@ -20,6 +20,7 @@ export function onPinnedNode(programUrl, name) {
   const [major, minor] = process.versions.node.split('.').map(Number);
   if (major > minimum[0] || (major === minimum[0] && minor >= minimum[1])) {
     module.enableCompileCache?.();
+    quietSqliteWarning();
     return true;
   }
   const program = fileURLToPath(programUrl);
@@ -34,6 +35,20 @@ export function onPinnedNode(programUrl, name) {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : 1)));
   return false;
+}
+
+/**
+ * Node 22 warns that `node:sqlite` is experimental on every start of every program: noise to a user who
+ * did not choose the store, and the API Keel uses is the one Node 24 keeps. Every other warning is shown.
+ */
+function quietSqliteWarning() {
+  const emit = process.emitWarning;
+  process.emitWarning = function emitWarning(warning, ...rest) {
+    const type = typeof rest[0] === 'string' ? rest[0] : rest[0]?.type;
+    const text = typeof warning === 'string' ? warning : warning?.message;
+    if (type === 'ExperimentalWarning' && /SQLite/i.test(String(text))) return;
+    return emit.call(process, warning, ...rest);
+  };
 }
 
 function findPinnedNode(start) {

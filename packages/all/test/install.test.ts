@@ -3,6 +3,7 @@
 // `keel-web` used from there, on the Node that runs the tests and on the oldest Node we support.
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +96,12 @@ describe.each([
     const keel = join(project.dir, 'node_modules', '.bin', 'keel');
     const version = await run(nodePath(), [keel, '--version'], { cwd: project.dir });
     expect(version.stdout.trim()).toBe('0.1.0');
+    // Node 22's "SQLite is an experimental feature" is not shown (nor anything else, here).
+    const listed = await run(nodePath(), [keel, 'runs', 'list'], {
+      cwd: project.dir,
+      env: { ...process.env, RUNTIME_HOME: join(project.dir, '.list-home') },
+    });
+    expect(listed.stderr).toBe('');
 
     const script = join(project.dir, 'script.json');
     await writeFile(script, JSON.stringify(replies));
@@ -159,6 +166,50 @@ describe.each([
       expect((await fetch(`${url}${script}`)).status).toBe(200);
     } finally {
       web.kill();
+    }
+  }, 90_000);
+
+  // The workbench's row of the README: `npm install @keel/workbench`, then `npx keel-workbench run`.
+  test('keel-workbench run answers /health; a start on a taken port leaves no data directory', async () => {
+    const bin = join(project.dir, 'node_modules', '.bin', 'keel-workbench');
+    const home = join(project.dir, `.workbench-${Date.now()}`);
+    const env = { ...process.env, WORKBENCH_HOME: home, RUNTIME_HOME: join(home, 'runtime') };
+    const workbench = spawn(nodePath(), [bin, 'run', '--port', '0'], {
+      cwd: project.dir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let output = '';
+      let errors = '';
+      workbench.stderr.on('data', (chunk: Buffer) => (errors += chunk));
+      const url = await new Promise<string>((resolve, reject) => {
+        workbench.stdout.on('data', (chunk: Buffer) => {
+          output += chunk;
+          const found = /listening on (http:\/\/\S+?)\/?\s/.exec(output)?.[1];
+          if (found) resolve(found);
+        });
+        workbench.on('exit', (code) =>
+          reject(new Error(`keel-workbench exited with ${code}: ${output}${errors}`)),
+        );
+      });
+      expect(await (await fetch(`${url}/health`)).json()).toMatchObject({ status: 'ok' });
+      expect(errors).not.toContain('ExperimentalWarning');
+
+      // A second start on the same port fails, saying why, and leaves no WORKBENCH_HOME behind.
+      const other = join(project.dir, `.workbench-other-${Date.now()}`);
+      const failed = await run(nodePath(), [bin, 'run', '--port', new URL(url).port], {
+        cwd: project.dir,
+        env: { ...process.env, WORKBENCH_HOME: other, RUNTIME_HOME: join(other, 'runtime') },
+      }).then(
+        () => undefined,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stderr).toContain('cannot listen on');
+      expect(existsSync(other)).toBe(false);
+    } finally {
+      workbench.kill();
     }
   }, 90_000);
 });

@@ -1,8 +1,10 @@
+import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { unconfinedCommandsNote } from '@keel/runtime';
 import { readEnv } from '@keel/runtime/internal';
 import { runServiceProgram, type ServeFlags, serveUntilStopped } from '@keel/service';
 import { createWorkbench } from './app.ts';
+import { readConfig } from './config.ts';
 import { version } from './version.ts';
 
 /** `keel-workbench run [--port 8000] [--host 127.0.0.1]`: serves until SIGINT or SIGTERM. Returns the exit code. */
@@ -18,6 +20,18 @@ export function main(argv: string[]): Promise<number> {
 }
 
 async function serve(flags: ServeFlags): Promise<number> {
+  // A start that fails (the port is taken, say) leaves no data directory it created behind.
+  const { home } = readConfig(process.env);
+  const fresh = !existsSync(home);
+  const code = await serveWorkbench(flags).catch((error: unknown) => {
+    process.stderr.write(`Error: the workbench could not start: ${(error as Error).message}\n`);
+    return 1;
+  });
+  if (code !== 0 && fresh) rmSync(home, { recursive: true, force: true });
+  return code;
+}
+
+async function serveWorkbench(flags: ServeFlags): Promise<number> {
   const workbench = await createWorkbench({
     allowedHosts: flags.allowedHost,
     insecureNoAuth: flags.insecureNoAuth === true,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PROTOCOL_VERSION, type SessionNotification } from '@agentclientprotocol/sdk';
@@ -249,7 +250,12 @@ describe('keel acp sessions: listed, forked, closed, resumed and loaded as the e
         'Use the skill "release-notes" (read it with read_skill first) for this: for v2',
       );
 
-      // /init writes the project's configuration once, then says it exists.
+      // /init writes the project's configuration (not in read-only mode), then says it exists.
+      await acp.agent.request('session/set_mode', { sessionId, modeId: 'read-only' });
+      await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/init' }] });
+      expect(textOf(acp.updates, 'agent_message_chunk')).toContain('Read-only mode writes nothing');
+      expect(existsSync(join(s.repo.path, '.runtime', 'config.json'))).toBe(false);
+      await acp.agent.request('session/set_mode', { sessionId, modeId: 'default' });
       await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/init' }] });
       expect(textOf(acp.updates, 'agent_message_chunk')).toContain(
         join(s.repo.path, '.runtime', 'config.json'),

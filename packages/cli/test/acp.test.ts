@@ -41,7 +41,10 @@ describe('keel acp, driven by an ACP client over stdio', () => {
       join(s.home, 'config.json'),
       JSON.stringify({ security: { require_approval: ['exec_command', 'write_file'] } }),
     );
-    const acp = startAcp(s.env, ['allow_once', 'allow_once', 'reject_once']);
+    // An editor with notes.txt open and unsaved; out.txt it does not have (nor does the disk): a new file.
+    const acp = startAcp(s.env, ['allow_once', 'allow_once', 'reject_once'], [], {
+      buffers: { [join(s.repo.path, 'notes.txt')]: 'UNSAVED BUFFER TEXT\n' },
+    });
     let sessionId = '';
     try {
       const init = await acp.agent.request('initialize', {

@@ -17,6 +17,7 @@ import {
 } from '@agentclientprotocol/sdk';
 import {
   createRuntime,
+  type EditorFiles,
   KeelError,
   type Runtime,
   type RuntimeEvent,
@@ -73,6 +74,8 @@ interface AcpSession {
   show(update: SessionUpdate): Promise<void>;
   /** The editor, to ask (permissions). */
   client(): AgentContext;
+  /** The editor as the file tools' view (`editorFilesOf`), for the diffs the editor is shown. */
+  editorFiles?: EditorFiles;
 }
 
 /** The title a session has until its first prompt names it. */
@@ -110,14 +113,16 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
       models: await availableModels(options.env, workdir),
     };
     restoreChoices(choices, choicesOf(transcripts.read(id)));
+    const editor = editorFilesOf(() => clientContext, id, capabilities.fs);
     const runtime = createRuntime({
       env: options.env,
       workdir,
       ...(options.unconfinedCommands ? { unconfinedCommands: options.unconfinedCommands } : {}),
       mcpServers: (mcpServers ?? []).flatMap(mcpServerOf),
-      ...editorFilesOf(() => clientContext, id, capabilities.fs),
+      ...editor,
     });
     const session: AcpSession = {
+      ...editor,
       id,
       workdir,
       alwaysAllowed: new Set(),
@@ -317,6 +322,7 @@ export function keelAgent(options: KeelAgentOptions): { app: AgentApp; close(): 
           session.commands,
           session.runtime,
           session.workdir,
+          session.choices.mode === 'read-only',
         );
         if (command?.kind === 'answer') {
           await session.show({
@@ -377,6 +383,7 @@ async function promptTurn(
   const updates = new ToolUpdates(
     session.workdir,
     session.choices.mode === 'read-only' ? (name) => readOnlyRefusal(name) : undefined,
+    session.editorFiles,
   );
   let breaker: string | undefined;
   try {

@@ -43,11 +43,18 @@ export async function runSlashCommand(
   commands: readonly AvailableCommand[],
   runtime: Runtime,
   workdir: string,
+  readOnly = false,
 ): Promise<SlashOutcome | undefined> {
   const match = /^\/([\w-]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
   const name = match?.[1];
   if (!name || !commands.some((command) => command.name === name)) return undefined;
   const argument = (match[2] ?? '').trim();
+  if (name === 'init' && readOnly) {
+    return {
+      kind: 'answer',
+      text: 'Read-only mode writes nothing: switch to Default mode to run /init (it writes .runtime/config.json).',
+    };
+  }
   if (name === 'init') {
     const path = await createProjectConfig(workdir);
     return {

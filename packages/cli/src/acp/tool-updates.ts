@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { PlanEntry, SessionUpdate, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk';
-import { createCodingTools, type RuntimeEvent, type ToolTraits } from '@keel/runtime';
+import { createCodingTools, type EditorFiles, type RuntimeEvent, type ToolTraits } from '@keel/runtime';
 
 // Keel's tools, for their traits: how an editor shows a call, and whether it edits the file it names.
 const catalogue = createCodingTools();
@@ -19,7 +19,7 @@ function kindOf(name: string): ToolKind {
 interface PendingCall {
   name: string;
   path?: string;
-  /** The file's text before an edit (null: it did not exist). */
+  /** The file's text before an edit, as the tools see it (null: it did not exist). */
   before?: string | null;
   /** Announced (pending) before its permission request: its start is an update of that call. */
   announced?: boolean;
@@ -45,10 +45,17 @@ export class ToolUpdates {
   readonly #calls = new Map<string, PendingCall>();
   /** Why the session's mode leaves a tool out (read-only), for a call of it the run refused. */
   readonly #refusal: (name: string) => string | undefined;
+  /** The editor when it is the tools' view of the files (`editorFilesOf`): diffs are of its text, not the disk's. */
+  readonly #editor: EditorFiles | undefined;
 
-  constructor(workdir: string, refusal: (name: string) => string | undefined = () => undefined) {
+  constructor(
+    workdir: string,
+    refusal: (name: string) => string | undefined = () => undefined,
+    editor?: EditorFiles,
+  ) {
     this.#workdir = workdir;
     this.#refusal = refusal;
+    this.#editor = editor;
   }
 
   async of(event: RuntimeEvent): Promise<SessionUpdate[]> {
@@ -97,7 +104,10 @@ export class ToolUpdates {
   async #remember(id: string, name: string, args: Record<string, unknown>): Promise<PendingCall> {
     const path = typeof args.path === 'string' ? this.#absolute(args.path) : undefined;
     const call: PendingCall = { name, ...(path ? { path } : {}) };
-    if (path && traitsOf(name).writesFiles) call.before = await readFile(path, 'utf8').catch(() => null);
+    if (path && traitsOf(name).writesFiles) {
+      const before = await this.#textOf(path, 'before');
+      if (before !== undefined) call.before = before;
+    }
     this.#calls.set(id, call);
     return call;
   }
@@ -139,8 +149,8 @@ export class ToolUpdates {
     const refused = failed ? this.#refusal(name) : undefined;
     if (refused) content.unshift({ type: 'content', content: { type: 'text', text: `Refused: ${refused}` } });
     if (!failed && call.path && call.before !== undefined) {
-      const after = await readFile(call.path, 'utf8').catch(() => undefined);
-      if (after !== undefined && after !== call.before) {
+      const after = await this.#textOf(call.path, 'after');
+      if (after !== undefined && after !== null && after !== call.before) {
         content.unshift({ type: 'diff', path: call.path, oldText: call.before, newText: after });
       }
     }
@@ -153,6 +163,22 @@ export class ToolUpdates {
         rawOutput: { result },
       },
     ];
+  }
+
+  /**
+   * The file's text as the tools see it: the editor's when it is their view (for the text after a change only
+   * when the change went to it, since an editor that only reads may not have reloaded the disk yet), else the
+   * disk's. null: no such file; undefined: unknown (the editor refused), so no diff is shown.
+   */
+  async #textOf(path: string, when: 'before' | 'after'): Promise<string | null | undefined> {
+    const editor = this.#editor;
+    if (editor && (when === 'before' || editor.writeText)) {
+      return editor.readText(path).then(
+        (text) => text ?? null,
+        () => undefined,
+      );
+    }
+    return readFile(path, 'utf8').catch(() => null);
   }
 
   #absolute(path: string): string {

@@ -66,7 +66,10 @@ export interface RuntimeOptions {
    * never read from a project's files.
    */
   commandEnv?: Readonly<Record<string, string>>;
-  /** An editor's view of the files its runs' read_file reads (`keel acp`: the client's unsaved buffers). */
+  /**
+   * An editor's view of the files (`keel acp`: the client's unsaved buffers): every file tool reads it and,
+   * when it has `writeText`, writes its changes there instead of to disk (tools/files/file-view.ts).
+   */
   editorFiles?: EditorFiles;
   /**
    * Seconds an approval or a question waits for a human before it expires, over config

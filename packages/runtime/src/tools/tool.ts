@@ -41,14 +41,27 @@ export interface ToolContext {
   readonly web?: WebSettings;
   /** The runtime's language servers and config `lsp` (lsp_* tools); without one, servers live for one call. */
   readonly lsp?: LspAccess;
-  /** An editor's view of the files (`keel acp`): read_file reads its unsaved buffers through it. */
+  /** An editor's view of the files (`keel acp`): when set, every file tool reads and changes files through it. */
   readonly editorFiles?: EditorFiles | undefined;
 }
 
-/** Files as an editor holds them (the Agent Client Protocol's `fs/read_text_file`). */
+/**
+ * Files as an editor holds them (the Agent Client Protocol's `fs/read_text_file` and `fs/write_text_file`):
+ * the one view of the file tools (files/file-view.ts), so an edit applies to the text the model read. Paths
+ * are absolute and already confined by the path guard.
+ */
 export interface EditorFiles {
-  /** The text of the file at this absolute, already confined path, or undefined to read it from disk. */
+  /**
+   * The editor's text of the file, unsaved changes included; undefined when the editor answers that there is
+   * no such file. Throws when the editor refuses the read: the tool fails, it never reads the disk instead.
+   */
   readText(path: string): Promise<string | undefined>;
+  /**
+   * Writes the file's new text through the editor (creating it if need be), so its buffer and undo follow;
+   * throws when the editor refuses. Absent: the editor only reads, and changes go to disk, refused while the
+   * editor's text differs from the disk (unsaved changes).
+   */
+  writeText?(path: string, text: string): Promise<void>;
 }
 
 /** One tool execution as the audit log sees it. */

@@ -1,11 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { InvalidParamsError, KeelError, ToolError } from '../../errors/index.ts';
-import { displayPath } from '../display-path.ts';
+import { InvalidParamsError, ToolError } from '../../errors/index.ts';
 import { fileSystemError } from '../fs-errors.ts';
 import { defineTool } from '../tool.ts';
+import { type FileState, putFile, targetOf, viewFile } from './file-view.ts';
 import { maxReadBytes } from './read-file.ts';
-import { replaceFile } from './replace-file.ts';
 import { isBinary } from './text-file.ts';
 
 const schema = z.object({
@@ -36,9 +34,10 @@ export const editFileTool = defineTool({
     if (args.old_text === args.new_text) {
       throw new InvalidParamsError('old_text and new_text are identical, so the edit would change nothing.');
     }
-    const path = await ctx.guard.resolve(args.path, 'write');
-    const shown = displayPath(ctx.guard, path);
-    const original = await readText(path, shown, args.path);
+    const target = await targetOf(ctx, args.path, 'write');
+    const { path, shown } = target;
+    const file = await viewFile(ctx, target);
+    const original = await editableText(file, shown, args.path);
     const content = original.toString('utf8');
     // A file with CRLF line ends still matches text the model wrote with plain `\n`.
     const crlf = content.includes('\r\n') && !args.old_text.includes('\r');
@@ -60,27 +59,20 @@ export const editFileTool = defineTool({
       count > 1
         ? content.split(oldText).join(newText)
         : content.slice(0, at) + newText + content.slice(at + oldText.length);
-    try {
-      await replaceFile(ctx.guard, path, updated);
-    } catch (error) {
-      // A refusal of the confined write (a folder swapped for a link) is passed on as it is.
-      if (KeelError.is(error)) throw error;
-      throw fileSystemError(error, shown, args.path);
-    }
+    await putFile(ctx, target, file, updated);
     ctx.history?.record({ tool: 'edit_file', path, before: original, after: Buffer.from(updated, 'utf8') });
     return `Edited ${shown}: replaced ${count} ${count === 1 ? 'occurrence' : 'occurrences'}.`;
   },
 });
 
 /** The file's bytes, once they are known to be text of an editable size. */
-async function readText(path: string, shown: string, argPath: string): Promise<Buffer> {
-  const info = await stat(path).catch((error: unknown) => {
-    throw fileSystemError(error, shown, argPath);
-  });
-  if (info.isDirectory()) throw new ToolError(`${shown} is a directory, not a file.`, { path: argPath });
-  if (info.size > maxReadBytes)
+async function editableText(file: FileState, shown: string, argPath: string): Promise<Buffer> {
+  if (file.kind === 'missing') throw fileSystemError({ code: 'ENOENT' }, shown, argPath);
+  if (file.kind === 'directory')
+    throw new ToolError(`${shown} is a directory, not a file.`, { path: argPath });
+  if (file.size > maxReadBytes)
     throw new ToolError(`${shown} is too large to edit with edit_file.`, { path: argPath });
-  const buffer = await readFile(path);
+  const buffer = await file.content();
   if (isBinary(buffer))
     throw new ToolError(`${shown} is a binary file; edit_file only edits text.`, { path: argPath });
   return buffer;

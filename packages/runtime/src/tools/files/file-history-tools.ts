@@ -1,13 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { diffLines } from 'diff';
 import { z } from 'zod';
-import { KeelError, ToolError } from '../../errors/index.ts';
+import { ToolError } from '../../errors/index.ts';
 import { displayPath } from '../display-path.ts';
-import { fileSystemError } from '../fs-errors.ts';
-import type { PathGuard } from '../path-guard.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
 import type { FileChange, FileHistory } from './file-history.ts';
-import { removeFile, replaceFile } from './replace-file.ts';
+import { deleteFile, type FileTarget, putFile, targetOf, viewFile } from './file-view.ts';
 
 const pathSchema = z.object({
   path: z.string().describe('Path of the file, relative to the working directory or absolute.'),
@@ -21,7 +18,8 @@ export const undoFileTool = defineTool({
     'run created is deleted). Call it again to go further back; redo_file re-applies.',
   schema: pathSchema,
   async execute(ctx, args) {
-    const { history, path, shown } = await target(ctx, args.path);
+    const { history, file } = await target(ctx, args.path);
+    const { path, shown } = file;
     const change = history.nextUndo(path);
     if (!change) {
       throw new ToolError(
@@ -31,7 +29,7 @@ export const undoFileTool = defineTool({
         },
       );
     }
-    await replaceContent(ctx.guard, path, shown, args.path, change.after, change.before, 'undo', change);
+    await replaceContent(ctx, file, change.after, change.before, 'undo', change);
     history.mark(change, 'undone');
     const what =
       change.before === null ? 'deleted the file it had created' : 'restored the content before it';
@@ -45,12 +43,13 @@ export const redoFileTool = defineTool({
   description: 'Re-applies the change to a file that undo_file reverted last.',
   schema: pathSchema,
   async execute(ctx, args) {
-    const { history, path, shown } = await target(ctx, args.path);
+    const { history, file } = await target(ctx, args.path);
+    const { path, shown } = file;
     const change = history.nextRedo(path);
     if (!change) {
       throw new ToolError(`There is no undone change to ${shown} to redo.`, { path: args.path });
     }
-    await replaceContent(ctx.guard, path, shown, args.path, change.before, change.after, 'redo', change);
+    await replaceContent(ctx, file, change.before, change.after, 'redo', change);
     history.mark(change, 'applied');
     return `Redid change #${change.id} (${change.tool}) to ${shown}.`;
   },
@@ -83,40 +82,29 @@ function requireHistory(ctx: ToolContext): FileHistory {
 
 async function target(ctx: ToolContext, argPath: string) {
   const history = requireHistory(ctx);
-  const path = await ctx.guard.resolve(argPath, 'write');
-  return { history, path, shown: displayPath(ctx.guard, path) };
+  return { history, file: await targetOf(ctx, argPath, 'write') };
 }
 
-/** Puts `next` in place of the file's content, if the file still holds `expected`. */
+/** Puts `next` in place of the file's content, if the file (as the tools see it) still holds `expected`. */
 async function replaceContent(
-  guard: PathGuard,
-  path: string,
-  shown: string,
-  argPath: string,
+  ctx: ToolContext,
+  file: FileTarget,
   expected: Uint8Array | null,
   next: Uint8Array | null,
   action: 'undo' | 'redo',
   change: FileChange,
 ): Promise<void> {
-  const current = await readFile(path).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw fileSystemError(error, shown, argPath);
-  });
-  if (!sameContent(current, expected)) {
+  const state = await viewFile(ctx, file);
+  const current = state.kind === 'file' ? await state.content() : null;
+  if (state.kind === 'directory' || !sameContent(current, expected)) {
     throw new ToolError(
-      `${shown} has changed since change #${change.id} (by a command, another tool or a person), so ` +
+      `${file.shown} has changed since change #${change.id} (by a command, another tool or a person), so ` +
         `${action === 'undo' ? 'undoing' : 'redoing'} it would lose that. Read the file and edit it instead.`,
-      { path: argPath, id: change.id },
+      { path: file.argPath, id: change.id },
     );
   }
-  try {
-    if (next === null) await removeFile(guard, path);
-    else await replaceFile(guard, path, next);
-  } catch (error) {
-    // A refusal of the confined write (a folder swapped for a link) is passed on as it is.
-    if (KeelError.is(error)) throw error;
-    throw fileSystemError(error, shown, argPath);
-  }
+  if (next === null) await deleteFile(ctx, file, state);
+  else await putFile(ctx, file, state, next);
 }
 
 function sameContent(a: Uint8Array | null, b: Uint8Array | null): boolean {

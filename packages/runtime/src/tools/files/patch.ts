@@ -1,12 +1,10 @@
-import { readFile, stat } from 'node:fs/promises';
 import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
 import { z } from 'zod';
-import { InvalidParamsError, KeelError, ToolError } from '../../errors/index.ts';
-import { displayPath } from '../display-path.ts';
+import { InvalidParamsError, ToolError } from '../../errors/index.ts';
 import { fileSystemError } from '../fs-errors.ts';
 import { defineTool } from '../tool.ts';
+import { type FileState, putFile, targetOf, viewFile } from './file-view.ts';
 import { maxReadBytes } from './read-file.ts';
-import { replaceFile } from './replace-file.ts';
 import { isBinary, splitLines } from './text-file.ts';
 
 const schema = z.object({
@@ -29,19 +27,14 @@ export const patchTool = defineTool({
   schema,
   async execute(ctx, args) {
     const patch = parseOneFilePatch(args.diff);
-    const path = await ctx.guard.resolve(args.path, 'write');
-    const shown = displayPath(ctx.guard, path);
-    const before = await readSource(path, shown, args.path, patch);
+    const target = await targetOf(ctx, args.path, 'write');
+    const { path, shown } = target;
+    const file = await viewFile(ctx, target);
+    const before = await readSource(file, shown, args.path, patch);
     const source = before === null ? '' : before.toString('utf8');
     const patched = applyPatch(source, patch);
     if (patched === false) throw hunkError(source, patch, shown, args.path);
-    try {
-      await replaceFile(ctx.guard, path, patched, true);
-    } catch (error) {
-      // A refusal of the confined write (a folder swapped for a link) is passed on as it is.
-      if (KeelError.is(error)) throw error;
-      throw fileSystemError(error, shown, args.path);
-    }
+    await putFile(ctx, target, file, patched, true);
     ctx.history?.record({ tool: 'patch', path, before, after: Buffer.from(patched, 'utf8') });
     const lines = patch.hunks.flatMap((hunk) => hunk.lines);
     const added = lines.filter((line) => line.startsWith('+')).length;
@@ -75,22 +68,19 @@ function parseOneFilePatch(diff: string): StructuredPatch {
 
 /** The file's bytes, or null when it does not exist and the diff creates it. */
 async function readSource(
-  path: string,
+  file: FileState,
   shown: string,
   argPath: string,
   patch: StructuredPatch,
 ): Promise<Buffer | null> {
-  const info = await stat(path).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw fileSystemError(error, shown, argPath);
-  });
-  if (info === null) {
+  if (file.kind === 'missing') {
     if (patch.hunks.every((hunk) => hunk.oldLines === 0)) return null;
     throw fileSystemError({ code: 'ENOENT' }, shown, argPath);
   }
-  if (info.isDirectory()) throw new ToolError(`${shown} is a directory, not a file.`, { path: argPath });
-  if (info.size > maxReadBytes) throw new ToolError(`${shown} is too large to patch.`, { path: argPath });
-  const buffer = await readFile(path);
+  if (file.kind === 'directory')
+    throw new ToolError(`${shown} is a directory, not a file.`, { path: argPath });
+  if (file.size > maxReadBytes) throw new ToolError(`${shown} is too large to patch.`, { path: argPath });
+  const buffer = await file.content();
   if (isBinary(buffer))
     throw new ToolError(`${shown} is a binary file; patch only changes text.`, { path: argPath });
   return buffer;

@@ -1,9 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { ToolError } from '../../errors/index.ts';
-import { displayPath } from '../display-path.ts';
 import { fileSystemError } from '../fs-errors.ts';
 import { defineTool } from '../tool.ts';
+import { targetOf, viewFile } from './file-view.ts';
 import { cutLine, formatBytes, isBinary, splitLines } from './text-file.ts';
 
 /** Lines returned when the caller gives no `limit`. */
@@ -38,27 +37,24 @@ export const readFileTool = defineTool({
     `Lines longer than ${maxReadLineLength} characters are cut. Binary files are not shown.`,
   schema,
   async execute(ctx, args) {
-    const path = await ctx.guard.resolve(args.path, 'read');
-    const shown = displayPath(ctx.guard, path);
-    // An editor's buffer, unsaved changes included, when the surface has one (keel acp).
-    const edited = await ctx.editorFiles?.readText(path);
-    if (edited !== undefined) return numberLines(splitLines(edited), shown, args.offset ?? 1, args.limit);
-    const info = await stat(path).catch((error: unknown) => {
-      throw fileSystemError(error, shown, args.path);
-    });
-    if (info.isDirectory()) {
+    const target = await targetOf(ctx, args.path, 'read');
+    const { shown } = target;
+    // The one view of the file: an editor's buffer, unsaved changes included, when the surface has one.
+    const file = await viewFile(ctx, target);
+    if (file.kind === 'missing') throw fileSystemError({ code: 'ENOENT' }, shown, args.path);
+    if (file.kind === 'directory') {
       throw new ToolError(`${shown} is a directory, not a file. Use list_directory to see its contents.`, {
         path: args.path,
       });
     }
-    if (info.size > maxReadBytes) {
+    if (file.size > maxReadBytes) {
       throw new ToolError(
-        `File too large to read: ${shown} is ${formatBytes(info.size)} (limit ${formatBytes(maxReadBytes)}). ` +
+        `File too large to read: ${shown} is ${formatBytes(file.size)} (limit ${formatBytes(maxReadBytes)}). ` +
           `Search it with grep, or read parts of it with a shell command such as head or sed -n '100,200p'.`,
-        { path: args.path, size: info.size, limit: maxReadBytes },
+        { path: args.path, size: file.size, limit: maxReadBytes },
       );
     }
-    const content = await readFile(path);
+    const content = await file.content();
     if (isBinary(content)) return `Binary file (${content.length} bytes), not shown: ${shown}`;
     return numberLines(splitLines(content.toString('utf8')), shown, args.offset ?? 1, args.limit);
   },

@@ -1,10 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { KeelError, ToolError } from '../../errors/index.ts';
-import { displayPath } from '../display-path.ts';
-import { fileSystemError } from '../fs-errors.ts';
+import { ToolError } from '../../errors/index.ts';
 import { defineTool } from '../tool.ts';
-import { replaceFile } from './replace-file.ts';
+import { putFile, targetOf, viewFile } from './file-view.ts';
 import { splitLines } from './text-file.ts';
 
 const schema = z.object({
@@ -20,33 +17,21 @@ export const writeFileTool = defineTool({
     'directories. To change part of an existing file, prefer edit_file.',
   schema,
   async execute(ctx, args) {
-    const path = await ctx.guard.resolve(args.path, 'write');
-    const shown = displayPath(ctx.guard, path);
-    const existing = await stat(path).catch(() => undefined);
-    if (existing?.isDirectory()) {
+    const target = await targetOf(ctx, args.path, 'write');
+    const { path, shown } = target;
+    const file = await viewFile(ctx, target);
+    if (file.kind === 'directory') {
       throw new ToolError(`${shown} is a directory; give the path of a file inside it.`, { path: args.path });
     }
     // Only read the old content when a history will keep it (undefined: unreadable, so not undoable).
-    const before = ctx.history && existing ? await readFile(path).catch(() => undefined) : null;
-    try {
-      await replaceFile(ctx.guard, path, args.content, true);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // A refusal of the confined write (a folder swapped for a link) is passed on as it is.
-      if (KeelError.is(error)) throw error;
-      if (code === 'ENOTDIR' || code === 'EEXIST') {
-        throw new ToolError(`Cannot write ${shown}: one of its parent paths is a file, not a directory.`, {
-          path: args.path,
-        });
-      }
-      throw fileSystemError(error, shown, args.path);
-    }
+    const before = ctx.history && file.kind === 'file' ? await file.content().catch(() => undefined) : null;
+    await putFile(ctx, target, file, args.content, true);
     if (before !== undefined) {
       ctx.history?.record({ tool: 'write_file', path, before, after: Buffer.from(args.content, 'utf8') });
     }
     const bytes = Buffer.byteLength(args.content, 'utf8');
     const lines = splitLines(args.content).length;
-    const verb = existing ? 'Overwrote' : 'Created';
+    const verb = file.kind === 'file' ? 'Overwrote' : 'Created';
     return `${verb} ${shown} (${bytes} bytes, ${lines} ${lines === 1 ? 'line' : 'lines'}).`;
   },
 });

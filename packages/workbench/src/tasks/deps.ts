@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Background } from '../background.ts';
 import type { CommandRunner } from '../checks/index.ts';
 import type { WorkbenchPaths } from '../config.ts';
@@ -96,6 +97,16 @@ export class TaskLocks {
       if (this.#held.get(taskId) === hold) this.#held.delete(taskId);
       end();
     };
+  }
+
+  /** Waits up to `ms` for the work the task holds to end; true when nothing runs in it any more. */
+  async settled(taskId: string, ms: number): Promise<boolean> {
+    const held = this.#held.get(taskId);
+    if (!held) return true;
+    const timer = new AbortController();
+    await Promise.race([held.ended, delay(ms, undefined, { signal: timer.signal }).catch(() => undefined)]);
+    timer.abort();
+    return !this.#held.has(taskId);
   }
 
   /** Starts refusing new work on the task; answers when the work it holds (if any) has ended. */

@@ -227,14 +227,22 @@ export async function cancelTask(deps: TaskDeps, id: string): Promise<Task> {
   return task;
 }
 
-/** CANCELLED → the state it was cancelled from (a todo that was running is failed: execute it again). */
+/** How long a re-open waits for the task's stopped work to end before it answers 409. */
+const reopenWaitMs = 15_000;
+
+/**
+ * CANCELLED → the state it was cancelled from (a todo that was running is failed: execute it again). Work
+ * still stopping (a command ends at its next step) is waited for, so a re-open right after a cancel works.
+ */
 export async function reopenTask(deps: TaskDeps, id: string): Promise<Task> {
-  const running = deps.busy.get(id);
-  if (running) {
-    throw new WorkbenchError('TASK_BUSY', `The task is still stopping (${running}): try again in a moment.`, {
-      task_id: id,
-      running,
-    });
+  if (!(await deps.busy.settled(id, reopenWaitMs))) {
+    const running = deps.busy.get(id);
+    throw new WorkbenchError(
+      'TASK_BUSY',
+      `The task is still stopping (${running}) after ${reopenWaitMs / 1000} s: it can be re-opened as soon as that ends. ` +
+        `Its channel task:${id} tells the change; or try again in a few seconds.`,
+      { task_id: id, running },
+    );
   }
   return await deps.store.move(id, 'reopen');
 }

@@ -1,4 +1,5 @@
 import type { RuntimeEvent } from '@keel/runtime';
+import { retryLabel } from '../render/retry-label.ts';
 
 export type Tone = 'info' | 'success' | 'warning' | 'error' | 'muted';
 
@@ -52,10 +53,7 @@ export function applyEvent(entries: readonly Entry[], event: RuntimeEvent, optio
       return withToolResult(entries, event.tool_call_id, event.tool_name, event.result);
     case 'retry':
       // The spec: consumers clear buffered partial output; the attempt that failed streamed it.
-      return [
-        ...withoutPartialTurn(entries),
-        notice('warning', `↻ retry ${event.attempt}/${event.max_attempts}: ${event.error}`),
-      ];
+      return [...withoutPartialTurn(entries), notice('warning', retryLabel(event))];
     case 'circuit_breaker':
       return [
         ...entries,

@@ -56,7 +56,7 @@ describe('applyEvent', () => {
       { showThinking: true },
     );
     expect(entries.slice(1)).toEqual([
-      { kind: 'notice', tone: 'warning', text: '↻ retry 2/4: HTTP 503' },
+      { kind: 'notice', tone: 'warning', text: '↻ retry 1/3: HTTP 503' },
       { kind: 'assistant', text: 'A whole answer.' },
     ]);
   });

@@ -54,10 +54,12 @@ export const configSchema = z.looseObject({
         .array(
           z.looseObject({
             name: z.string(),
-            transport: z.enum(['stdio', 'http']),
+            /** `http` is MCP's streamable HTTP; `sse` the older HTTP+SSE transport, for servers that have only it. */
+            transport: z.enum(['stdio', 'http', 'sse']),
             command: z.string().optional(),
             args: z.array(z.string()).optional(),
             env: z.record(z.string(), z.string()).optional(),
+            /** For http and sse: where the server listens, and headers sent on every request (often a token). */
             url: z.string().optional(),
             headers: z.record(z.string(), z.string()).optional(),
             /** How long the server may take to start and answer `initialize` (default 30000). */

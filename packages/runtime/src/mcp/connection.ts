@@ -38,7 +38,7 @@ export class McpConnection {
   }
 
   /**
-   * Starts (stdio) or reaches (http) the server and completes MCP's `initialize` handshake within its
+   * Starts (stdio) or reaches (http, sse) the server and completes MCP's `initialize` handshake within its
    * `connect_timeout_ms`, or until `abandon` aborts (the pool is closing). On failure the server's process
    * is stopped and a KeelError names the server.
    */
@@ -49,6 +49,9 @@ export class McpConnection {
   ): Promise<McpConnection> {
     const server = createServerTransport(definition, baseEnv);
     const client = new Client(clientInfo, { capabilities: {} });
+    // The request signal reaches `initialize` only, not the transport's start (an sse stream still opening).
+    const giveUp = () => server.kill();
+    abandon.addEventListener('abort', giveUp, { once: true });
     try {
       await withRequestSignal(abandon, (signal) =>
         client.connect(server.transport, { timeout: definition.connectTimeoutMs, signal }),
@@ -63,6 +66,8 @@ export class McpConnection {
       if (abandon.aborted || failure.code === 'TIMEOUT') server.kill();
       await server.close().catch(() => undefined);
       throw failure;
+    } finally {
+      abandon.removeEventListener('abort', giveUp);
     }
     return new McpConnection(definition, client, server);
   }

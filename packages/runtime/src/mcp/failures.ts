@@ -1,3 +1,4 @@
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CancelledError, type KeelError, TimeoutError, ToolError } from '../errors/index.ts';
@@ -38,9 +39,9 @@ export function connectFailure(definition: McpServerDefinition, error: unknown, 
       cause: error,
     });
   }
-  const where = definition.transport === 'http' ? ` at ${displayUrl(definition.url)}` : '';
+  const where = definition.transport === 'stdio' ? '' : ` at ${displayUrl(definition.url)}`;
   return new ToolError(
-    `${server}${where} could not be connected to: ${reasonOf(error)}${stderrNote(stderr)}`,
+    `${server}${where} could not be connected to: ${reasonOf(error)}${stderrNote(stderr)}${sseHint(error)}`,
     details,
     { cause: error },
   );
@@ -79,12 +80,36 @@ export function requestFailure(
   return new ToolError(`${server} failed ${request}: ${reasonOf(error)}`, details, { cause: error });
 }
 
-/** A short, single-line reason, with the HTTP status of a streamable-HTTP failure. */
+/** A short, single-line reason, with the HTTP status of a streamable-HTTP or SSE failure. */
 export function reasonOf(error: unknown): string {
   if (error instanceof StreamableHTTPError && error.code !== undefined) {
     return shortReason(error, `HTTP ${error.code}: `);
   }
+  if (error instanceof SseError) return shortReason(sseReason(error));
   return shortReason(error);
+}
+
+/**
+ * EventSource's reason in plain words: it says "SSE error: Non-200 status code (404)", "SSE error: TypeError:
+ * fetch failed: connect ECONNREFUSED 127.0.0.1:3001", or "SSE error: undefined" for a stream that just ended.
+ */
+function sseReason(error: SseError): string {
+  const text = error.message.replace(/^SSE error: (?:TypeError: )?/, '');
+  if (text.startsWith('Non-200 status code')) return `HTTP ${error.code} for the event stream`;
+  if (text === 'undefined') return 'the server ended the event stream';
+  return text;
+}
+
+/** For an sse server whose URL answered, but not with an event stream: what to check. */
+function sseHint(error: unknown): string {
+  if (!(error instanceof SseError)) return '';
+  if (error.code === 401 || error.code === 403) return '. Check the token or other headers given for it.';
+  // 200 here means a page that is not an event stream: a web page, or a streamable-HTTP endpoint.
+  if (error.code !== 200 && error.code !== 404 && error.code !== 405) return '';
+  return (
+    ". Check that url is the server's event stream (often ending in /sse); a server that speaks " +
+    'streamable HTTP needs transport http.'
+  );
 }
 
 function isMcpError(error: unknown, code: ErrorCode): boolean {

@@ -8,6 +8,7 @@ export type {
   McpServerConfig,
   McpServerDefinition,
   McpServerEntry,
+  SseServerDefinition,
   StdioServerDefinition,
   UnusableMcpServer,
 } from './server-definition.ts';

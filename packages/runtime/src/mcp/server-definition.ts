@@ -30,15 +30,25 @@ export interface StdioServerDefinition extends CommonDefinition {
   cwd: string;
 }
 
-/** A running server reached over MCP's streamable HTTP transport. */
-export interface HttpServerDefinition extends CommonDefinition {
-  transport: 'http';
+/** A running server reached at a URL. */
+interface UrlServerDefinition extends CommonDefinition {
   url: string;
+  /** Sent on every request; often a token, so never put in a message. */
   headers: Record<string, string>;
 }
 
+/** A running server reached over MCP's streamable HTTP transport. */
+export interface HttpServerDefinition extends UrlServerDefinition {
+  transport: 'http';
+}
+
+/** A running server reached over the older HTTP+SSE transport, which servers predating streamable HTTP speak. */
+export interface SseServerDefinition extends UrlServerDefinition {
+  transport: 'sse';
+}
+
 /** A usable server: everything needed to connect to it, with variables expanded and defaults filled. */
-export type McpServerDefinition = StdioServerDefinition | HttpServerDefinition;
+export type McpServerDefinition = StdioServerDefinition | HttpServerDefinition | SseServerDefinition;
 
 /** A configured server whose entry cannot be used; the model is told why when it asks for the server. */
 export interface UnusableMcpServer {
@@ -97,7 +107,7 @@ function resolveOne(
   if (server.transport === 'stdio') {
     if (server.url !== undefined || server.headers !== undefined) {
       throw new Error(
-        'url and headers belong to the http transport; a stdio server needs command (and args)',
+        'url and headers belong to the http and sse transports; a stdio server needs command (and args)',
       );
     }
     const command = expand(server.command ?? '', 'command').trim();
@@ -112,13 +122,18 @@ function resolveOne(
       cwd: context.workdir,
     };
   }
+  const { transport } = server;
+  // Entries from code (RuntimeOptions.mcpServers, an editor's session) have not been through the config schema.
+  if (transport !== 'http' && transport !== 'sse') {
+    throw new Error(`transport '${String(transport)}' is not one Keel speaks: use stdio, http or sse`);
+  }
   if (server.command !== undefined || server.args !== undefined || server.env !== undefined) {
     throw new Error(
-      'command, args and env belong to the stdio transport; an http server needs url (and headers)',
+      `command, args and env belong to the stdio transport; an ${transport} server needs url (and headers)`,
     );
   }
   const url = expand(server.url ?? '', 'url').trim();
-  if (url === '') throw new Error('an http server needs a url');
+  if (url === '') throw new Error(`an ${transport} server needs a url`);
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -129,7 +144,7 @@ function resolveOne(
     throw new Error(`url must start with http:// or https://, not ${parsed.protocol}//`);
   }
   return {
-    transport: 'http',
+    transport,
     ...common,
     url,
     headers: mapValues(server.headers ?? {}, (value, name) => expand(value, `headers.${name}`)),

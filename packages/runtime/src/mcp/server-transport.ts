@@ -4,17 +4,18 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { commandEnvironment } from '../tools/index.ts';
 import type { McpServerDefinition } from './server-definition.ts';
+import { BoundedSseTransport } from './sse-transport.ts';
 
 const stderrTailChars = 1_000;
 
 /** A transport to one server, and what it can tell about the server when something goes wrong. */
 export interface ServerTransport {
   readonly transport: Transport;
-  /** The last characters the server wrote to stderr (stdio only; empty for http). */
+  /** The last characters the server wrote to stderr (stdio only; empty for http and sse). */
   stderr(): string;
   /** Stops the server's process at once: for a server that did not answer in time. */
   kill(): void;
-  /** Ends the session politely: the stdio server's stdin closes, the http session is deleted. */
+  /** Ends the session politely: the stdio server's stdin closes, the http session is deleted, the sse stream ends. */
   close(): Promise<void>;
 }
 
@@ -43,6 +44,20 @@ export function createServerTransport(
         ]);
         await transport.close();
       },
+    };
+  }
+  if (definition.transport === 'sse') {
+    const transport = new BoundedSseTransport(
+      new URL(definition.url),
+      definition.headers,
+      definition.connectTimeoutMs,
+    );
+    return {
+      transport,
+      stderr: () => '',
+      kill: () => void transport.close().catch(() => undefined),
+      // HTTP+SSE has no session to delete: the server ends it when the event stream closes.
+      close: () => transport.close(),
     };
   }
   const transport = new PidKeepingStdioTransport({

@@ -36,6 +36,8 @@ export {
 export { eventSchemas } from './events/index.ts';
 export { type CollectedRun, gitEnv, hardenedConfig, type SpawnGitOptions, spawnGit } from './git/index.ts';
 export { maxEntriesPerCategory, memoryCategories, memoryDir, ProjectMemory } from './memory/index.ts';
+export { defaultModelBaseUrl } from './model/index.ts';
+export { connectionFailure, shownUrl } from './model/map-error.ts';
 export {
   guideFileName,
   invalidFields,
@@ -46,7 +48,7 @@ export {
 } from './projects/index.ts';
 export { isOrphaned, RunControls } from './runs/index.ts';
 export { normaliseWorkdir, parseRunRequest, runRequestSchema } from './runtime/index.ts';
-export { BubblewrapSandbox } from './sandbox/index.ts';
+export { BubblewrapSandbox, findExecutable } from './sandbox/index.ts';
 export { builtinSkillsDir, createSkillTools, skillSources } from './skills/index.ts';
 export type { HostPolicyWording, HostRules, HttpGetOptions, HttpGetResponse } from './tools/index.ts';
 export {
@@ -54,11 +56,13 @@ export {
   defaultCommandTimeoutMs,
   HostPolicy,
   httpGet,
+  lspLanguages,
   maxCommandOutputChars,
   maxCommandTimeoutMs,
   PathGuard,
   parseWebUrl,
   runCommand,
+  serverDefinition,
   TodoList,
 } from './tools/index.ts';
 export { parseWorkflow } from './workflow/index.ts';

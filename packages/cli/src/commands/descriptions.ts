@@ -53,6 +53,16 @@ export const commandHelp = {
     usage: '[options]',
     description: "Create the project's .runtime/config.json (settings over the global ones)",
   },
+  doctor: {
+    usage: '[options]',
+    description:
+      'Check what runs need: Node, git, the model and its endpoint, the sandbox, language servers, the project config, the store',
+  },
+  completion: {
+    usage: '<shell>',
+    description:
+      'Print a completion script for bash, zsh or fish (keel completion --help says how to install it)',
+  },
 } as const;
 
 export type CommandName = keyof typeof commandHelp;

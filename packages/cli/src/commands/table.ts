@@ -24,6 +24,12 @@ export const commandLoaders: Record<CommandName, () => Promise<Register>> = {
   trust: async (): Promise<Register> => (await import('./trust.ts')).registerTrust,
   untrust: async (): Promise<Register> => (await import('./trust.ts')).registerUntrust,
   init: async (): Promise<Register> => (await import('./init.ts')).registerInit,
+  doctor: async (): Promise<Register> => (await import('./doctor.ts')).registerDoctor,
+  // Handed the table itself: its script lists every command (an import of this module would be a cycle).
+  completion: async (): Promise<Register> => {
+    const { registerCompletion } = await import('./completion.ts');
+    return (program, io) => registerCompletion(program, io, commandLoaders);
+  },
 };
 
 export function isCommandName(name: string | undefined): name is CommandName {

@@ -80,8 +80,11 @@ export function mapModelError(
   });
 }
 
-/** Why a connection failed, from the network error's code somewhere down the cause chain. */
-function connectionFailure(
+/**
+ * Why a connection failed, from the network error's code somewhere down the cause chain (an openai client
+ * error, or a `fetch` TypeError whose cause is the socket's error): `keel doctor` words its probe the same.
+ */
+export function connectionFailure(
   error: unknown,
   baseURL: string,
 ): { reason: string; words: string; retryable: boolean } {
@@ -139,7 +142,7 @@ function hostOf(baseURL: string): string {
 }
 
 /** The endpoint for messages: without a user name, password, query or fragment it may carry. */
-function shownUrl(baseURL: string): string {
+export function shownUrl(baseURL: string): string {
   try {
     const url = new URL(baseURL);
     url.username = '';

@@ -9,6 +9,7 @@ import {
   type RequestPermissionRequest,
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
+import { schemaViolations } from './acp-schema.ts';
 
 const keelBin = fileURLToPath(new URL('../bin/keel.js', import.meta.url));
 
@@ -96,11 +97,18 @@ export function startAcp(
     buffers,
     wire,
     stderr: () => stderr,
+    /** Ends `keel acp`, then fails if any message either side sent broke ACP's schema (acp-schema.ts). */
     async stop() {
       connection.close();
       child.stdin.end();
       child.kill('SIGTERM');
       await exited;
+      const violations = schemaViolations(wire);
+      if (violations.length) {
+        throw new Error(
+          `${violations.length} ACP schema violation(s) on the wire:\n${violations.join('\n')}`,
+        );
+      }
     },
   };
 }

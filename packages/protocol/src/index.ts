@@ -16,3 +16,7 @@ export type ErrorBody = z.infer<typeof errorBody>;
 
 /** An instant as ISO 8601 text. */
 export const timestamp = z.string();
+
+/** `GET /health`, `GET /api/health` of both services: open even when a key is required. */
+export const health = z.object({ status: z.literal('ok'), version: z.string(), uptime_seconds: z.number() });
+export type Health = z.infer<typeof health>;

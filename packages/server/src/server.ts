@@ -3,6 +3,7 @@ import websocket from '@fastify/websocket';
 import {
   chatClientMessage,
   chatServerMessage,
+  runtimeComponents,
   wsClientMessage,
   wsServerMessage,
 } from '@keel/protocol/runtime';
@@ -17,6 +18,7 @@ import { installErrorHandling } from './errors.ts';
 import { installRateLimit, type RateLimitOverrides, rateLimitSettings } from './rate-limit.ts';
 import { installRequestAudit, recordAuthFailure } from './request-audit.ts';
 import { agentRoutes } from './routes/agents.ts';
+import { apiTags } from './routes/api-tags.ts';
 import { registerChatSockets } from './routes/chat-socket.ts';
 import { configRoutes } from './routes/config.ts';
 import { consoleRoutes } from './routes/console.ts';
@@ -116,6 +118,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       WsChatClientMessage: chatClientMessage,
       WsChatServerMessage: chatServerMessage,
     },
+    components: runtimeComponents,
+    tags: apiTags,
   });
   await app.register(healthRoutes(version));
   await app.register(runtimeRunRoutes(pool));

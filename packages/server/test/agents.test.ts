@@ -213,7 +213,9 @@ describe('sub-agents over HTTP', () => {
       expect.arrayContaining(['/agent/spawn', '/agent/{agent_id}', '/agent/{agent_id}/resume']),
     );
     expect(Object.keys(body.paths['/agent/{agent_id}'])).toEqual(expect.arrayContaining(['get', 'delete']));
-    const spawn = body.paths['/agent/spawn'].post.requestBody.content['application/json'].schema;
+    // The body is a named schema (issue #40): read it where the `$ref` points.
+    const { $ref } = body.paths['/agent/spawn'].post.requestBody.content['application/json'].schema;
+    const spawn = body.components.schemas[$ref.replace('#/components/schemas/', '')];
     expect(spawn).toMatchObject({
       required: ['task'],
       properties: { type: { enum: ['code', 'research', 'test', 'generic'] }, timeout: expect.any(Object) },

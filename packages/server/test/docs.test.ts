@@ -37,7 +37,9 @@ describe('OpenAPI at /docs', () => {
     ]) {
       expect(paths).toContain(path);
     }
-    const start = document.body.paths['/runtime/runs'].post.requestBody.content['application/json'].schema;
+    // The body is a named schema (issue #40): read it where the `$ref` points.
+    const { $ref } = document.body.paths['/runtime/runs'].post.requestBody.content['application/json'].schema;
+    const start = document.body.components.schemas[$ref.replace('#/components/schemas/', '')];
     expect(start).toMatchObject({ required: expect.arrayContaining(['prompt', 'workdir']) });
 
     const page = await fetch(`${s.base}/docs/`);

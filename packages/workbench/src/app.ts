@@ -1,12 +1,12 @@
 import cors from '@fastify/cors';
 import websocket from '@fastify/websocket';
-import { clientMessage, serverMessage } from '@keel/protocol/workbench';
+import { clientMessage, serverMessage, workbenchComponents } from '@keel/protocol/workbench';
 import { checkBind, frameworkOptions, healthRoutes, installApiDocs } from '@keel/service';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { installBodyParsers, installErrorHandler, installGuard } from './http/index.ts';
 import type { PreviewTimings } from './previews/index.ts';
-import { registerRoutes } from './routes.ts';
+import { apiTags, registerRoutes } from './routes.ts';
 import type { RunnerRegistry } from './runners/index.ts';
 import { createServices, type Services } from './services.ts';
 import { spaRoutes } from './spa/index.ts';
@@ -100,6 +100,8 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
       'what a client sends is `components.schemas.WsClientMessage`, what the service sends `WsServerMessage`. ' +
       'Every schema here is also in `@keel/protocol/workbench`.',
     messages: { WsClientMessage: clientMessage, WsServerMessage: serverMessage },
+    components: workbenchComponents,
+    tags: apiTags,
   });
   await app.register(healthRoutes(version));
   await app.register(websocket);

@@ -10,6 +10,29 @@ import { settingsRoutes } from './settings/index.ts';
 import { skillRoutes } from './skills/index.ts';
 import { editRoutes, flowRoutes, taskRoutes } from './tasks/index.ts';
 
+/** The tags of the API's operations, in the order the OpenAPI document lists them, with what each groups. */
+export const apiTags = [
+  {
+    name: 'settings',
+    description: 'The model, the runners, the MCP servers and the tokens; whether AI actions can run.',
+  },
+  {
+    name: 'projects',
+    description: "Projects, their repositories and knowledge; this machine's directories to pick them.",
+  },
+  { name: 'tasks', description: 'Tasks: create, read, change, cancel, reopen, delete.' },
+  {
+    name: 'flow',
+    description: "The five-stage flow: each stage's actions (work that takes time answers 202 at once).",
+  },
+  { name: 'edits', description: "The user's own edits: the plan, the todo list, the commit message." },
+  { name: 'previews', description: "A repository's run/dev command started from a task's workspace." },
+  { name: 'sessions', description: 'The AI sessions behind the work: status, log, chat, stop.' },
+  { name: 'skills', description: 'Skills, and linking them to projects.' },
+  { name: 'conversations', description: "Free conversations, with a project's knowledge as context." },
+  { name: 'health', description: 'Whether the service is up; open without the key.' },
+];
+
 /** Every route of the API, in the order of the spec's endpoint table. */
 export async function registerRoutes(
   app: FastifyInstance,

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 
-export { type ErrorBody, type ErrorObject, errorBody, errorObject, timestamp } from '../index.ts';
+export {
+  type ErrorBody,
+  type ErrorObject,
+  errorBody,
+  errorObject,
+  type Health,
+  health,
+  timestamp,
+} from '../index.ts';
 
 /** JSON the store keeps as it was given (a run's input, a step's detail): any object. */
 export const jsonObject = z.record(z.string(), z.unknown());

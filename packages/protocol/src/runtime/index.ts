@@ -4,6 +4,7 @@
 // keel-web answers and validates through them, the console and clients import the types. No Node here: this runs in a browser as well.
 export * from './agents.ts';
 export * from './common.ts';
+export * from './components.ts';
 export * from './events.ts';
 export * from './names.ts';
 export * from './other-requests.ts';

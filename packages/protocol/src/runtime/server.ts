@@ -34,8 +34,60 @@ export const serverMetrics = z.object({
 });
 export type ServerMetrics = z.infer<typeof serverMetrics>;
 
-/** `GET /config`, `PUT /config`: the effective configuration (global under project), secrets hidden. */
-export const effectiveConfig = z.record(z.string(), z.unknown());
+const strings = z.array(z.string()).optional();
+
+/**
+ * `GET /config`, `PUT /config`: the effective configuration (global under project) with its secrets hidden
+ * (`"***"`; `model_api_key` left out). The keys of the spec's configuration table are spelled out, loosely
+ * (the runtime checked the files); every other key the files hold passes as it is.
+ */
+export const effectiveConfig = z.looseObject({
+  model: z.string().optional(),
+  model_base_url: z.string().optional(),
+  enable_thinking: z.boolean().optional(),
+  thinking_budget: z.number().optional(),
+  skills: z.looseObject({ enabled: strings, disabled: strings, custom_dirs: strings }).optional(),
+  mcp: z
+    .looseObject({
+      servers: z
+        .array(
+          z.looseObject({
+            name: z.string(),
+            transport: z.enum(['stdio', 'http', 'sse']),
+            command: z.string().optional(),
+            args: strings,
+            env: z.record(z.string(), z.string()).optional(),
+            url: z.string().optional(),
+            headers: z.record(z.string(), z.string()).optional(),
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
+  security: z
+    .looseObject({
+      allowed_commands: strings,
+      blocked_commands: strings,
+      strict_read_boundary: z.boolean().optional(),
+    })
+    .optional(),
+  sandbox: z
+    .looseObject({
+      enabled: z.boolean().optional(),
+      backend: z.string().optional(),
+      network_mode: z.string().optional(),
+    })
+    .optional(),
+  circuit_breaker: z
+    .looseObject({
+      enabled: z.boolean().optional(),
+      max_tokens: z.number().optional(),
+      max_cost_usd: z.number().optional(),
+      max_steps: z.number().optional(),
+    })
+    .optional(),
+  rate_limit: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+});
 export type EffectiveConfig = z.infer<typeof effectiveConfig>;
 
 /** Where commands run. */
@@ -86,7 +138,3 @@ export type ToolInfo = z.infer<typeof toolInfo>;
 /** `GET /console/info`. */
 export const serverInfo = z.object({ version: z.string(), workdir: z.string(), tools: z.array(toolInfo) });
 export type ServerInfo = z.infer<typeof serverInfo>;
-
-/** `GET /health`, `GET /api/health`: open even when a key is required. */
-export const health = z.object({ status: z.literal('ok'), version: z.string(), uptime_seconds: z.number() });
-export type Health = z.infer<typeof health>;

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 
-export { type ErrorBody, type ErrorObject, errorBody, errorObject, timestamp } from '../index.ts';
+export {
+  type ErrorBody,
+  type ErrorObject,
+  errorBody,
+  errorObject,
+  type Health,
+  health,
+  timestamp,
+} from '../index.ts';
 
 export const usage = z.object({
   input_tokens: z.number(),

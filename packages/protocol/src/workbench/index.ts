@@ -4,6 +4,7 @@
 export * from './answers.ts';
 export * from './branch-name.ts';
 export * from './common.ts';
+export * from './components.ts';
 export * from './diffs.ts';
 export * from './events.ts';
 export * from './library.ts';

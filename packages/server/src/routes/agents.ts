@@ -16,12 +16,15 @@ const agentParams = z.object({ agent_id: z.string().min(1).max(1024) });
  */
 export function agentRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
   return async (app) => {
+    const tags = ['agents'];
     app.post(
       '/agent/spawn',
       {
         schema: {
-          body: spawnRequest,
+          tags,
+          operationId: 'spawnAgent',
           summary: 'Spawn a sub-agent',
+          body: spawnRequest,
           response: responses(agentSpawned, 400, 429),
         },
       },
@@ -39,7 +42,13 @@ export function agentRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
     app.get(
       '/agent/:agent_id',
       {
-        schema: { params: agentParams, summary: 'A sub-agent’s record', response: responses(subAgent, 404) },
+        schema: {
+          tags,
+          operationId: 'getAgent',
+          summary: 'A sub-agent’s record',
+          params: agentParams,
+          response: responses(subAgent, 404),
+        },
       },
       async (request) => pool.find((runtime) => runtime.agents.get(request.params.agent_id)),
     );
@@ -48,8 +57,10 @@ export function agentRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       '/agent/:agent_id',
       {
         schema: {
-          params: agentParams,
+          tags,
+          operationId: 'killAgent',
           summary: 'Kill a pending or running sub-agent',
+          params: agentParams,
           response: responses(agentKilled, 404),
         },
       },
@@ -60,8 +71,10 @@ export function agentRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       '/agent/:agent_id/resume',
       {
         schema: {
-          params: agentParams,
+          tags,
+          operationId: 'resumeAgent',
           summary: 'Resume a completed, failed or timed-out sub-agent',
+          params: agentParams,
           response: responses(subAgent, 404, 409, 429),
         },
       },

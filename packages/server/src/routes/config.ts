@@ -36,18 +36,44 @@ export function configRoutes(pool: RuntimePool, options: ConfigRouteOptions): Fa
   // The effective configuration is an object, and stays one with its secrets hidden.
   const effective = () => hideSecrets(report().config) as EffectiveConfig;
   return async (app) => {
-    app.get('/config', { schema: { response: responses(effectiveConfig, 400) } }, async () => effective());
+    const tags = ['config'];
+    app.get(
+      '/config',
+      {
+        schema: {
+          tags,
+          operationId: 'getConfig',
+          summary: "The effective configuration (global under the workdir's project file), secrets hidden",
+          response: responses(effectiveConfig, 400),
+        },
+      },
+      async () => effective(),
+    );
 
     app.put(
       '/config',
-      { schema: { body: configUpdate, response: responses(effectiveConfig, 400) } },
+      {
+        schema: {
+          tags,
+          operationId: 'updateConfig',
+          summary: 'Set the model, thinking and circuit breaker settings in the global file (null: remove)',
+          body: configUpdate,
+          response: responses(effectiveConfig, 400),
+        },
+      },
       async (request) => {
         await globalFile.update((current) => applyConfigUpdate(current, request.body));
         return effective();
       },
     );
 
-    app.get('/config/status', { schema: { response: responses(configStatus, 400) } }, async () => {
+    const status = {
+      tags,
+      operationId: 'getConfigStatus',
+      summary: 'Whether a run has what it needs, the sandbox, and what the project file could not set',
+      response: responses(configStatus, 400),
+    };
+    app.get('/config/status', { schema: status }, async () => {
       const { config, ...project } = report();
       return {
         ...modelReadiness(config, readEnv(options.env), options.runtime ?? {}),

@@ -38,7 +38,13 @@ export function consoleRoutes(pool: RuntimePool, options: { dir?: string } = {})
     await served(app);
     app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console'));
     const tools = toolCatalogue();
-    app.get('/console/info', { schema: { response: responses(serverInfo) } }, async () => ({
+    const schema = {
+      tags: ['server'],
+      operationId: 'getConsoleInfo',
+      summary: "The server's version and workdir, and the built-in tools by what they do, for the console",
+      response: responses(serverInfo),
+    };
+    app.get('/console/info', { schema }, async () => ({
       version,
       workdir: pool.workdir,
       tools,

@@ -36,6 +36,7 @@ export function directoryRoutes(options: DirectoryRouteOptions): FastifyPluginAs
       {
         schema: {
           tags: ['projects'],
+          operationId: 'listDirectory',
           summary: 'List a directory: {path, parent, entries: [{name, is_dir}]}',
           querystring: query,
           response: responses(directory, 400, 403, 404),

@@ -8,7 +8,13 @@ import type { RuntimePool } from '../runtime-pool.ts';
 export function metricsRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
   const startedAt = Date.now();
   return async (app) => {
-    app.get('/metrics', { schema: { response: responses(serverMetrics) } }, async () => ({
+    const schema = {
+      tags: ['server'],
+      operationId: 'getMetrics',
+      summary: "Run, token and cost totals of the server's default store, and its uptime",
+      response: responses(serverMetrics),
+    };
+    app.get('/metrics', { schema }, async () => ({
       ...(await sumRuns(pool.for())),
       uptime_seconds: Math.round((Date.now() - startedAt) / 1000),
     }));

@@ -71,7 +71,9 @@ export function projectRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['projects'],
+          operationId: 'createProject',
           summary: 'Create a project: its runtime directory and chat session are made with it (201)',
+          successStatus: 201,
           body: newProject,
           response: responses(project, 400, 413, 422),
         },
@@ -91,6 +93,7 @@ export function projectRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['projects'],
+          operationId: 'listProjects',
           summary:
             "List projects, newest first: {projects, next_cursor} (the store of `workdir`, default the server's)",
           querystring: pageQuery.extend({ workdir: z.string().min(1).optional() }),
@@ -110,6 +113,7 @@ export function projectRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['projects'],
+          operationId: 'getProject',
           summary: 'Read a project',
           params: projectParams,
           response: responses(project, 404),
@@ -123,6 +127,7 @@ export function projectRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['projects'],
+          operationId: 'updateProject',
           summary: 'Update a project: the fields given change, the others stay',
           params: projectParams,
           body: projectUpdate,
@@ -140,6 +145,7 @@ export function projectRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['projects'],
+          operationId: 'deleteProject',
           summary: "Delete a project and its tasks' records (sessions, runs, files and branches stay)",
           params: projectParams,
           response: responses(deleted, 404),
@@ -156,6 +162,8 @@ export function projectRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['projects'],
+          operationId: 'initProject',
+          successStatus: 202,
           summary:
             'Analyse the project with the configured model and create or update AGENTS.md: 202, {run_id, guide_path, run}',
           params: projectParams,

@@ -52,6 +52,9 @@ export function runRoutes(pool: RuntimePool, options: { idleMs: number }): Fasti
       '/run',
       {
         schema: {
+          tags: ['run'],
+          operationId: 'run',
+          summary: 'Run the agent and answer its result when the run ends (`"stream": true`: its events)',
           body: runCallBody,
           response: {
             // The run result when the run ends; with `"stream": true`, its events instead.
@@ -73,13 +76,29 @@ export function runRoutes(pool: RuntimePool, options: { idleMs: number }): Fasti
 
     app.post(
       '/run/stream',
-      { schema: { body: runCallBody, response: { 200: streamed, 400: errorBody, 404: errorBody } } },
+      {
+        schema: {
+          tags: ['run'],
+          operationId: 'runStream',
+          summary: 'Run the agent and stream its events as Server-Sent Events (`session_start` first)',
+          body: runCallBody,
+          response: { 200: streamed, 400: errorBody, 404: errorBody },
+        },
+      },
       async (request, reply) => streamRun(request.body, reply),
     );
 
     app.post(
       '/tool',
-      { schema: { body: toolCallBody, response: responses(toolCallResult, 400, 403, 404) } },
+      {
+        schema: {
+          tags: ['tools'],
+          operationId: 'callTool',
+          summary: 'Run one tool with its params in a workdir',
+          body: toolCallBody,
+          response: responses(toolCallResult, 400, 403, 404),
+        },
+      },
       async (request) => {
         const { tool, params, workdir } = request.body;
         const result = await pool.for(workdir).callTool(tool, params, workdir ?? pool.workdir);

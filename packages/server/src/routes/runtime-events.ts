@@ -26,6 +26,10 @@ export function runtimeEventRoutes(
       '/runtime/runs/:id/events',
       {
         schema: {
+          tags: ['runs'],
+          operationId: 'streamRunEvents',
+          summary:
+            "A run's events as Server-Sent Events from a cursor (`after`, `Last-Event-ID`), live to its end",
           params: z.object({ id: z.string().min(1) }),
           querystring: z.object({ after: z.coerce.number().int().min(0).optional() }),
           headers: z.looseObject({ 'last-event-id': z.coerce.number().int().min(0).optional() }),

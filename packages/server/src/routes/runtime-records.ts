@@ -26,6 +26,9 @@ export function runtimeRecordRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       '/runtime/approvals',
       {
         schema: {
+          tags: ['approvals'],
+          operationId: 'listApprovals',
+          summary: 'Approvals, by run and status',
           querystring: z.object({
             run_id: z.string().min(1).optional(),
             status: z.enum(approvalStatuses).optional(),
@@ -43,15 +46,30 @@ export function runtimeRecordRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
 
     app.get(
       '/runtime/approvals/:id',
-      { schema: { params: idParams, response: responses(approval, 404) } },
+      {
+        schema: {
+          tags: ['approvals'],
+          operationId: 'getApproval',
+          summary: 'An approval',
+          params: idParams,
+          response: responses(approval, 404),
+        },
+      },
       async (request) => pool.find((runtime) => runtime.approvals.get(request.params.id)),
     );
 
+    const decisions = {
+      approve: 'Approve a pending approval: the run goes on with the call',
+      reject: 'Reject a pending approval: the run goes on without the call',
+    };
     for (const decision of ['approve', 'reject'] as const) {
       app.post(
         `/runtime/approvals/:id/${decision}`,
         {
           schema: {
+            tags: ['approvals'],
+            operationId: `${decision}Approval`,
+            summary: decisions[decision],
             params: idParams,
             body: decisionBody,
             response: responses(approvalDecided, 400, 404, 409),
@@ -73,6 +91,9 @@ export function runtimeRecordRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       '/runtime/approvals/:id/answer',
       {
         schema: {
+          tags: ['approvals'],
+          operationId: 'answerApproval',
+          summary: "Answer a run's pending question",
           params: idParams,
           body: approvalAnswerBody,
           response: responses(approvalDecided, 400, 404, 409),
@@ -93,7 +114,15 @@ export function runtimeRecordRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
 
     app.get(
       '/runtime/artifacts/:id',
-      { schema: { params: idParams, response: responses(artifactWithContent, 404) } },
+      {
+        schema: {
+          tags: ['artifacts'],
+          operationId: 'getArtifact',
+          summary: "An artifact's record, with the URL of its content",
+          params: idParams,
+          response: responses(artifactWithContent, 404),
+        },
+      },
       async (request) => {
         const artifact = await pool.find((runtime) => runtime.artifacts.get(request.params.id));
         return { ...artifact, content_url: `/runtime/artifacts/${artifact.id}/content` };
@@ -105,6 +134,9 @@ export function runtimeRecordRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       '/runtime/artifacts/:id/content',
       {
         schema: {
+          tags: ['artifacts'],
+          operationId: 'getArtifactContent',
+          summary: "An artifact's payload as stored, with its media type",
           params: idParams,
           response: {
             200: {
@@ -126,11 +158,20 @@ export function runtimeRecordRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
     );
 
     // `GET /audit` is the spec's audit endpoint; `/runtime/audit` the canonical API's name for it.
-    for (const path of ['/runtime/audit', '/audit']) {
+    const audits = {
+      '/runtime/audit': {
+        operationId: 'listRuntimeAudit',
+        summary: 'Audit entries by event, run and time: {entries, total}',
+      },
+      '/audit': { operationId: 'listAudit', summary: "The same as GET /runtime/audit, at the spec's path" },
+    };
+    for (const [path, names] of Object.entries(audits)) {
       app.get(
         path,
         {
           schema: {
+            tags: ['audit'],
+            ...names,
             querystring: z.object({
               event: z.string().min(1).optional(),
               run_id: z.string().min(1).optional(),

@@ -40,9 +40,19 @@ export function continueQueued(runtime: Runtime, run: Run): void {
 /** The canonical runtime API's runs (spec section 4): start, list, detail, timeline, metrics, controls. */
 export function runtimeRunRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
   return async (app) => {
+    const tags = ['runs'];
     app.post(
       '/runtime/runs',
-      { schema: { body: startRunBody, response: responses(runSchema, 400) } },
+      {
+        schema: {
+          tags,
+          operationId: 'startRun',
+          summary: 'Start a run (202): this server executes it; its progress is read from its detail',
+          successStatus: 202,
+          body: startRunBody,
+          response: responses(runSchema, 400),
+        },
+      },
       async (request, reply) => {
         const { workflow, ...runRequest } = request.body;
         const runtime = pool.for(runRequest.workdir);
@@ -56,7 +66,15 @@ export function runtimeRunRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
 
     app.get(
       '/runtime/runs',
-      { schema: { querystring: listQuery, response: responses(runPage, 400) } },
+      {
+        schema: {
+          tags,
+          operationId: 'listRuns',
+          summary: 'A page of runs, newest first: {runs, next_cursor}',
+          querystring: listQuery,
+          response: responses(runPage, 400),
+        },
+      },
       async (request) => {
         const { status, limit, cursor, workdir } = request.query;
         const runtime = pool.for(workdir);
@@ -75,7 +93,15 @@ export function runtimeRunRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
 
     app.get(
       '/runtime/runs/:id',
-      { schema: { params: runParams, response: responses(runDetail, 404) } },
+      {
+        schema: {
+          tags,
+          operationId: 'getRun',
+          summary: 'A run with its steps, and whether it is orphaned',
+          params: runParams,
+          response: responses(runDetail, 404),
+        },
+      },
       async (request) =>
         pool.find(async (runtime) => {
           const run = await runtime.runs.get(request.params.id);
@@ -89,19 +115,43 @@ export function runtimeRunRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
 
     app.get(
       '/runtime/runs/:id/timeline',
-      { schema: { params: runParams, response: responses(timeline, 404) } },
+      {
+        schema: {
+          tags,
+          operationId: 'getRunTimeline',
+          summary: "A run's timeline, with its checkpoints and artifacts",
+          params: runParams,
+          response: responses(timeline, 404),
+        },
+      },
       async (request) => pool.find((runtime) => runtime.runs.timeline(request.params.id)),
     );
 
     app.get(
       '/runtime/runs/:id/metrics',
-      { schema: { params: runParams, response: responses(runMetrics, 404) } },
+      {
+        schema: {
+          tags,
+          operationId: 'getRunMetrics',
+          summary: "A run's duration, usage, retries, tools, gates and artifacts",
+          params: runParams,
+          response: responses(runMetrics, 404),
+        },
+      },
       async (request) => pool.find((runtime) => runtime.runs.metrics(request.params.id)),
     );
 
     app.get(
       '/runtime/runs/:id/checkpoints',
-      { schema: { params: runParams, response: responses(checkpointList, 404) } },
+      {
+        schema: {
+          tags,
+          operationId: 'listRunCheckpoints',
+          summary: "A run's checkpoints, each a place to fork from",
+          params: runParams,
+          response: responses(checkpointList, 404),
+        },
+      },
       async (request) => ({
         checkpoints: await pool.find((runtime) => runtime.runs.checkpoints(request.params.id)),
       }),
@@ -109,23 +159,54 @@ export function runtimeRunRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
 
     app.get(
       '/runtime/runs/:id/artifacts',
-      { schema: { params: runParams, response: responses(protocolArtifactList, 404) } },
+      {
+        schema: {
+          tags,
+          operationId: 'listRunArtifacts',
+          summary: 'The artifacts a run produced',
+          params: runParams,
+          response: responses(protocolArtifactList, 404),
+        },
+      },
       async (request) => ({
         artifacts: await pool.find((runtime) => runtime.runs.artifacts(request.params.id)),
       }),
     );
 
     const controls = {
-      pause: (runtime: Runtime, id: string) => runtime.pauseRun(id),
-      cancel: (runtime: Runtime, id: string) => runtime.cancelRun(id),
-      resume: (runtime: Runtime, id: string) => runtime.resumeRun(id),
-      retry: (runtime: Runtime, id: string) => runtime.retryRun(id),
-      recover: (runtime: Runtime, id: string) => runtime.recoverRun(id),
+      pause: {
+        summary: 'Ask a running run to pause at its next safe boundary',
+        control: (runtime: Runtime, id: string) => runtime.pauseRun(id),
+      },
+      cancel: {
+        summary: 'Cancel a run, from any process',
+        control: (runtime: Runtime, id: string) => runtime.cancelRun(id),
+      },
+      resume: {
+        summary: 'Resume a waiting or paused run',
+        control: (runtime: Runtime, id: string) => runtime.resumeRun(id),
+      },
+      retry: {
+        summary: 'Retry a failed or cancelled run',
+        control: (runtime: Runtime, id: string) => runtime.retryRun(id),
+      },
+      recover: {
+        summary: 'Recover a run left running by a process that ended',
+        control: (runtime: Runtime, id: string) => runtime.recoverRun(id),
+      },
     };
-    for (const [name, control] of Object.entries(controls)) {
+    for (const [name, { summary, control }] of Object.entries(controls)) {
       app.post(
         `/runtime/runs/:id/${name}`,
-        { schema: { params: runParams, response: responses(runSchema, 404, 409) } },
+        {
+          schema: {
+            tags,
+            operationId: `${name}Run`,
+            summary,
+            params: runParams,
+            response: responses(runSchema, 404, 409),
+          },
+        },
         async (request) =>
           pool.find(async (runtime) => {
             const run = await control(runtime, request.params.id);
@@ -139,6 +220,10 @@ export function runtimeRunRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       '/runtime/runs/:id/input',
       {
         schema: {
+          tags,
+          operationId: 'sendRunInput',
+          summary: 'A message into a running run, as the user would type it (202, the stored message)',
+          successStatus: 202,
           params: runParams,
           body: runInputBody,
           response: responses(userInput, 400, 404, 409),
@@ -156,6 +241,10 @@ export function runtimeRunRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       '/runtime/forks',
       {
         schema: {
+          tags,
+          operationId: 'forkRun',
+          summary: 'Start a new run from a checkpoint (202, the new run)',
+          successStatus: 202,
           body: forkBody,
           response: responses(runSchema, 400, 404),
         },

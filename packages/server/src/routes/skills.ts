@@ -28,9 +28,18 @@ export function skillRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
     workdir: workdir === undefined ? pool.workdir : resolve(pool.workdir, workdir),
   });
   return async (app) => {
+    const tags = ['skills'];
     app.get(
       '/skills',
-      { schema: { querystring: workdirQuery, response: responses(skillList, 400) } },
+      {
+        schema: {
+          tags,
+          operationId: 'listSkills',
+          summary: 'The skills a run in the workdir gets, and the SKILL.md files skipped',
+          querystring: workdirQuery,
+          response: responses(skillList, 400),
+        },
+      },
       async (request) => {
         const { runtime, workdir } = place(request.query.workdir);
         return runtime.skills.list({ workdir });
@@ -40,7 +49,14 @@ export function skillRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
     app.get(
       '/skills/:name',
       {
-        schema: { params: nameParams, querystring: workdirQuery, response: responses(skillDetail, 400, 404) },
+        schema: {
+          tags,
+          operationId: 'getSkill',
+          summary: 'A skill with its documentation (its SKILL.md body)',
+          params: nameParams,
+          querystring: workdirQuery,
+          response: responses(skillDetail, 400, 404),
+        },
       },
       async (request) => {
         const { runtime, workdir } = place(request.query.workdir);
@@ -51,7 +67,16 @@ export function skillRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
     for (const verb of ['enable', 'disable'] as const) {
       app.post(
         `/skills/:name/${verb}`,
-        { schema: { params: nameParams, querystring: changeQuery, response: responses(skill, 400, 404) } },
+        {
+          schema: {
+            tags,
+            operationId: `${verb}Skill`,
+            summary: `${verb === 'enable' ? 'Enable' : 'Disable'} a skill in the global or the project's configuration`,
+            params: nameParams,
+            querystring: changeQuery,
+            response: responses(skill, 400, 404),
+          },
+        },
         async (request) => {
           const { runtime, workdir } = place(request.query.workdir);
           return runtime.skills[verb](request.params.name, { workdir, scope: request.query.scope });

@@ -19,12 +19,14 @@ const taskParams = z.object({ task_id: z.string().min(1) });
 export function taskRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
   return async (app) => {
     answerInvalidFieldsWith422(app);
+    const tags = ['tasks'];
 
     app.get(
       '/api/projects/:project_id/tasks',
       {
         schema: {
-          tags: ['projects'],
+          tags,
+          operationId: 'listProjectTasks',
           summary: "A project's tasks, newest first: {tasks, next_cursor}",
           params: projectParams,
           querystring: pageQuery,
@@ -44,7 +46,9 @@ export function taskRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       '/api/projects/:project_id/tasks',
       {
         schema: {
-          tags: ['projects'],
+          tags,
+          operationId: 'createTask',
+          successStatus: 201,
           summary: 'Create a task: creates or switches to branch_name in the project repository (201)',
           params: projectParams,
           body: newTask,
@@ -63,7 +67,8 @@ export function taskRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       '/api/tasks/:task_id',
       {
         schema: {
-          tags: ['projects'],
+          tags,
+          operationId: 'getTask',
           summary: 'Read a task',
           params: taskParams,
           response: responses(task, 404),
@@ -76,7 +81,8 @@ export function taskRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       '/api/tasks/:task_id',
       {
         schema: {
-          tags: ['projects'],
+          tags,
+          operationId: 'updateTask',
           summary: 'Update a task: rename it, or move it to another branch (created or switched to)',
           params: taskParams,
           body: taskUpdate,
@@ -90,7 +96,8 @@ export function taskRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
       '/api/tasks/:task_id',
       {
         schema: {
-          tags: ['projects'],
+          tags,
+          operationId: 'deleteTask',
           summary: "Delete a task's record (its branch, session and runs stay)",
           params: taskParams,
           response: responses(deleted, 404),

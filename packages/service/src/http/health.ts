@@ -1,7 +1,5 @@
+import { health } from '@keel/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-
-const healthSchema = z.object({ status: z.literal('ok'), version: z.string(), uptime_seconds: z.number() });
 
 /**
  * `GET /health` and its alias `GET /api/health`: `{status: "ok", version, uptime_seconds}`, open even when
@@ -14,8 +12,10 @@ export function healthRoutes(version: string, startedAt = Date.now()): FastifyPl
       version,
       uptime_seconds: Math.round((Date.now() - startedAt) / 1000),
     });
-    const schema = { tags: ['health'], response: { 200: healthSchema } };
-    app.get('/health', { schema }, handler);
-    app.get('/api/health', { schema }, handler);
+    // Open: no key needed (`security: []`).
+    const schema = { tags: ['health'], security: [], response: { 200: health } };
+    const summary = 'Whether the service is up: its version and uptime';
+    app.get('/health', { schema: { ...schema, operationId: 'getHealth', summary } }, handler);
+    app.get('/api/health', { schema: { ...schema, operationId: 'getApiHealth', summary } }, handler);
   };
 }

@@ -13,18 +13,41 @@ export function conversationRoutes(conversations: ConversationService): FastifyP
     app.get(
       '/api/conversations',
       {
-        schema: { tags, querystring: listQuery, response: responses(wire.conversationList, 400) },
+        schema: {
+          tags,
+          operationId: 'listConversations',
+          summary: 'The conversations, of one project with `project_id`',
+          querystring: listQuery,
+          response: responses(wire.conversationList, 400),
+        },
       },
       async (request) => ({ conversations: await conversations.list(request.query.project_id) }),
     );
     app.post(
       '/api/conversations',
-      { schema: { tags, body: createBody, response: responses(wire.conversation, 400, 404) } },
+      {
+        schema: {
+          tags,
+          operationId: 'createConversation',
+          summary: 'Create a conversation (201)',
+          successStatus: 201,
+          body: createBody,
+          response: responses(wire.conversation, 400, 404),
+        },
+      },
       async (request, reply) => reply.status(201).send(await conversations.create(request.body)),
     );
     app.get(
       '/api/conversations/:id',
-      { schema: { tags, params: idParams, response: responses(wire.conversation, 404) } },
+      {
+        schema: {
+          tags,
+          operationId: 'getConversation',
+          summary: 'Read a conversation',
+          params: idParams,
+          response: responses(wire.conversation, 404),
+        },
+      },
       async (request) => conversations.get(request.params.id),
     );
     app.put(
@@ -32,6 +55,8 @@ export function conversationRoutes(conversations: ConversationService): FastifyP
       {
         schema: {
           tags,
+          operationId: 'updateConversation',
+          summary: 'Rename a conversation',
           params: idParams,
           body: updateBody,
           response: responses(wire.conversation, 400, 404),
@@ -41,7 +66,16 @@ export function conversationRoutes(conversations: ConversationService): FastifyP
     );
     app.delete(
       '/api/conversations/:id',
-      { schema: { tags, params: idParams, response: responses(noContent, 404) } },
+      {
+        schema: {
+          tags,
+          operationId: 'deleteConversation',
+          summary: 'Delete a conversation (204)',
+          successStatus: 204,
+          params: idParams,
+          response: responses(noContent, 404),
+        },
+      },
       async (request, reply) => {
         await conversations.remove(request.params.id);
         return reply.status(204).send(null);
@@ -52,6 +86,9 @@ export function conversationRoutes(conversations: ConversationService): FastifyP
       {
         schema: {
           tags,
+          operationId: 'initConversation',
+          summary: "Open the conversation's session with the project's knowledge (201)",
+          successStatus: 201,
           description:
             "Opens the conversation's session with the project's knowledge as context; then chat over WS /api/ws.",
           params: idParams,

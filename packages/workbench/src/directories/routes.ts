@@ -25,6 +25,8 @@ export function directoryRoutes(): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['projects'],
+          operationId: 'listDirectory',
+          summary: "List a directory of this machine, to pick a project's repositories",
           querystring: query,
           response: responses(wire.directoryListing, 400, 403, 404),
         },

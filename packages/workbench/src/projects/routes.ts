@@ -13,14 +13,26 @@ import { projectCreateSchema, projectInitSchema, projectUpdateSchema } from './t
 export function projectRoutes(projects: ProjectService, knowledge: KnowledgeService): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['projects'];
-    app.get('/api/projects', { schema: { tags, response: responses(wire.projectList) } }, async () => ({
-      projects: await projects.list(),
-    }));
+    app.get(
+      '/api/projects',
+      {
+        schema: {
+          tags,
+          operationId: 'listProjects',
+          summary: 'The projects',
+          response: responses(wire.projectList),
+        },
+      },
+      async () => ({ projects: await projects.list() }),
+    );
     app.post(
       '/api/projects',
       {
         schema: {
           tags,
+          operationId: 'createProject',
+          summary: 'Create a project and start its knowledge generation (201)',
+          successStatus: 201,
           description:
             'Creates a project and starts its knowledge generation (status INITIALIZING; when it cannot start, CREATED with the reason in error). A path that is not a git repository is 422 NOT_A_GIT_REPOSITORY.',
           body: projectCreateSchema,
@@ -36,7 +48,15 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
     );
     app.get(
       '/api/projects/:id',
-      { schema: { tags, params: idParams, response: responses(wire.project, 404) } },
+      {
+        schema: {
+          tags,
+          operationId: 'getProject',
+          summary: 'Read a project',
+          params: idParams,
+          response: responses(wire.project, 404),
+        },
+      },
       (request) => projects.get(request.params.id),
     );
     app.put(
@@ -44,6 +64,8 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
       {
         schema: {
           tags,
+          operationId: 'updateProject',
+          summary: "Change a project's fields",
           description:
             "Changes the fields given. New repositories reset the knowledge and generate it again. trust_repository_config: whether the repositories' .runtime/config.json apply their security-relevant keys in this project's Keel runs. setup: each named repository's install command (null: none); run_setup: whether task initialisation runs them (their install scripts run with the network on, as if the user ran the install by hand). preview: each named repository's run/dev command (null: none), started from a task with POST /api/tasks/{id}/previews. A new check, setup or preview command, or turning trust_repository_config or run_setup on, is 403 PERMISSION_DENIED from another origin than the workbench's own, unless the request carries the API key.",
           params: idParams,
@@ -64,7 +86,16 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
     );
     app.delete(
       '/api/projects/:id',
-      { schema: { tags, params: idParams, response: responses(noContent, 404, 409) } },
+      {
+        schema: {
+          tags,
+          operationId: 'deleteProject',
+          summary: "Delete a project, its tasks' work stopped first (204)",
+          successStatus: 204,
+          params: idParams,
+          response: responses(noContent, 404, 409),
+        },
+      },
       async (request, reply) => {
         await projects.remove(request.params.id);
         return reply.status(204).send(null);
@@ -75,6 +106,9 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
       {
         schema: {
           tags,
+          operationId: 'initProject',
+          summary: "Generate the project's knowledge again, or retry one layer (202)",
+          successStatus: 202,
           description:
             'Generates the four knowledge layers of every repository concurrently (202), or retries one layer with {repository, layer}.',
           params: idParams,
@@ -95,6 +129,8 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
       {
         schema: {
           tags,
+          operationId: 'getProjectKnowledge',
+          summary: "The project's knowledge: every layer, project.md and constitution.md",
           description:
             'Every layer with status, error, session_id and content; project_md and constitution_md.',
           params: idParams,
@@ -108,6 +144,8 @@ export function projectRoutes(projects: ProjectService, knowledge: KnowledgeServ
       {
         schema: {
           tags,
+          operationId: 'getProjectRepositoryConfig',
+          summary: "What the repositories' .runtime/config.json ask for that applies only when trusted",
           description:
             "For each repository, what its .runtime/config.json asks for that applies only when trusted (file, key, value with secrets masked, kind, why), and whether the project's Keel runs trust it now.",
           params: idParams,

@@ -21,11 +21,14 @@ export function sessionRoutes(
   runner: SessionRunner,
 ): FastifyPluginAsyncZod {
   return async (app) => {
+    const tags = ['sessions'];
     app.post(
       '/api/sessions/:id/stop',
       {
         schema: {
-          tags: ['sessions'],
+          tags,
+          operationId: 'stopSession',
+          summary: "Stop the session's running work",
           description:
             "Stops the session's running work (its turn, or the work before it) and answers once it ended: a todo is then failed (execute it again to retry), a plan keeps its last version. 409 SESSION_NOT_RUNNING when nothing runs.",
           params: idParams,
@@ -38,7 +41,10 @@ export function sessionRoutes(
       '/api/sessions/:id/messages',
       {
         schema: {
-          tags: ['sessions'],
+          tags,
+          operationId: 'sendSessionMessage',
+          summary: 'A chat message into the session: a turn now, or queued (202)',
+          successStatus: 202,
           description:
             "A chat message into the session, as the WebSocket `chat`: a follow-up turn now when the session is idle ({queued: false}), else queued and delivered as its next turn once the current work ends ({queued: true, position}). On a plan or review session the answer is that stage's answer.",
           params: idParams,
@@ -53,7 +59,9 @@ export function sessionRoutes(
       '/api/sessions/:id/queue',
       {
         schema: {
-          tags: ['sessions'],
+          tags,
+          operationId: 'getSessionQueue',
+          summary: 'The chat messages queued for the session, next first',
           description:
             "The chat messages waiting for the session's current work to end, next first (kept in memory: a restart loses them).",
           params: idParams,
@@ -66,7 +74,9 @@ export function sessionRoutes(
       '/api/sessions/:id/queue/:message_id',
       {
         schema: {
-          tags: ['sessions'],
+          tags,
+          operationId: 'unqueueSessionMessage',
+          summary: 'Take a queued message out before it is delivered',
           description: 'Takes a queued message out before it is delivered; it never runs.',
           params: queueParams,
           response: responses(wire.sessionQueue, 404),
@@ -79,14 +89,24 @@ export function sessionRoutes(
     );
     app.get(
       '/api/sessions/:id/status',
-      { schema: { tags: ['sessions'], params: idParams, response: responses(wire.session, 404) } },
+      {
+        schema: {
+          tags,
+          operationId: 'getSessionStatus',
+          summary: "The session's row, with whether it is busy",
+          params: idParams,
+          response: responses(wire.session, 404),
+        },
+      },
       (request) => store.get(request.params.id),
     );
     app.get(
       '/api/sessions/:id/logs',
       {
         schema: {
-          tags: ['sessions'],
+          tags,
+          operationId: 'getSessionLogs',
+          summary: "A page of the session's log",
           description:
             'Log entries {seq, timestamp, event} with seq > after, at most limit; next_cursor is the `after` of the next page.',
           params: idParams,

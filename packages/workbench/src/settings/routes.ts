@@ -9,6 +9,9 @@ import { programChanges } from './program-changes.ts';
 import { settingsUpdateSchema } from './schema.ts';
 import type { SettingsService } from './settings-service.ts';
 
+// The protocol's body with the service's own check: named in the OpenAPI document as the protocol's would be.
+wire.workbenchComponents.add(settingsUpdateSchema, { id: 'SettingsUpdate' });
+
 /**
  * `GET /api/settings`, `PUT /api/settings` (partial; api_key, github_token and gitlab_token are write-only:
  * answered as api_key_set / github_token_set / gitlab_token_set; each is bound to the URL it was saved with, and `cleared_secrets` names
@@ -16,16 +19,26 @@ import type { SettingsService } from './settings-service.ts';
  */
 export function settingsRoutes(settings: SettingsService, runners: RunnerRegistry): FastifyPluginAsyncZod {
   return async (app) => {
+    const tags = ['settings'];
     app.get(
       '/api/settings',
-      { schema: { tags: ['settings'], response: responses(wire.settings) } },
+      {
+        schema: {
+          tags,
+          operationId: 'getSettings',
+          summary: 'The settings, each secret shown only as whether it is set',
+          response: responses(wire.settings),
+        },
+      },
       async () => settings.view(),
     );
     app.put(
       '/api/settings',
       {
         schema: {
-          tags: ['settings'],
+          tags,
+          operationId: 'updateSettings',
+          summary: 'Change the settings given (null clears one)',
           description:
             'Changes the fields given. A null model, base_url, api_key, github_token or gitlab_token clears it. ' +
             'A secret is bound to its URL: changing base_url (github_api_url, gitlab_api_url) without api_key ' +
@@ -51,7 +64,9 @@ export function settingsRoutes(settings: SettingsService, runners: RunnerRegistr
       '/api/settings/test-connection',
       {
         schema: {
-          tags: ['settings'],
+          tags,
+          operationId: 'testConnection',
+          summary: 'Test the model endpoint: list its models with the key',
           description:
             'Calls GET {base_url}/models with the key: {ok, base_url, models, model_found?, error?: {message}}. ' +
             'The body may override base_url, api_key and model to test unsaved values; the saved key is sent ' +
@@ -66,7 +81,9 @@ export function settingsRoutes(settings: SettingsService, runners: RunnerRegistr
       '/api/settings/mcp-servers/:name/health',
       {
         schema: {
-          tags: ['settings'],
+          tags,
+          operationId: 'checkMcpServer',
+          summary: 'Start an MCP server as the runners would, list its tools and stop it',
           description:
             'Starts the named MCP server as the runners would (stdio, its command, args and env), lists its tools and stops it: {name, ok, tool_count, tools, error?: {message}} within 15 s. A POST: it starts a program.',
           params: z.object({ name: z.string().min(1).max(200) }),
@@ -79,7 +96,9 @@ export function settingsRoutes(settings: SettingsService, runners: RunnerRegistr
       '/api/settings/check',
       {
         schema: {
-          tags: ['settings'],
+          tags,
+          operationId: 'checkSettings',
+          summary: 'Whether AI actions can run, and what is missing',
           description:
             'Whether AI actions can run: what is missing (e.g. "model", or a secret a URL change removed), ' +
             "why (`reasons`), and each runner config's availability.",

@@ -13,6 +13,8 @@ const nameSchema = z
     'must be lowercase letters and hyphens, at most 64 characters',
   );
 const createBody = wire.skillCreateBody.extend({ name: nameSchema });
+// Named in the OpenAPI document as the protocol's body would be.
+wire.workbenchComponents.add(createBody, { id: 'SkillCreate' });
 const { skillUpdateBody: updateBody, skillLinkBody: linkBody, skillListQuery: listQuery } = wire;
 
 /** Skills CRUD on `/api/skills` and `POST /api/skills/{id}/link`. */
@@ -24,6 +26,8 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'listSkills',
+          summary: 'The skills, those linked to a project with `project_id`',
           querystring: listQuery,
           response: responses(wire.skillList, 400),
         },
@@ -35,6 +39,9 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'createSkill',
+          summary: 'Create a skill (201)',
+          successStatus: 201,
           body: createBody,
           response: responses(wire.skillWithContent, 400, 409),
         },
@@ -43,7 +50,15 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
     );
     app.get(
       '/api/skills/:id',
-      { schema: { tags, params: idParams, response: responses(wire.skillWithContent, 404) } },
+      {
+        schema: {
+          tags,
+          operationId: 'getSkill',
+          summary: 'Read a skill with its content',
+          params: idParams,
+          response: responses(wire.skillWithContent, 404),
+        },
+      },
       async (request) => skills.get(request.params.id),
     );
     app.put(
@@ -51,6 +66,8 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'updateSkill',
+          summary: "Change a skill's description or content",
           params: idParams,
           body: updateBody,
           response: responses(wire.skillWithContent, 400, 404),
@@ -60,7 +77,16 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
     );
     app.delete(
       '/api/skills/:id',
-      { schema: { tags, params: idParams, response: responses(noContent, 404) } },
+      {
+        schema: {
+          tags,
+          operationId: 'deleteSkill',
+          summary: 'Delete a skill (204)',
+          successStatus: 204,
+          params: idParams,
+          response: responses(noContent, 404),
+        },
+      },
       async (request, reply) => {
         await skills.remove(request.params.id);
         return reply.status(204).send(null);
@@ -71,6 +97,8 @@ export function skillRoutes(skills: SkillService): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'linkSkill',
+          summary: 'Link the skill to a project, or unlink it',
           description:
             'Links the skill to a project (linked: true) or unlinks it; tasks of the project get it in .skills/.',
           params: idParams,

@@ -36,6 +36,8 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'savePlan',
+          summary: 'Save plan.md as the user wrote it, a new version',
           description: '02: saves plan.md as the user wrote it, a new version (PLANNING, plan session idle).',
           params: idParams,
           body: planBody,
@@ -52,6 +54,8 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'listPlanVersions',
+          summary: 'Every version of plan.md, oldest first',
           description:
             'Every version of plan.md, oldest first: {version, content, source: ai|user, session_id, created_at}.',
           params: idParams,
@@ -65,6 +69,8 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'getPlanVersion',
+          summary: 'One version of plan.md',
           params: versionParams,
           response: responses(wire.planVersion, 400, 404),
         },
@@ -79,6 +85,8 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'getPlanDiff',
+          summary: 'The diff of plan.md between two versions',
           description:
             'The unified diff of plan.md between two versions (default: the latest and the one before it).',
           params: idParams,
@@ -93,6 +101,9 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'addTodo',
+          summary: 'Add a todo to the list (201)',
+          successStatus: 201,
           description: '03: adds a todo (at position, default the end) while TODO_READY.',
           params: idParams,
           body: todoCreateBody,
@@ -106,6 +117,8 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'updateTodo',
+          summary: "Change a todo's title, description or expected output",
           description: "03: changes a todo's title, description or expected output while TODO_READY.",
           params: todoParams,
           body: todoUpdateBody,
@@ -119,6 +132,8 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'deleteTodo',
+          summary: 'Remove a todo from the list',
           description: '03: removes a todo while TODO_READY; the later ones move up.',
           params: todoParams,
           response: responses(wire.todoList, 404, 409),
@@ -131,6 +146,8 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'reorderTodos',
+          summary: 'Put the todos in a new order',
           description:
             '03: puts the todos in the order given (every todo id of the task, once) while TODO_READY.',
           params: idParams,
@@ -145,6 +162,8 @@ export function editRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'saveCommitMessage',
+          summary: 'Save the commit message and the merge request title and description as written',
           description:
             '05: the commit message and/or the MR title and description as the user wrote them (REVIEWING, review session idle); null title/description: from the commit message again.',
           params: idParams,

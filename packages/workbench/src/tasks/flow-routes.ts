@@ -15,6 +15,8 @@ export function flowRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['flow'],
+          operationId: 'getFlow',
+          summary: 'The flow as data: stages, states and the table of moves',
           description:
             'The flow as data: the stages with their states, every task state, and the table of moves (action, by, from, to, trigger). Clients draw their stepper from it.',
           response: responses(wire.flow),

@@ -13,7 +13,15 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
     const tags = ['tasks'];
     app.get(
       '/api/tasks',
-      { schema: { tags, querystring: taskListQuery, response: responses(wire.taskList, 400) } },
+      {
+        schema: {
+          tags,
+          operationId: 'listTasks',
+          summary: 'The tasks, of one project with `project_id`',
+          querystring: taskListQuery,
+          response: responses(wire.taskList, 400),
+        },
+      },
       async (request) => ({
         tasks: await Promise.all(
           (await deps.store.list(request.query.project_id)).map((task) => viewTask(deps, task)),
@@ -25,6 +33,9 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'createTask',
+          summary: 'Create a task; its initialization starts (201)',
+          successStatus: 201,
           description:
             'Creates a task (state CREATED). Branch default: keel/<slug>-<short id>, checked by git ref rules.',
           body: taskCreateSchema,
@@ -39,6 +50,8 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'getTask',
+          summary: 'Read a task with its plan, todos, sessions and allowed actions',
           params: idParams,
           response: responses(wire.task, 404),
         },
@@ -50,11 +63,17 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'getTaskImage',
+          summary: "One of the task's images, as its bytes",
           description:
             "One of the task's images by its place in `images` (from 0), as its bytes with its media type: lists and views carry only each image's info. Sent with a sandboxing Content-Security-Policy and nosniff; an SVG only as a download.",
           params: imageParams,
           response: {
-            200: z.string().meta({ format: 'binary' }).describe('The image bytes.'),
+            // Not JSON: the bytes as uploaded (a Buffer goes out past any serializer; this only documents it).
+            200: {
+              description: 'The image bytes, with the media type it was uploaded with',
+              content: { 'image/*': { schema: z.string().meta({ format: 'binary' }) } },
+            },
             404: errorSchema,
           },
         },
@@ -88,6 +107,8 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'updateTask',
+          summary: "Change a task's input fields",
           description:
             'Changes the input fields (until planning ends). A state field is refused with 409 INVALID_STATE.',
           params: idParams,
@@ -102,6 +123,9 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'deleteTask',
+          summary: "Stop a task's work and delete it (204)",
+          successStatus: 204,
           description:
             'Stops the running work first (a todo, a plan turn, run-all, the init steps) and waits for it to end, then deletes the task and its work directory (204).',
           params: idParams,
@@ -115,7 +139,15 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
     );
     app.post(
       '/api/tasks/:id/cancel',
-      { schema: { tags, params: idParams, response: responses(wire.task, 404, 409) } },
+      {
+        schema: {
+          tags,
+          operationId: 'cancelTask',
+          summary: 'Cancel a task',
+          params: idParams,
+          response: responses(wire.task, 404, 409),
+        },
+      },
       async (request) => viewTask(deps, await cancelTask(deps, request.params.id)),
     );
     app.post(
@@ -123,6 +155,8 @@ export function taskRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'reopenTask',
+          summary: 'Reopen a cancelled task in the state it was cancelled from',
           params: idParams,
           response: responses(wire.task, 404, 409),
         },

@@ -16,6 +16,14 @@ export async function withSession(deps: TaskDeps, { task, session }: { task: Tas
 
 type FlowApp = Parameters<FastifyPluginAsyncZod>[0];
 
+/** A route's path (with `:id`) and what the OpenAPI document says of it. */
+export interface TurnRoute {
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+}
+
 /**
  * `POST path` (with `:id`) starting a turn of a stage's session, with an optional `message` that adjusts
  * what the turn writes (the plan, the todo list, the commit message): 202 with the task and the session.
@@ -23,8 +31,7 @@ type FlowApp = Parameters<FastifyPluginAsyncZod>[0];
 export function messageTurnRoute(
   app: FlowApp,
   deps: TaskDeps,
-  path: string,
-  description: string,
+  { path, ...documented }: TurnRoute,
   start: (
     deps: TaskDeps,
     taskId: string,
@@ -36,7 +43,8 @@ export function messageTurnRoute(
     {
       schema: {
         tags: flowTags,
-        description,
+        ...documented,
+        successStatus: 202,
         params: idParams,
         body: messageBody.nullish(),
         response: responses(wire.taskWithSession, 400, 404, 409, 422),

@@ -16,7 +16,16 @@ export function codingRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
     const started = responses(wire.task, 400, 404, 409, 422);
     app.post(
       '/api/tasks/:id/start-coding',
-      { schema: { tags, description: '03 → 04.', params: idParams, response: started } },
+      {
+        schema: {
+          tags,
+          operationId: 'startCoding',
+          summary: 'Start coding: on to the todos',
+          description: '03 → 04.',
+          params: idParams,
+          response: started,
+        },
+      },
       async (request) => viewTask(deps, await startCoding(deps, request.params.id)),
     );
     app.post(
@@ -24,6 +33,9 @@ export function codingRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'runAllTodos',
+          summary: 'Run the remaining todos in order (202)',
+          successStatus: 202,
           description: '04: runs the remaining todos in order, stopping at a failure (202).',
           params: idParams,
           response: started,
@@ -39,6 +51,9 @@ export function codingRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'runBaseline',
+          summary: "Run the checks again as the task's baseline (202)",
+          successStatus: 202,
           description:
             "04: runs the repositories' checks again on the workspace as it stands before the next todo, as the task's baseline (202; e.g. after fixing the setup).",
           params: idParams,
@@ -50,7 +65,15 @@ export function codingRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
     );
     app.get(
       '/api/todos/:id',
-      { schema: { tags, params: idParams, response: responses(wire.todo, 404) } },
+      {
+        schema: {
+          tags,
+          operationId: 'getTodo',
+          summary: 'Read a todo',
+          params: idParams,
+          response: responses(wire.todo, 404),
+        },
+      },
       (request) => deps.store.todo(request.params.id),
     );
     app.post(
@@ -58,6 +81,9 @@ export function codingRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'executeTodo',
+          summary: 'Run one todo in its own session (202)',
+          successStatus: 202,
           description:
             '04: runs one todo in its own session, strictly in order; a failed one is retried from its before-snapshot (202).',
           params: idParams,
@@ -68,7 +94,15 @@ export function codingRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
     );
     app.post(
       '/api/todos/:id/skip',
-      { schema: { tags, params: idParams, response: responses(wire.todo, 400, 404, 409, 422) } },
+      {
+        schema: {
+          tags,
+          operationId: 'skipTodo',
+          summary: 'Skip a pending or failed todo',
+          params: idParams,
+          response: responses(wire.todo, 400, 404, 409, 422),
+        },
+      },
       async (request) => skipTodo(deps, request.params.id),
     );
     app.get(
@@ -76,6 +110,8 @@ export function codingRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'getTodoDiff',
+          summary: "A todo's changes",
           description: "The todo's changes: before..after, or before..working tree while it runs.",
           params: idParams,
           response: responses(wire.todoDiff, 404),

@@ -15,6 +15,9 @@ export function initRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'initTask',
+          summary: "Run the task's init steps: clone, sync skills, copy knowledge (202)",
+          successStatus: 202,
           description: '01: clone, sync skills, copy knowledge (202). Again: retries the steps not done.',
           params: idParams,
           response: responses(wire.task, 400, 404, 409, 422),
@@ -28,6 +31,8 @@ export function initRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'confirmTaskInit',
+          summary: 'Confirm the initialization: on to planning',
           description: '01 → 02: the user confirms the initialization.',
           params: idParams,
           response: responses(wire.task, 400, 404, 409, 422),
@@ -40,6 +45,9 @@ export function initRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'runTaskSetup',
+          summary: "Run the repositories' setup again in the task's workspaces (202)",
+          successStatus: 202,
           description:
             "Runs every repository's setup step again in the task's workspaces (202), once init is done and until the task is done: after turning the project's run_setup on, editing a setup command, or an environment problem. The steps show on the task's init steps and in its init session; in CODING a successful setup takes the checks' baseline again. 409 NO_SETUP_COMMAND when no repository has one, TASK_BUSY while the task works. It runs the repositories' install scripts with the network on: from another origin than the workbench's own, 403 PERMISSION_DENIED unless the request carries the API key.",
           params: idParams,

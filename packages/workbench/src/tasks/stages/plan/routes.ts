@@ -11,8 +11,12 @@ export function planRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
     messageTurnRoute(
       app,
       deps,
-      '/api/tasks/:id/plan',
-      '02: drafts plan.md, or refines it with message (same session) (202).',
+      {
+        path: '/api/tasks/:id/plan',
+        operationId: 'planTask',
+        summary: 'Draft plan.md, or refine it by message (202)',
+        description: '02: drafts plan.md, or refines it with message (same session) (202).',
+      },
       startPlan,
     );
     app.post(
@@ -20,6 +24,9 @@ export function planRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'lockPlan',
+          summary: 'Lock the plan and start todo generation (202)',
+          successStatus: 202,
           description: '02 → 03: locks the plan and starts todo generation in the plan session (202).',
           params: idParams,
           response: responses(wire.taskWithSession, 400, 404, 409, 422),

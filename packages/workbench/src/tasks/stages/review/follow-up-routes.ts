@@ -16,6 +16,9 @@ export function followUpRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'reviewTask',
+          summary: 'Run the reviewer again over the whole change (202)',
+          successStatus: 202,
           description:
             "05: the reviewer again over the whole change (it runs by itself on entering review): read-only, the project's review_runner or the task's runner; its findings land in task.review (202).",
           params: idParams,
@@ -32,6 +35,8 @@ export function followUpRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'dismissFinding',
+          summary: 'Dismiss a review finding',
           description: '05: marks a review finding dismissed (it is not offered as a follow-up).',
           params: findingParams,
           response: responses(wire.reviewFinding, 404, 409),
@@ -44,6 +49,8 @@ export function followUpRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'followUpTask',
+          summary: 'Turn findings, merge request checks or comments into todos: back to coding',
           description:
             '05 or DONE → 04: review findings (`findings`: ids), failed checks or comments of the merge request (`merge_request`: [{repository, check | comment_id}]) and todos written out (`todos`) become todos at the end of the list; the task goes back to CODING on the same branch, and its next submit updates the same merge request.',
           params: idParams,
@@ -61,6 +68,8 @@ export function followUpRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'listMergeRequests',
+          summary: "The task's submitted merge requests as last read",
           description:
             'The submitted merge requests as last read: state, checks, comments, or why they could not be read (followed by itself until merged or closed).',
           params: idParams,
@@ -77,6 +86,8 @@ export function followUpRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'refreshMergeRequests',
+          summary: 'Read the followed merge requests again now',
           description: 'Reads every followed merge request now from GitHub or GitLab with the stored token.',
           params: idParams,
           response: responses(wire.taskMergeRequests, 404, 409),

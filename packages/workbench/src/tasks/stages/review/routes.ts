@@ -19,6 +19,8 @@ export function reviewRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'getTaskDiff',
+          summary: "The task's change in every repository",
           description: '05: every repository, base commit..working tree: files and patch.',
           params: idParams,
           response: responses(wire.taskDiff, 400, 404, 409, 422),
@@ -31,6 +33,8 @@ export function reviewRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'getTaskFileDiff',
+          summary: "One file's patch in the task's change",
           description:
             "05: one file's patch, base commit..working tree as in the task diff (for a file past its 1 MiB cut); path must be one of the diff's files.",
           params: idParams,
@@ -54,8 +58,12 @@ export function reviewRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
     messageTurnRoute(
       app,
       deps,
-      '/api/tasks/:id/commit-message',
-      '05: the AI commit message, adjustable by message in the same session (202).',
+      {
+        path: '/api/tasks/:id/commit-message',
+        operationId: 'writeCommitMessage',
+        summary: 'Have the commit message written, or adjust it by message (202)',
+        description: '05: the AI commit message, adjustable by message in the same session (202).',
+      },
       startCommitMessage,
     );
     app.post(
@@ -63,6 +71,8 @@ export function reviewRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
+          operationId: 'submitMergeRequest',
+          summary: 'Commit, push and open the merge requests; the task is then DONE',
           description: '05: commit, push, open the MR/PR per changed repository; then DONE with results.',
           params: idParams,
           body: submitBody.nullish(),

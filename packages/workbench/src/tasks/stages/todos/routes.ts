@@ -11,13 +11,25 @@ export function todosRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
     messageTurnRoute(
       app,
       deps,
-      '/api/tasks/:id/todo',
-      '03: generates the todo list again, or adjusts it by message (202).',
+      {
+        path: '/api/tasks/:id/todo',
+        operationId: 'generateTodos',
+        summary: 'Generate the todo list again, or adjust it by message (202)',
+        description: '03: generates the todo list again, or adjusts it by message (202).',
+      },
       (deps, taskId, message) => startTodos(deps, taskId, message),
     );
     app.get(
       '/api/tasks/:id/todos',
-      { schema: { tags, params: idParams, response: responses(wire.todoList, 404) } },
+      {
+        schema: {
+          tags,
+          operationId: 'listTodos',
+          summary: "The task's todos, in order",
+          params: idParams,
+          response: responses(wire.todoList, 404),
+        },
+      },
       async (request) => {
         await deps.store.get(request.params.id);
         return { todos: await deps.store.todos(request.params.id) };

@@ -70,3 +70,22 @@ export async function installProject(
   await run('npm', ['install', ...npmArgs], { cwd: nodeDir });
   return { dir, oldestNodePath: join(nodeDir, 'node_modules', 'node', 'bin', 'node') };
 }
+
+/**
+ * A new project where `npm install <name>` is run as the README says, with the package's tarball in place of
+ * its name: the other Keel packages it depends on come from their tarballs (npm `overrides`), since they are
+ * not on the registry; everything else comes from the registry as for a user.
+ */
+export async function installRow(dir: string, tarballs: Map<string, string>, name: string): Promise<void> {
+  const tarball = tarballs.get(name);
+  if (!tarball) throw new Error(`no tarball for ${name}`);
+  await mkdir(dir, { recursive: true });
+  const overrides: Record<string, string> = {};
+  // npm refuses an override of the package being installed itself (EOVERRIDE).
+  for (const [other, path] of tarballs) if (other !== name) overrides[other] = `file:${path}`;
+  await writeFile(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'keel-row-project', private: true, type: 'module', overrides }, null, 2),
+  );
+  await run('npm', ['install', tarball, ...npmArgs], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
+}

@@ -1,15 +1,16 @@
+// long-running: packs every package and installs them into several projects (about a minute and a half)
 // Installs Keel as a user would: every package packed with `npm pack`, the tarballs installed into a new
 // project in the temp folder (nowhere near this repository's node_modules), then the SDK, `keel` and
 // `keel-web` used from there, on the Node that runs the tests and on the oldest Node we support.
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { installProject, type Project, packAll } from '../../../scripts/packed-install.ts';
+import { installProject, installRow, type Project, packAll } from '../../../scripts/packed-install.ts';
 
 const run = promisify(execFile);
 const oldestNode = '22.13.1';
@@ -62,12 +63,13 @@ console.log(JSON.stringify({ health: health.status, runs: page.runs }));
 `;
 
 let project: Project;
+let tarballs: Map<string, string>;
 const scratch = join(tmpdir(), `keel-install-${process.pid}`);
 
 beforeAll(async () => {
   await rm(scratch, { recursive: true, force: true });
   await mkdir(scratch, { recursive: true });
-  const tarballs = await packAll(join(scratch, 'tarballs'));
+  tarballs = await packAll(join(scratch, 'tarballs'));
   project = await installProject(join(scratch, 'project'), tarballs, { oldestNode });
 }, 600_000);
 
@@ -247,3 +249,51 @@ test('a TypeScript project type-checks against the published declarations', {
   );
   expect(result.stdout).toBe('');
 });
+
+// The README's install table, row by row, each in a project of its own: what `npm install <package>` gives is
+// what the row says (its programs answer --version, its module loads), with nothing else installed.
+const readmeRows = [
+  ...readFileSync(join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8').matchAll(
+    /^\|[^|]+\|\s*`npm install (@keel\/[a-z-]+)`\s*\|/gm,
+  ),
+].map((match) => match[1]!);
+
+test('the README lists an install row for each published package with a program or an SDK', () => {
+  expect(readmeRows).toEqual([
+    '@keel/runtime',
+    '@keel/cli',
+    '@keel/all',
+    '@keel/store-postgres',
+    '@keel/workbench',
+  ]);
+});
+
+test.each(readmeRows)(
+  'npm install %s, alone, gives what its row says',
+  async (name) => {
+    const dir = join(scratch, `row-${name.replace('@keel/', '')}`);
+    await installRow(dir, tarballs, name);
+    const manifest = JSON.parse(
+      await readFile(join(dir, 'node_modules', ...name.split('/'), 'package.json'), 'utf8'),
+    ) as { bin?: Record<string, string>; exports?: Record<string, unknown> };
+    for (const bin of Object.keys(manifest.bin ?? {})) {
+      const { stdout } = await run(process.execPath, [join(dir, 'node_modules', '.bin', bin), '--version'], {
+        cwd: dir,
+      });
+      expect(stdout.trim(), bin).toBe('0.1.0');
+    }
+    if (manifest.exports?.['.']) {
+      const { stdout } = await run(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const m = await import('${name}'); console.log(Object.keys(m).length > 0);`,
+        ],
+        { cwd: dir },
+      );
+      expect(stdout.trim()).toBe('true');
+    }
+  },
+  300_000,
+);

@@ -4,8 +4,8 @@ import { followRun, orphanMessage } from './follow-run.ts';
 import { interruptSignal } from './interrupt.ts';
 import type { CliIo } from './io.ts';
 import { approvalHint } from './render/approval-hint.ts';
+import { noProgress, type Progress, startProgress } from './render/progress.ts';
 import { createRecordPrinter, type RecordPrinterOptions } from './render/record-printer.ts';
-import { terminalSafe } from './render/terminal-safe.ts';
 
 /**
  * Exit codes of a run continued in this terminal, as `keel run`'s: 0 succeeded, 1 failed, 130 cancelled or
@@ -24,19 +24,37 @@ export async function continueInForeground(
   io: CliIo,
 ): Promise<number> {
   using interrupt = interruptSignal();
-  const printRecord = createRecordPrinter(io, options);
-  // A run continued from a checkpoint may have streamed its answer before it: show it at the end then.
+  // A spinner on a terminal's stderr while the run goes on here; taken off before the closing lines.
+  const progress = options.json ? noProgress : startProgress(io);
+  try {
+    return await executeHere(runtime, run, { ...options, progress }, interrupt.signal, io);
+  } finally {
+    progress.stop();
+  }
+}
+
+async function executeHere(
+  runtime: Runtime,
+  run: Run,
+  options: RecordPrinterOptions & { progress: Progress },
+  signal: AbortSignal,
+  io: CliIo,
+): Promise<number> {
+  // It executes here: write_file's overwritten content can be read before the tool runs, for its diff.
+  const printRecord = createRecordPrinter(io, { ...options, workdir: run.workdir });
+  // A run continued from a checkpoint may have streamed its answer before it: show it at the end then,
+  // as an answer (Markdown rendered on a terminal).
   let streamed = false;
   const print = (event: RuntimeEvent, seq: number) => {
     if (event.type === 'text_delta') streamed = true;
     if (event.type === 'done' && !streamed && !options.json && event.output)
-      io.out.write(`${terminalSafe(event.output)}\n`);
+      printRecord({ type: 'text_delta', session_id: event.session_id, content: `${event.output}\n` }, seq);
     printRecord(event, seq);
   };
   let cursor = run.last_seq;
   for (;;) {
     const outcome = await runtime.drive(run.id, {
-      signal: interrupt.signal,
+      signal,
       onEvent: (event: RuntimeEvent, seq: number) => {
         cursor = seq;
         print(event, seq);
@@ -45,20 +63,22 @@ export async function continueInForeground(
     if (outcome?.run.status === 'queued') continue;
     if (outcome?.run.status === 'waiting' && (await parkedOnSubAgents(runtime, run.id))) {
       // Its sub-agents run in this process: stay until one it waits for ends and it is queued again.
-      if (!(await untilNotWaiting(runtime, run.id, interrupt.signal))) return exitCodes.interrupted;
+      if (!(await untilNotWaiting(runtime, run.id, signal))) return exitCodes.interrupted;
       continue;
     }
     if (outcome && outcome.run.status !== 'running') return stoppedAt(runtime, outcome.run, options, io);
     // Claimed by another worker (or this one lost its lease to one): show what that worker does.
-    io.err.write(`Run ${run.id} is being executed by another worker; following it.\n`);
+    options.progress.write(io.err, `Run ${run.id} is being executed by another worker; following it.\n`);
     const followed = await followRun(
       runtime,
       run.id,
-      { ...options, after: cursor, signal: interrupt.signal, untilStopped: true },
+      // Another worker executes it: no file is read before its tools run (no workdir).
+      { ...options, after: cursor, signal, untilStopped: true },
       io,
     );
     if (followed.end === 'interrupted') return exitCodes.interrupted;
     if (followed.end === 'orphaned') {
+      options.progress.stop();
       io.err.write(`${orphanMessage(followed.run, options.keelArgs)}\n`);
       return exitCodes.failed;
     }
@@ -70,9 +90,10 @@ export async function continueInForeground(
 async function stoppedAt(
   runtime: Runtime,
   run: Run,
-  options: RecordPrinterOptions,
+  options: RecordPrinterOptions & { progress: Progress },
   io: CliIo,
 ): Promise<number> {
+  options.progress.stop();
   switch (run.status) {
     case 'succeeded':
       return exitCodes.succeeded;

@@ -131,6 +131,8 @@ describe('keel run', () => {
     const out = await keel(['run', 'hi', '-w', s.repo.path], { ...s.env, RUNTIME_HOME: s.env.RUNTIME_HOME });
     expect(out.code).toBe(1);
     expect(out.stderr.match(/↻ retry/g)).toHaveLength(3);
+    // Counted in retries: the first attempt is not one.
+    expect(out.stderr.match(/↻ retry \d\/\d/g)).toEqual(['↻ retry 1/3', '↻ retry 2/3', '↻ retry 3/3']);
     expect(out.stderr).toContain('Error [MODEL_ERROR]');
   }, 30_000);
 

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { errorLine, keelArgsOf, workdirOf } from '../cli-runtime.ts';
 import type { CliIo } from '../io.ts';
 import { createEventPrinter } from '../render/event-printer.ts';
+import { startProgress } from '../render/progress.ts';
 import { terminalSafe } from '../render/terminal-safe.ts';
 import { addRunRequestOptions, type RunRequestFlags, runRequestFromFlags } from '../run-request-flags.ts';
 import { beforeStart } from './before-start.ts';
@@ -82,11 +83,15 @@ async function turn(
   turn: { prompt: string; workdir: string; sessionId: string | undefined; flags: ChatFlags; io: CliIo },
 ): Promise<{ sessionId?: string; failed: boolean }> {
   const { flags, io } = turn;
+  // A spinner on a terminal's stderr for the length of the turn: what the run does and for how long.
+  const progress = startProgress(io);
   const print = createEventPrinter({
     verbose: flags.verbose ?? false,
     out: io.out,
     err: io.err,
     keelArgs: keelArgsOf(io, flags),
+    progress,
+    workdir: turn.workdir,
   });
   const cancel = new AbortController();
   const onInterrupt = () => cancel.abort();
@@ -111,11 +116,13 @@ async function turn(
     );
     return { sessionId: result.session_id, failed: false };
   } catch (error) {
+    progress.stop();
     if (!(KeelError.is(error) && error.code === 'CANCELLED') && !errorShown) {
       io.err.write(`${errorLine(error)}\n`);
     }
     return { ...(sessionId ? { sessionId } : {}), failed: true };
   } finally {
+    progress.stop();
     process.off('SIGINT', onInterrupt);
   }
 }

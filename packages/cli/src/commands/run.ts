@@ -12,7 +12,8 @@ import { interruptSignal } from '../interrupt.ts';
 import type { CliIo } from '../io.ts';
 import { approvalHint } from '../render/approval-hint.ts';
 import { createEventPrinter } from '../render/event-printer.ts';
-import { stringifyForTerminal, terminalSafe } from '../render/terminal-safe.ts';
+import { noProgress, startProgress } from '../render/progress.ts';
+import { stringifyForTerminal } from '../render/terminal-safe.ts';
 import {
   addRunRequestOptions,
   loadFlagImages,
@@ -66,6 +67,13 @@ export function registerRun(program: Command, io: CliIo): void {
 
 async function runCommand(prompt: string, flags: RunFlags, io: CliIo): Promise<number> {
   const keelArgs = keelArgsOf(io, flags);
+  // Ctrl-C cancels the run, also while it waits for an approval.
+  using interrupt = interruptSignal();
+  const workdir = workdirOf(io, flags);
+  // Asks once before the project file's security-relevant keys may apply; says when no sandbox confines commands.
+  await beforeStart(io, workdir);
+  // From here to the end of the run, a spinner on a terminal's stderr says what it does and for how long.
+  const progress = flags.json ? noProgress : startProgress(io);
   const printEvent = flags.json
     ? (event: RuntimeEvent) => {
         io.out.write(`${stringifyForTerminal(event)}\n`);
@@ -75,18 +83,20 @@ async function runCommand(prompt: string, flags: RunFlags, io: CliIo): Promise<n
             `${approvalHint({ id: event.request_id, prompt: event.prompt, kind: event.kind, options: event.options }, keelArgs)}\n`,
           );
       }
-    : createEventPrinter({ verbose: flags.verbose ?? false, out: io.out, err: io.err, keelArgs });
+    : createEventPrinter({
+        verbose: flags.verbose ?? false,
+        out: io.out,
+        err: io.err,
+        keelArgs,
+        progress,
+        workdir,
+      });
   // Errors raised before the run starts (bad flags, unknown session) come with no `error` event.
   let errorPrinted = false;
   const print = (event: RuntimeEvent) => {
     if (event.type === 'error') errorPrinted = true;
     printEvent(event);
   };
-  // Ctrl-C cancels the run, also while it waits for an approval.
-  using interrupt = interruptSignal();
-  const workdir = workdirOf(io, flags);
-  // Asks once before the project file's security-relevant keys may apply; says when no sandbox confines commands.
-  await beforeStart(io, workdir);
   const runtime = createRuntime({
     env: io.env,
     workdir,
@@ -111,10 +121,13 @@ async function runCommand(prompt: string, flags: RunFlags, io: CliIo): Promise<n
       onEvent: print,
       ...(workflow ? { workflow } : {}),
     });
-    // The tasks' answers streamed as they came, interleaved; the aggregate is in task-id order.
-    if (flags.plan && !flags.json) io.out.write(`\n${terminalSafe(result.output)}\n`);
+    // The tasks' answers streamed as they came, interleaved; the aggregate is in task-id order, printed
+    // as an answer is (Markdown rendered on a terminal).
+    if (flags.plan && !flags.json)
+      print({ type: 'text_delta', session_id: result.session_id, content: `\n${result.output}\n` });
     return 0;
   } catch (error) {
+    progress.stop();
     if (KeelError.is(error) && error.code === 'CANCELLED') return 130;
     if (!errorPrinted) {
       const { code, message } = toErrorObject(error);
@@ -123,6 +136,7 @@ async function runCommand(prompt: string, flags: RunFlags, io: CliIo): Promise<n
     }
     return 1;
   } finally {
+    progress.stop();
     await runtime.close().catch(() => undefined);
   }
 }

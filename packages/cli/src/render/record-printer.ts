@@ -2,12 +2,17 @@ import type { RuntimeEvent } from '@keel/runtime';
 import type { CliIo } from '../io.ts';
 import { approvalHint } from './approval-hint.ts';
 import { createEventPrinter, type SeenAs } from './event-printer.ts';
+import type { Progress } from './progress.ts';
 import { stringifyForTerminal } from './terminal-safe.ts';
 
 export interface RecordPrinterOptions {
   json?: boolean | undefined;
   verbose?: boolean | undefined;
   keelArgs?: string | undefined;
+  /** The spinner of a run continued at a terminal (text only). */
+  progress?: Progress | undefined;
+  /** The run's directory when it executes in this process (text only: an overwrite's diff, see PrinterOptions). */
+  workdir?: string | undefined;
 }
 
 /**
@@ -25,6 +30,8 @@ export function createRecordPrinter(
       out: io.out,
       err: io.err,
       ...(options.keelArgs ? { keelArgs: options.keelArgs } : {}),
+      ...(options.progress ? { progress: options.progress } : {}),
+      ...(options.workdir ? { workdir: options.workdir } : {}),
     });
     return (event, _seq, seen) => print(event, seen);
   }

@@ -1,6 +1,6 @@
 import type { RunStore } from '@keel/runtime';
 import type { NewAuditEntry } from '@keel/runtime/store/contract';
-import type { FastifyBaseLogger } from 'fastify';
+import type { ServiceLog } from '@keel/service';
 
 /**
  * Writes audit entries to the server's store without making anyone wait: `record` returns at once and
@@ -8,11 +8,11 @@ import type { FastifyBaseLogger } from 'fastify';
  */
 export class AuditRecorder {
   readonly #store: () => Promise<RunStore>;
-  readonly #log: FastifyBaseLogger;
+  readonly #log: ServiceLog | undefined;
   readonly #pending = new Set<Promise<void>>();
   #closed = false;
 
-  constructor(store: () => Promise<RunStore>, log: FastifyBaseLogger) {
+  constructor(store: () => Promise<RunStore>, log?: ServiceLog) {
     this.#store = store;
     this.#log = log;
   }
@@ -22,9 +22,7 @@ export class AuditRecorder {
     const write = (async () => {
       await (await this.#store()).recordAudit(entry);
     })()
-      .catch((error: unknown) =>
-        this.#log.warn({ err: error, event: entry.event }, 'audit entry not recorded'),
-      )
+      .catch((error: unknown) => this.#log?.warn('audit entry not recorded', { event: entry.event, error }))
       .finally(() => this.#pending.delete(write));
     this.#pending.add(write);
   }

@@ -1,7 +1,15 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { unconfinedCommandsNote } from '@keel/runtime';
 import { readEnv } from '@keel/runtime/internal';
-import { checkBind, collect, runServiceProgram, type ServeFlags, serveUntilStopped } from '@keel/service';
+import {
+  checkBind,
+  collect,
+  createServiceLog,
+  runServiceProgram,
+  type ServeFlags,
+  type ServiceLog,
+  serveUntilStopped,
+} from '@keel/service';
 import { listFromEnv } from './auth.ts';
 import { createServer } from './server.ts';
 import { version } from './version.ts';
@@ -12,13 +20,17 @@ interface RunFlags extends ServeFlags {
   trustProjectConfig?: boolean;
 }
 
-/** `keel-web run --port <port>`: serves until SIGINT or SIGTERM, then closes cleanly. Returns the exit code. */
+/**
+ * `keel-web run --port <port> [--log-level info]`: serves until SIGINT or SIGTERM, then closes cleanly,
+ * logging to stderr and `{RUNTIME_HOME}/logs/keel-web.log`. Returns the exit code.
+ */
 export function main(argv: string[]): Promise<number> {
   return runServiceProgram<RunFlags>(argv, {
     name: 'keel-web',
     description: 'Keel web server: the runtime over HTTP',
     runDescription: 'Start the web server',
     keyVariable: 'RUNTIME_AUTH_API_KEY',
+    logLevelVariable: 'RUNTIME_LOG_LEVEL',
     version,
     options: (run) =>
       run
@@ -50,6 +62,16 @@ async function serve(flags: RunFlags): Promise<number> {
     return 1;
   }
   if (bind.warning) process.stderr.write(`\n${bind.warning}\n\n`);
+  const runtimeDir = readEnv(process.env).home;
+  const log = createServiceLog({ level: flags.logLevel, file: join(runtimeDir, 'logs', 'keel-web.log') });
+  try {
+    return await serveWeb(flags, runtimeDir, log);
+  } finally {
+    log.close();
+  }
+}
+
+async function serveWeb(flags: RunFlags, runtimeDir: string, log: ServiceLog): Promise<number> {
   const trust = flags.trustProjectConfig === true ? true : undefined;
   const workdir = resolve(flags.workdir ?? '.');
   const app = await createServer({
@@ -57,6 +79,7 @@ async function serve(flags: RunFlags): Promise<number> {
     workdir,
     allowedHosts: [...listFromEnv(process.env.RUNTIME_ALLOWED_HOSTS), ...flags.allowedHost],
     allowedOrigins: [...listFromEnv(process.env.RUNTIME_ALLOWED_ORIGINS), ...flags.allowedOrigin],
+    serviceLog: log,
   });
   return serveUntilStopped({
     address: `${flags.host}:${flags.port}`,
@@ -69,8 +92,10 @@ async function serve(flags: RunFlags): Promise<number> {
     },
     close: () => app.close(),
     announce: (url) => `Keel web server listening on ${url}`,
+    log,
+    started: { runtime_dir: runtimeDir, workdir, log_file: log.file },
     notes: () => {
-      const note = unconfinedCommandsNote(readEnv(process.env).home, workdir, trust);
+      const note = unconfinedCommandsNote(runtimeDir, workdir, trust);
       return note ? [`Note: ${note}\n`] : [];
     },
   });

@@ -9,7 +9,13 @@ import {
 } from '@keel/protocol/runtime';
 import type { RuntimeOptions } from '@keel/runtime';
 import { loadConfig, readEnv } from '@keel/runtime/internal';
-import { frameworkOptions, healthRoutes, installApiDocs } from '@keel/service';
+import {
+  frameworkOptions,
+  healthRoutes,
+  installApiDocs,
+  logServerErrors,
+  type ServiceLog,
+} from '@keel/service';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AuditRecorder } from './audit-recorder.ts';
@@ -58,6 +64,16 @@ export interface ServerOptions {
   /** Fastify's request log (default off). */
   logger?: boolean;
   /**
+   * The service log (`keel-web run` makes one: stderr and `logs/keel-web.log` in the runtime directory):
+   * answers of 500 and audit entries not recorded. Default none.
+   */
+  serviceLog?: ServiceLog;
+  /**
+   * Largest request body in bytes (default 1 MiB). A larger one is answered 413 PAYLOAD_TOO_LARGE, which
+   * the client receives once it has sent the body (up to 4 times the limit; see @keel/service).
+   */
+  bodyLimit?: number;
+  /**
    * Window and request count of the rate limit, over configuration `rate_limit.window_seconds` and
    * `rate_limit.max_requests`; the limit itself is on only with `rate_limit.enabled: true`.
    */
@@ -82,14 +98,17 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   );
   const app = Fastify({
     logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
     ...frameworkOptions,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  // Before every route: its hooks reach the routes registered after it.
+  if (options.serviceLog) logServerErrors(app, options.serviceLog);
   // Spec section 5: authentication, then rate limit, then audit (each an onRequest hook, in this order);
   // the guard also refuses foreign Hosts and Origins before anything else runs (docs/security.md).
-  const audit = new AuditRecorder(async () => pool.for().store(), app.log);
+  const audit = new AuditRecorder(async () => pool.for().store(), options.serviceLog);
   const authorizeSocket = installGuard(app, {
     apiKey: options.apiKey ?? (env.RUNTIME_AUTH_API_KEY || undefined),
     allowedHosts: options.allowedHosts ?? listFromEnv(env.RUNTIME_ALLOWED_HOSTS),

@@ -46,6 +46,19 @@ export {
   sendJsonText,
 } from './http/index.ts';
 export {
+  createServiceLog,
+  isLogLevel,
+  type LogFields,
+  type LogLevel,
+  type LogStream,
+  logLevels,
+  logServerErrors,
+  RotatingFile,
+  type RotatingFileOptions,
+  type ServiceLog,
+  type ServiceLogOptions,
+} from './logging/index.ts';
+export {
   collect,
   type Listening,
   runServiceProgram,

@@ -1,7 +1,14 @@
 import cors from '@fastify/cors';
 import websocket from '@fastify/websocket';
 import { clientMessage, serverMessage, workbenchComponents } from '@keel/protocol/workbench';
-import { checkBind, frameworkOptions, healthRoutes, installApiDocs } from '@keel/service';
+import {
+  checkBind,
+  frameworkOptions,
+  healthRoutes,
+  installApiDocs,
+  logServerErrors,
+  type ServiceLog,
+} from '@keel/service';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { installBodyParsers, installErrorHandler, installGuard } from './http/index.ts';
@@ -37,7 +44,16 @@ export interface WorkbenchOptions {
   insecureNoAuth?: boolean;
   /** Fastify's request log (default off). */
   logger?: boolean;
-  /** Largest request body in bytes (default 40 MiB: tasks carry base64 images). */
+  /**
+   * The service log (`keel-workbench run` makes one: stderr and `logs/workbench.log`): answers of 500 and
+   * background failures (a knowledge layer, an init step, a todo, a session…) with their ids. Default none.
+   */
+  serviceLog?: ServiceLog;
+  /**
+   * Largest request body in bytes (default 40 MiB: tasks carry base64 images). A larger one is answered
+   * 413 PAYLOAD_TOO_LARGE, which the client receives once it has sent the body (up to 4 times the limit;
+   * see @keel/service).
+   */
   bodyLimit?: number;
   /** The built SPA to serve at `/` (default: `dist/` of the installed `@keel/workbench-web`). */
   spaDir?: string;
@@ -77,6 +93,8 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  // Before every route: its hooks reach the routes registered after it.
+  if (options.serviceLog) logServerErrors(app, options.serviceLog);
   // An empty body is no body, whatever its content type (body-less actions sent as JSON by many clients).
   installBodyParsers(app);
   // First of all hooks: foreign Hosts and Origins are refused before CORS or any route sees them.

@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { ServiceLog } from '@keel/service';
 import type { WorkbenchOptions } from './app.ts';
 import { Background } from './background.ts';
 import { runtimeCommandRunner } from './checks/index.ts';
 import { readConfig, type WorkbenchConfig, type WorkbenchPaths, workbenchPaths } from './config.ts';
 import { ConversationService } from './conversations/index.ts';
+import { FailureLog } from './logging/index.ts';
 import { PreviewService } from './previews/index.ts';
 import { announcedProjects, KnowledgeService, ProjectService, RepositoryTrust } from './projects/index.ts';
 import { builtinRunnerConfigs, createRunnerRegistry, type RunnerRegistry } from './runners/index.ts';
@@ -106,20 +108,25 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
       homesDir: join(config.home, 'runner-homes'),
     });
   const settings = new SettingsService(store.settings, paths.secrets, builtinRunnerConfigs());
+  const serviceLog = options.serviceLog;
+  // Every write of a project, a task, a todo or a session passes it: failures are logged from there.
+  const failures = serviceLog ? new FailureLog(serviceLog) : undefined;
   const sessions = new Sessions(store.sessions);
+  if (failures) sessions.onChange = (session) => failures.session(session);
   const log = new SessionLog(paths.sessionLog);
   const hub = new Hub();
   const runner = new SessionRunner({ store: sessions, log, hub, settings, runners: registry });
   sessions.busy = (id) => runner.isRunning(id);
-  const background = new Background((error) =>
-    process.emitWarning(
-      `workbench background work failed: ${(storeFailure(error) ?? (error as Error)).message}`,
-    ),
-  );
+  const background = new Background((error) => {
+    const message = (storeFailure(error) ?? (error as Error)).message;
+    if (serviceLog) serviceLog.error('background work failed', { error: message });
+    else process.emitWarning(`workbench background work failed: ${message}`);
+  });
   // Every write of a project or its knowledge is told on `project:{id}` (pages follow it, no polling).
-  const projectRecords = announcedProjects(store.projects, (project) =>
-    hub.publish({ type: 'project', channel: projectChannel(project.id), project }),
-  );
+  const projectRecords = announcedProjects(store.projects, (project) => {
+    failures?.project(project);
+    hub.publish({ type: 'project', channel: projectChannel(project.id), project });
+  });
   const projects = new ProjectService(projectRecords, settings, trust, {
     knowledgeDir: paths.knowledgeDir,
     home: paths.home,
@@ -136,8 +143,11 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
   // The flow from the registered stages (the five of the spec unless `stages` says otherwise).
   const flow = buildFlow(options.stages ?? defaultStages);
   const taskStore = new Tasks(store.tasks, flow);
-  taskStore.onChange = (task) =>
+  taskStore.onChange = (task) => {
+    failures?.task(task);
     hub.publish({ type: 'task', channel: taskChannel(task.id), task: taskSnapshot(task) });
+  };
+  if (failures) taskStore.onTodoChange = (todo) => failures.todo(todo);
   const mergeRequests = new MergeRequestFollower({
     store: taskStore,
     settings,
@@ -211,12 +221,14 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
     conversations,
     previews,
     async start() {
-      await unlessStoreFault('crash repair at start-up', async () => {
+      await unlessStoreFault(serviceLog, 'crash repair at start-up', async () => {
         await failInterruptedSessions(sessions, log);
         await store.projects.failInterrupted();
         await taskStore.failInterrupted();
         await cleanUpLogs(sessions, log, config.logRetentionDays);
-        mergeRequests.resume(await taskStore.list());
+        const all = await taskStore.list();
+        failures?.knownTasks(all);
+        mergeRequests.resume(all);
       });
       // What a delete cut short left behind goes, without holding up the start.
       background.run(async () => {
@@ -224,7 +236,7 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
       });
       timer = setInterval(
         () =>
-          void unlessStoreFault('log clean-up', async () => {
+          void unlessStoreFault(serviceLog, 'log clean-up', async () => {
             await cleanUpLogs(sessions, log, config.logRetentionDays);
           }),
         day,
@@ -290,12 +302,17 @@ export function taskSnapshot(task: Task): TaskSnapshot {
  * Runs housekeeping that writes. On a read-only database or a full disk it is skipped with a warning
  * saying why, and the service starts anyway: reads still work, and the next start tries again.
  */
-async function unlessStoreFault(what: string, work: () => Promise<void>): Promise<void> {
+async function unlessStoreFault(
+  serviceLog: ServiceLog | undefined,
+  what: string,
+  work: () => Promise<void>,
+): Promise<void> {
   try {
     await work();
   } catch (error) {
     const fault = storeFailure(error);
     if (!fault) throw error;
-    process.emitWarning(`workbench ${what} skipped: ${fault.message}`);
+    if (serviceLog) serviceLog.warn(`${what} skipped`, { error: fault.message });
+    else process.emitWarning(`workbench ${what} skipped: ${fault.message}`);
   }
 }

@@ -1,6 +1,7 @@
 import type { ErrorObject } from '@keel/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { refuseTooLargeBody } from './body-limit.ts';
 
 /** The services' error object: `{"error": {"code", "message", "details"?}}` is every error body. */
 export type ServiceErrorObject = ErrorObject;
@@ -21,9 +22,10 @@ export interface ErrorMapping {
 
 /**
  * The ONE mapping of failures to responses, for both services: invalid input is 400 INVALID_PARAMS naming
- * the field, a service's own error keeps its code and status, Fastify's own refusals (bad JSON, a body too
- * large) keep their 4xx status (a body over the limit is 413 PAYLOAD_TOO_LARGE, anything else INVALID_PARAMS), an unknown route is 404 NOT_FOUND, and anything else is a 500 whose cause
- * goes to the log with the request id, never to the client.
+ * the field, a service's own error keeps its code and status, a body over the limit is 413 PAYLOAD_TOO_LARGE
+ * (answered once the body is read, so the client gets it: `refuseTooLargeBody`), Fastify's other refusals
+ * (bad JSON, a wrong content length) keep their 4xx status as INVALID_PARAMS, an unknown route is 404
+ * NOT_FOUND, and anything else is a 500 whose cause goes to the log with the request id, never to the client.
  */
 export function installErrorHandling(app: FastifyInstance, mapping: ErrorMapping): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -43,6 +45,7 @@ export function installErrorHandling(app: FastifyInstance, mapping: ErrorMapping
     }
     const known = mapping.known(error);
     if (known) return reply.status(known.status).send(errorBody(known.error));
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuseTooLargeBody(request, reply);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       const code = error.statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_PARAMS';
       return reply

@@ -1,4 +1,5 @@
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { type LogFields, type LogLevel, logLevels, type ServiceLog } from '../logging/index.ts';
 
 /** The flags every service's `run` command takes. */
 export interface ServeFlags {
@@ -6,6 +7,8 @@ export interface ServeFlags {
   host: string;
   allowedHost: string[];
   insecureNoAuth?: boolean;
+  /** The least severe level the service logs (`--log-level`, else the service's variable, else info). */
+  logLevel: LogLevel;
 }
 
 export interface ServiceProgram<F extends ServeFlags> {
@@ -16,6 +19,8 @@ export interface ServiceProgram<F extends ServeFlags> {
   runDescription: string;
   /** The environment variable holding the API key (named in `--insecure-no-auth`'s help). */
   keyVariable: string;
+  /** The environment variable `--log-level` defaults to: `WORKBENCH_LOG_LEVEL`, `RUNTIME_LOG_LEVEL`. */
+  logLevelVariable: string;
   /** Options of this service's own, added to `run` after the shared ones. */
   options?(run: Command): void;
   /** Starts the service with the parsed flags; answers the exit code once it has stopped. */
@@ -24,9 +29,9 @@ export interface ServiceProgram<F extends ServeFlags> {
 }
 
 /**
- * `<name> run [--port 8000] [--host 127.0.0.1] [--allowed-host <name>…] [--insecure-no-auth]`: the one
- * command line of Keel's services. Returns the exit code (usage errors: commander's; failures: 1, with
- * the message on stderr).
+ * `<name> run [--port 8000] [--host 127.0.0.1] [--allowed-host <name>…] [--insecure-no-auth]
+ * [--log-level info]`: the one command line of Keel's services. Returns the exit code (usage errors, a
+ * bad log level among them: commander's; failures: 1, with the message on stderr).
  */
 export async function runServiceProgram<F extends ServeFlags>(
   argv: string[],
@@ -47,6 +52,12 @@ export async function runServiceProgram<F extends ServeFlags>(
     .option(
       '--insecure-no-auth',
       `listen beyond loopback without ${service.keyVariable} (anyone reaching it runs commands as you)`,
+    )
+    .addOption(
+      new Option('--log-level <level>', 'the least severe lines logged (stderr and the log file)')
+        .choices(logLevels)
+        .env(service.logLevelVariable)
+        .default('info'),
     );
   service.options?.(run);
   run.action(async (flags: F) => {
@@ -72,6 +83,10 @@ export interface Listening {
   announce(url: string): string;
   /** Printed on stderr once listening, before the announcement (warnings, notes), if any. */
   notes?: () => string[];
+  /** Told of the start (with the URL and `started`) and of the stop. */
+  log?: ServiceLog;
+  /** What the start line says besides the URL: the data directory, the log file. */
+  started?: LogFields;
 }
 
 /** Listens, says where, serves until SIGINT or SIGTERM, then closes cleanly. Answers the exit code. */
@@ -84,14 +99,19 @@ export async function serveUntilStopped(service: Listening): Promise<number> {
     process.stderr.write(`Error: cannot listen on ${service.address}: ${(error as Error).message}\n`);
     return 1;
   }
-  // Warnings and notes first: whoever waits for the announcement has them by then.
-  for (const note of service.notes?.() ?? []) process.stderr.write(note);
-  process.stdout.write(`${service.announce(url)}\n`);
-  await new Promise<void>((done) => {
+  // Heard before the announcement: whoever stops the service as soon as it is announced stops it cleanly.
+  const stopped = new Promise<NodeJS.Signals>((done) => {
     process.once('SIGINT', done);
     process.once('SIGTERM', done);
   });
+  // Warnings and notes first: whoever waits for the announcement has them by then.
+  for (const note of service.notes?.() ?? []) process.stderr.write(note);
+  process.stdout.write(`${service.announce(url)}\n`);
+  service.log?.info('started', { url, ...service.started, pid: process.pid });
+  const signal = await stopped;
+  service.log?.info('stopping', { signal });
   await service.close();
+  service.log?.info('stopped');
   return 0;
 }
 

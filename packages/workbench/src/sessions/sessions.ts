@@ -9,6 +9,8 @@ export class Sessions {
   readonly #records: SessionRecords;
   /** Whether a session is held for work now (the session runner's, in memory); set once by the services. */
   busy: (id: string) => boolean = () => false;
+  /** Told of every change of a session by `update` (the service log's failures). */
+  onChange: ((session: SessionRecord) => void) | undefined;
 
   constructor(records: SessionRecords) {
     this.#records = records;
@@ -31,7 +33,13 @@ export class Sessions {
   }
 
   async update(id: string, patch: SessionPatch): Promise<SessionRecord> {
-    return this.#record(await this.#records.update(id, patch));
+    const session = this.#record(await this.#records.update(id, patch));
+    try {
+      this.onChange?.(session);
+    } catch {
+      // a listener's failure is not the store's
+    }
+    return session;
   }
 
   async byStatus(status: SessionRecord['status']): Promise<SessionRecord[]> {

@@ -30,6 +30,8 @@ export class Tasks {
   readonly #changing = new Map<string, Promise<unknown>>();
   /** Told of every change of a task's row (the WebSocket's `task:{id}` channel). */
   onChange: ((task: Task) => void) | undefined;
+  /** Told of every change of a todo by `updateTodo` (the service log's failures). */
+  onTodoChange: ((todo: Todo) => void) | undefined;
 
   constructor(records: TaskRecords, flow?: Flow) {
     this.#records = records;
@@ -160,8 +162,14 @@ export class Tasks {
     return this.#records.replaceTodos(taskId, items);
   }
 
-  updateTodo(id: string, patch: TodoPatch): Promise<Todo> {
-    return this.#records.updateTodo(id, patch);
+  async updateTodo(id: string, patch: TodoPatch): Promise<Todo> {
+    const todo = await this.#records.updateTodo(id, patch);
+    try {
+      this.onTodoChange?.(todo);
+    } catch {
+      // a listener's failure is not the store's
+    }
+    return todo;
   }
 
   /** Inserts a pending todo at `position` (1-based, default the end), moving the later ones down. */

@@ -1,0 +1,1 @@
+export { FailureLog } from './failure-log.ts';

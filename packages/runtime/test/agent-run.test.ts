@@ -114,7 +114,8 @@ describe('an agent run against the scripted model over HTTP', () => {
   test('a malformed tool call goes back to the model, which repairs it', async () => {
     await using h = await startHarness(
       [
-        { toolCalls: [{ name: 'read_file', arguments: '{"path": "notes.txt"' }] },
+        // Not repairable (a missing closing brace would be: model/tool-arguments.ts).
+        { toolCalls: [{ name: 'read_file', arguments: '{"path": notes.txt}' }] },
         {
           when: { lastRole: 'tool', lastMessageIncludes: 'not valid JSON' },
           toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }],
@@ -131,7 +132,7 @@ describe('an agent run against the scripted model over HTTP', () => {
     expect(results[0]).toMatch(/^Error: Invalid arguments for read_file: the arguments are not valid JSON/);
     expect(results[0]).toContain('2 retries left');
     expect(results[1]).toContain('remember the milk');
-    expect(result?.tool_traces[0]?.args).toEqual({ _raw: '{"path": "notes.txt"' });
+    expect(result?.tool_traces[0]?.args).toEqual({ _raw: '{"path": notes.txt}' });
     expect(result?.metadata.issues).toHaveLength(1);
   });
 

@@ -1,10 +1,10 @@
 // Entry point of `keel-mock-model`: serve a JSON script until SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
 import { isTestkitError, TestkitError } from './errors.ts';
-import type { ScriptFile } from './mock-model/index.ts';
-import { loadScriptFile, startMockModel } from './mock-model/index.ts';
+import type { MockProfileName, ScriptFile } from './mock-model/index.ts';
+import { loadScriptFile, mockProfileNames, startMockModel } from './mock-model/index.ts';
 
-const usage = `Usage: keel-mock-model [--script file.json] [--port N] [--chunk-size N]
+const usage = `Usage: keel-mock-model [--script file.json] [--port N] [--chunk-size N] [--profile NAME]
 
 Serve a scripted model on http://127.0.0.1:PORT. One script answers every protocol:
 
@@ -19,6 +19,8 @@ Options:
                       Without it, every model request gets a "script exhausted" error.
   --port <n>          Port to listen on (default 0: a free port).
   --chunk-size <n>    Characters per streamed text chunk (default 8).
+  --profile <name>    Write chat completions as this server does (default openai):
+                      ${mockProfileNames.join(', ')}.
   -h, --help          Show this help.
 
 Prints "Mock model listening on <base URL>" and runs until SIGINT or SIGTERM.`;
@@ -35,6 +37,15 @@ function parseInteger(name: string, value: string | undefined, min: number, max:
   return number;
 }
 
+function parseProfile(value: string | undefined): MockProfileName | undefined {
+  if (value === undefined) return undefined;
+  if ((mockProfileNames as readonly string[]).includes(value)) return value as MockProfileName;
+  throw new TestkitError(
+    'INVALID_ARGS',
+    `--profile must be one of ${mockProfileNames.join(', ')}, got "${value}"`,
+  );
+}
+
 async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
@@ -42,6 +53,7 @@ async function main(argv: string[]): Promise<void> {
       script: { type: 'string' },
       port: { type: 'string' },
       'chunk-size': { type: 'string' },
+      profile: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -52,12 +64,14 @@ async function main(argv: string[]): Promise<void> {
   }
   const port = parseInteger('port', values.port, 0, 65535);
   const chunkSize = parseInteger('chunk-size', values['chunk-size'], 1, 1_000_000);
+  const profile = parseProfile(values.profile);
   const file: ScriptFile = values.script ? await loadScriptFile(values.script) : { replies: [] };
   const server = await startMockModel({
     script: file.replies,
     ...(file.models ? { models: file.models } : {}),
     ...(port === undefined ? {} : { port }),
     ...(chunkSize === undefined ? {} : { chunkSize }),
+    ...(profile === undefined ? {} : { profile }),
   });
   process.stdout.write(`Mock model listening on ${server.url}\n`);
   const stop = (): void => {

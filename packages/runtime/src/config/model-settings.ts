@@ -63,6 +63,8 @@ export function resolveModelSettings(
   return {
     model,
     apiKey,
+    // The server's dialect: the config's choice, else the client picks one from the endpoint and model.
+    ...(config.model_profile ? { profile: config.model_profile } : {}),
     ...(baseURL ? { baseURL } : {}),
     ...(enableThinking !== undefined ? { enableThinking } : {}),
     ...(thinkingBudget !== undefined ? { thinkingBudget } : {}),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelProfileNames } from '../model/profiles.ts';
 
 /** One language's server in config `lsp.servers`; what it leaves unset keeps the built-in server's. */
 const lspServerSchema = z.looseObject({
@@ -38,6 +39,11 @@ export const configSchema = z.looseObject({
     .optional(),
   model: z.string().optional(),
   model_base_url: z.string().optional(),
+  /**
+   * How to read and write the model server's dialect (model/profiles.ts, docs/models.md); chosen from the
+   * endpoint and the model's name when unset.
+   */
+  model_profile: z.enum(modelProfileNames).optional(),
   /** Thinking mode by default (a request's `enable_thinking` wins). */
   enable_thinking: z.boolean().optional(),
   thinking_budget: z.number().int().positive().optional(),

@@ -121,6 +121,12 @@ export const projectTrustKeys: readonly TrustKey[] = [
   { key: '$schema', applies: 'always', kind: 'harmless', why: 'editor hint' },
   { key: 'model', applies: 'always', kind: 'harmless', why: 'model name' },
   { key: 'enable_thinking', applies: 'always', kind: 'harmless', why: 'thinking mode' },
+  {
+    key: 'model_profile',
+    applies: 'always',
+    kind: 'harmless',
+    why: "how the model server's answers are read",
+  },
   { key: 'thinking_budget', applies: 'always', kind: 'harmless', why: 'thinking tokens' },
   { key: 'skills.enabled', applies: 'always', kind: 'harmless', why: 'which skills are offered' },
   { key: 'skills.disabled', applies: 'always', kind: 'harmless', why: 'which skills are offered' },

@@ -5,8 +5,11 @@ import { CancelledError, type KeelError } from '../errors/index.ts';
 import { httpFetch } from './http-fetch.ts';
 import { type ModelEndpoint, mapModelError, retryAfterSeconds } from './map-error.ts';
 import type { ChatMessage, ToolCall } from './messages.ts';
+import { type ModelProfile, type ModelProfileName, resolveProfile } from './profiles.ts';
+import { refusedFor, refusedParameter, rememberRefusal, withoutRefused } from './refused-parameters.ts';
 import { RequestEncoder } from './request-encoder.ts';
 import { defaultRetryPolicy, type RetryPolicy, retryDelayMs } from './retry.ts';
+import { TurnAssembler } from './turn-assembler.ts';
 
 /** Where and how to reach a chat-completions-compatible model. */
 export interface ModelSettings {
@@ -19,6 +22,15 @@ export interface ModelSettings {
   enableThinking?: boolean;
   /** Maximum thinking tokens (`thinking_budget`). */
   thinkingBudget?: number;
+  /** Maximum tokens of one answer (`max_tokens`, or `max_completion_tokens` where that is wanted). */
+  maxOutputTokens?: number;
+  /** Sampling temperature (`temperature`); OpenAI's reasoning models take none. */
+  temperature?: number;
+  /**
+   * How to read and write this server's dialect (profiles.ts, docs/models.md): the `model_profile`
+   * setting. Without it, the profile is chosen from the endpoint and the model's name.
+   */
+  profile?: ModelProfileName;
   retry?: Partial<RetryPolicy>;
   /** Per-request timeout in milliseconds (default 10 minutes). */
   timeoutMs?: number;
@@ -60,8 +72,6 @@ export interface TurnHandlers {
   onRetry?(notice: RetryNotice): void | Promise<void>;
 }
 
-type StreamDelta = OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta & { reasoning_content?: string };
-
 /** Where the model client goes when no base URL is set anywhere (the OpenAI client's default). */
 export const defaultModelBaseUrl = 'https://api.openai.com/v1';
 
@@ -74,6 +84,8 @@ export class ModelClient {
   readonly #endpoint: ModelEndpoint;
   /** Each conversation's request encoder (request-encoder.ts), by its first message: runs in parallel share a client. */
   readonly #encoders = new WeakMap<ChatMessage, RequestEncoder>();
+  /** The server's dialect: what to read from its answers and what not to send it. */
+  readonly profile: ModelProfile;
 
   constructor(settings: ModelSettings) {
     this.settings = settings;
@@ -83,6 +95,7 @@ export class ModelClient {
       model: settings.model,
       keyed: settings.apiKey !== 'no-key',
     };
+    this.profile = resolveProfile(this.#endpoint.baseURL, settings.model, settings.profile);
     // Retries are ours, so that each one is announced as a `retry` event.
     this.#client = new OpenAI({
       apiKey: settings.apiKey,
@@ -126,32 +139,59 @@ export class ModelClient {
     handlers: TurnHandlers,
     signal?: AbortSignal,
   ): Promise<TurnResult> {
-    const head: Record<string, unknown> = {
-      model: this.settings.model,
-      stream: true,
-      stream_options: { include_usage: true },
-    };
-    if (this.settings.enableThinking !== undefined) head.enable_thinking = this.settings.enableThinking;
-    if (this.settings.thinkingBudget !== undefined) head.thinking_budget = this.settings.thinkingBudget;
     const first = messages[0];
     let encoder = first && this.#encoders.get(first);
     if (!encoder) {
-      encoder = new RequestEncoder();
+      encoder = new RequestEncoder({ reasoningSentBack: this.profile.reasoningSentBack });
       if (first) this.#encoders.set(first, encoder);
     }
-    const body = encoder.encode(head, messages, tools);
-    let answered = false;
-    try {
-      const result = await this.#send(body, handlers, signal);
-      answered = true;
-      return result;
-    } finally {
-      encoder.settle(body, answered);
+    const toolNames = new Set(tools.map((tool) => tool.function.name));
+    const { baseURL, model } = this.#endpoint;
+    // A 400 naming a field of ours is answered by sending the request again without it, once per field;
+    // the endpoint and model remember it for every later request of the process.
+    for (const tried = new Set<string>(); ; ) {
+      const head = withoutRefused(this.#head(), refusedFor(baseURL, model));
+      const body = encoder.encode(head, messages, tools);
+      let answered = false;
+      try {
+        const result = await this.#send(body, toolNames, handlers, signal);
+        answered = true;
+        return result;
+      } catch (error) {
+        const refused = signal?.aborted ? undefined : refusedParameter(error, head);
+        if (!refused || tried.has(refused.param)) throw error;
+        tried.add(refused.param);
+        rememberRefusal(baseURL, model, refused);
+      } finally {
+        encoder.settle(body, answered);
+      }
     }
   }
 
+  /** The request's fields besides messages and tools, as this profile's server wants them. */
+  #head(): Record<string, unknown> {
+    const { settings, profile } = this;
+    const head: Record<string, unknown> = {
+      model: settings.model,
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    if (settings.enableThinking !== undefined) head.enable_thinking = settings.enableThinking;
+    if (settings.thinkingBudget !== undefined) head.thinking_budget = settings.thinkingBudget;
+    if (settings.maxOutputTokens !== undefined) head.max_tokens = settings.maxOutputTokens;
+    if (settings.temperature !== undefined) head.temperature = settings.temperature;
+    const omitted = new Map<string, string | undefined>(profile.omits.map((field) => [field, undefined]));
+    for (const [field, name] of Object.entries(profile.renames)) omitted.set(field, name);
+    return withoutRefused(head, omitted);
+  }
+
   /** Sends one encoded request and assembles the streamed answer. */
-  async #send(body: Buffer, handlers: TurnHandlers, signal?: AbortSignal): Promise<TurnResult> {
+  async #send(
+    body: Buffer,
+    toolNames: ReadonlySet<string>,
+    handlers: TurnHandlers,
+    signal?: AbortSignal,
+  ): Promise<TurnResult> {
     // The body goes as bytes, so the openai client sends it as it is instead of serialising it again.
     const stream = await this.#client.post<Stream<OpenAI.Chat.Completions.ChatCompletionChunk>>(
       '/chat/completions',
@@ -162,47 +202,11 @@ export class ModelClient {
         ...(signal ? { signal } : {}),
       },
     );
-    const result: TurnResult = {
-      text: '',
-      reasoning: '',
-      toolCalls: [],
-      usage: { input_tokens: 0, output_tokens: 0 },
-      finishReason: 'stop',
-    };
-    const calls = new Map<number, ToolCall>();
-    for await (const chunk of stream) {
-      if (chunk.usage) {
-        result.usage = {
-          input_tokens: chunk.usage.prompt_tokens,
-          output_tokens: chunk.usage.completion_tokens,
-        };
-      }
-      const choice = chunk.choices[0];
-      if (!choice) continue;
-      const delta = choice.delta as StreamDelta;
-      if (delta.reasoning_content) {
-        result.reasoning += delta.reasoning_content;
-        await handlers.onThinking?.(delta.reasoning_content);
-      }
-      if (delta.content) {
-        result.text += delta.content;
-        await handlers.onText?.(delta.content);
-      }
-      for (const part of delta.tool_calls ?? []) {
-        const call = calls.get(part.index) ?? { id: '', name: '', arguments: '' };
-        if (part.id) call.id = part.id;
-        if (part.function?.name) call.name += part.function.name;
-        if (part.function?.arguments) call.arguments += part.function.arguments;
-        calls.set(part.index, call);
-      }
-      if (choice.finish_reason) result.finishReason = choice.finish_reason;
-    }
+    const turn = new TurnAssembler(this.profile, toolNames, handlers);
+    for await (const chunk of stream) await turn.add(chunk);
     // The openai stream ends quietly when aborted; a cut-short turn must not pass for a finished one.
     if (signal?.aborted) throw new CancelledError();
-    result.toolCalls = [...calls.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([index, call]) => ({ ...call, id: call.id || `call_${index}` }));
-    return result;
+    return turn.finish();
   }
 }
 

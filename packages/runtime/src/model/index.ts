@@ -5,5 +5,7 @@ export { toWireMessages } from './messages.ts';
 export { lookupModel } from './model-names.ts';
 export type { ModelPrice } from './pricing.ts';
 export { builtInPrices, costOf, priceOf } from './pricing.ts';
+export type { ModelProfile, ModelProfileName } from './profiles.ts';
+export { modelProfileNames, modelProfiles, resolveProfile } from './profiles.ts';
 export type { RetryPolicy } from './retry.ts';
 export { defaultRetryPolicy } from './retry.ts';

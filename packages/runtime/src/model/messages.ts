@@ -25,13 +25,23 @@ export type ChatMessage =
 
 type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
+/** How the endpoint wants messages written (the model profile's part of it, profiles.ts). */
+export interface WireOptions {
+  /**
+   * Send an assistant turn's reasoning back as `reasoning_content`: never (most servers refuse or ignore
+   * it), or with every turn that called tools, empty if there was none (DeepSeek's thinking mode answers
+   * 400 without it).
+   */
+  reasoningSentBack?: 'never' | 'tool-call-turns';
+}
+
 /** Maps our messages to chat-completions messages; images become `image_url` data URLs. */
-export function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] {
-  return messages.map(toWireMessage);
+export function toWireMessages(messages: readonly ChatMessage[], options: WireOptions = {}): WireMessage[] {
+  return messages.map((message) => toWireMessage(message, options));
 }
 
 /** One message in the chat-completions format. */
-export function toWireMessage(message: ChatMessage): WireMessage {
+export function toWireMessage(message: ChatMessage, options: WireOptions = {}): WireMessage {
   switch (message.role) {
     case 'system':
       return { role: 'system', content: message.content };
@@ -51,6 +61,9 @@ export function toWireMessage(message: ChatMessage): WireMessage {
       return {
         role: 'assistant',
         content: message.content,
+        ...(message.tool_calls?.length && options.reasoningSentBack === 'tool-call-turns'
+          ? { reasoning_content: message.reasoning ?? '' }
+          : {}),
         ...(message.tool_calls?.length
           ? {
               tool_calls: message.tool_calls.map((call) => ({

@@ -1,5 +1,5 @@
 import type { ModelTool } from './client.ts';
-import { type ChatMessage, toWireMessage } from './messages.ts';
+import { type ChatMessage, toWireMessage, type WireOptions } from './messages.ts';
 
 /** Room kept before the messages for the body's opening (head and tools), grown when it does not fit. */
 const minimumRoom = 32 * 1024;
@@ -31,6 +31,12 @@ export class RequestEncoder {
   #toolsField = '';
   /** The buffer whose body is out (its request not settled yet). */
   #lent: Buffer | undefined;
+  readonly #wire: WireOptions;
+
+  /** `wire`: how the endpoint wants messages written (messages.ts). */
+  constructor(wire: WireOptions = {}) {
+    this.#wire = wire;
+  }
 
   /** The bytes of `{...head, tools, messages}` as JSON (no `tools` when there is none). */
   encode(
@@ -82,7 +88,7 @@ export class RequestEncoder {
     let at = same ? this.#ends[same - 1]! : this.#room;
     for (let index = same; index < messages.length; index++) {
       const message = messages[index]!;
-      const json = (index ? ',' : '') + JSON.stringify(toWireMessage(message));
+      const json = (index ? ',' : '') + JSON.stringify(toWireMessage(message, this.#wire));
       const length = Buffer.byteLength(json);
       this.#reserve(at, length);
       at += this.#bytes.write(json, at);

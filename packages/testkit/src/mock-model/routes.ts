@@ -5,12 +5,18 @@ import type { HandlerContext } from './exchange.ts';
 import { routeGemini } from './gemini-handler.ts';
 import { sendJson } from './http.ts';
 import { openAIError } from './openai-error.ts';
+import type { ChatProfile } from './profiles.ts';
 import { handleResponses } from './responses-handler.ts';
 import { postBody } from './route-helpers.ts';
 import type { ChatRequestBody, MockProtocol, RecordedRequest } from './types.ts';
 
 /** Everything a route needs: the handler context plus the listed models. */
-export type RouteContext = HandlerContext & { models: readonly string[]; created: number };
+export type RouteContext = HandlerContext & {
+  models: readonly string[];
+  created: number;
+  /** The chat-completions dialect (profiles.ts); undefined for OpenAI's wire. */
+  profile: ChatProfile | undefined;
+};
 
 const openAIErrorBody = (status: number, message: string) => openAIError(status, message);
 

@@ -39,6 +39,7 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
     chunkSize: resolved.chunkSize,
     created: Math.floor(Date.now() / 1000),
     nextId: (prefix) => `${prefix}_mock_${++counter}`,
+    profile: resolved.profile,
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,3 +1,5 @@
+import type { MockProfileName } from './profiles.ts';
+
 /** Who sent the last message of a request, as OpenAI names roles (every protocol's roles map to these). */
 export type MessageRole = 'user' | 'assistant' | 'tool' | 'system';
 
@@ -64,6 +66,11 @@ export type MockModelOptions = {
   chunkSize?: number;
   /** Port to listen on; default 0 (a free port). */
   port?: number;
+  /**
+   * Write chat completions as this server family does (profiles.ts: each behaviour and its source), e.g.
+   * `ollama`, `vllm-hermes`, `llamacpp`, `deepseek`, `openai-reasoning`; default `openai`, OpenAI's wire.
+   */
+  profile?: MockProfileName;
 };
 
 /**

@@ -18,6 +18,7 @@ interface RunFlags extends ServeFlags {
   workdir?: string;
   allowedOrigin: string[];
   trustProjectConfig?: boolean;
+  queueOnly?: boolean;
 }
 
 /**
@@ -44,7 +45,8 @@ export function main(argv: string[]): Promise<number> {
         .option(
           '--trust-project-config',
           "apply every key of a workdir's .runtime/config.json (commands, endpoints, sandbox) without keel trust",
-        ),
+        )
+        .option('--queue-only', 'execute no run here: every run started over HTTP waits for a `keel worker`'),
     serve,
   });
 }
@@ -74,8 +76,12 @@ async function serve(flags: RunFlags): Promise<number> {
 async function serveWeb(flags: RunFlags, runtimeDir: string, log: ServiceLog): Promise<number> {
   const trust = flags.trustProjectConfig === true ? true : undefined;
   const workdir = resolve(flags.workdir ?? '.');
+  const runtime = {
+    ...(trust ? { trustProjectConfig: trust } : {}),
+    ...(flags.queueOnly ? { queueOnly: true } : {}),
+  };
   const app = await createServer({
-    ...(trust ? { runtime: { trustProjectConfig: trust } } : {}),
+    runtime,
     workdir,
     allowedHosts: [...listFromEnv(process.env.RUNTIME_ALLOWED_HOSTS), ...flags.allowedHost],
     allowedOrigins: [...listFromEnv(process.env.RUNTIME_ALLOWED_ORIGINS), ...flags.allowedOrigin],
@@ -93,10 +99,13 @@ async function serveWeb(flags: RunFlags, runtimeDir: string, log: ServiceLog): P
     close: () => app.close(),
     announce: (url) => `Keel web server listening on ${url}`,
     log,
-    started: { runtime_dir: runtimeDir, workdir, log_file: log.file },
+    started: { runtime_dir: runtimeDir, workdir, log_file: log.file, queue_only: flags.queueOnly === true },
     notes: () => {
       const note = unconfinedCommandsNote(runtimeDir, workdir, trust);
-      return note ? [`Note: ${note}\n`] : [];
+      return [
+        ...(note ? [`Note: ${note}\n`] : []),
+        ...(flags.queueOnly ? ['Queue only: runs wait for a `keel worker` on the same store.\n'] : []),
+      ];
     },
   });
 }

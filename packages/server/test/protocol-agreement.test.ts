@@ -161,6 +161,13 @@ const samples: { [K in EventType]: EventOf<K> } = {
     status: 'completed',
     error: null,
   },
+  run_recovered: {
+    type: 'run_recovered',
+    session_id: 's',
+    lost_owner: 'worker-a',
+    recovered_by: 'worker-b',
+    recovery: 1,
+  },
 };
 
 /** A JSON Schema with its `required` lists in one order: the same fields, whichever order they were named in. */

@@ -18,6 +18,7 @@ import type {
   NewRun,
   NewStep,
   NewTask,
+  OrphanClaim,
   Project,
   ProjectChange,
   ProjectQuery,
@@ -89,6 +90,9 @@ export class PostgresRunStore implements RunStore {
   }
   claimNext(claim: Claim): Promise<Run | null> {
     return runs.claimNext(this.#db, claim);
+  }
+  claimOrphan(claim: Claim): Promise<OrphanClaim | null> {
+    return runs.claimOrphan(this.#db, claim);
   }
   renewLease(id: string, claim: Claim): Promise<boolean> {
     return runs.renewLease(this.#db, id, claim);

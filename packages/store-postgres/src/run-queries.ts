@@ -1,6 +1,14 @@
 import { AgentLimitReachedError, RunNotFoundError } from '@keel/runtime/errors';
 import { newId } from '@keel/runtime/store';
-import type { Claim, NewRun, Run, RunQuery, RunStatus, RunTransition } from '@keel/runtime/store/contract';
+import type {
+  Claim,
+  NewRun,
+  OrphanClaim,
+  Run,
+  RunQuery,
+  RunStatus,
+  RunTransition,
+} from '@keel/runtime/store/contract';
 import { finishedStatuses } from '@keel/runtime/store/contract';
 import { limitOf } from './approval-queries.ts';
 import type { Database } from './database.ts';
@@ -186,6 +194,29 @@ export async function claimNext(db: Database, claim: Claim): Promise<Run | null>
     [claim.owner, claim.leaseMs],
   );
   return row ? toRun(row) : null;
+}
+
+/**
+ * Takes over the oldest running run whose lease ran out. SKIP LOCKED plus the lease check in the UPDATE
+ * (re-read after any row lock) make it one worker's: a second worker finds the lease renewed and skips it.
+ */
+export async function claimOrphan(db: Database, claim: Claim): Promise<OrphanClaim | null> {
+  const row = await db.row<RunRow & { lost_owner: string | null }>(
+    `WITH orphan AS (
+       SELECT id, lease_owner FROM ${db.t.runs}
+       WHERE status = 'running' AND (lease_expires_at IS NULL OR lease_expires_at <= now())
+       ORDER BY ord LIMIT 1 FOR UPDATE SKIP LOCKED
+     )
+     UPDATE ${db.t.runs} r
+     SET lease_owner = $1, lease_expires_at = now() + $2::double precision * interval '1 millisecond',
+         updated_at = now()
+     FROM orphan
+     WHERE r.id = orphan.id AND r.status = 'running'
+       AND (r.lease_expires_at IS NULL OR r.lease_expires_at <= now())
+     RETURNING r.*, orphan.lease_owner AS lost_owner`,
+    [claim.owner, claim.leaseMs],
+  );
+  return row ? { run: toRun(row), lost_owner: row.lost_owner } : null;
 }
 
 export async function renewLease(db: Database, id: string, claim: Claim): Promise<boolean> {

@@ -56,6 +56,25 @@ async function work(runtime: Runtime, flags: WorkerFlags, io: CliIo): Promise<nu
           attempt: run.attempt,
         });
       },
+      onRecover: ({ run, lostOwner, recovery }) => {
+        const what =
+          run.status === 'failed' ? 'failed it: too many recoveries' : `queued it (recovery ${recovery})`;
+        io.err.write(terminalSafe(`Recovered ${run.id}: its worker ${lostOwner} is gone; ${what}.\n`));
+        if (flags.json) {
+          report('', {
+            type: 'recovered',
+            run_id: run.id,
+            status: run.status,
+            lost_owner: lostOwner,
+            recovery,
+          });
+        }
+      },
+      onStoreUnreachable: (error, retryInMs) => {
+        const { message } = toErrorObject(error);
+        io.err.write(terminalSafe(`Store unreachable (${message}); trying again in ${retryInMs} ms.\n`));
+      },
+      onStoreReachable: () => void io.err.write('Store reachable again; taking queued runs.\n'),
       onOutcome: async ({ run, error }) => {
         current = undefined;
         const pending =

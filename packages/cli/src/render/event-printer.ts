@@ -116,6 +116,14 @@ export function createEventPrinter(options: PrinterOptions): (event: RuntimeEven
       case 'retry':
         line(color('yellow', retryLabel(event)));
         break;
+      case 'run_recovered':
+        line(
+          color(
+            'yellow',
+            `↻ recovered by ${event.recovered_by} (recovery ${event.recovery}): ${event.lost_owner ?? 'its worker'} stopped holding the run`,
+          ),
+        );
+        break;
       case 'circuit_breaker':
         line(color('red', `⛔ circuit breaker: ${event.reason}`));
         break;

@@ -82,6 +82,12 @@ export const runEventSchemas = {
     status: z.string(),
     error: z.string().nullable(),
   }),
+  /** A worker took the run over after its lease expired (its worker or server died) and queued it again. */
+  run_recovered: event('run_recovered', {
+    lost_owner: z.string().nullable(),
+    recovered_by: z.string(),
+    recovery: z.number().int(),
+  }),
 } as const;
 
 type Schemas = typeof runEventSchemas;
@@ -106,6 +112,7 @@ export const runEvent = z.discriminatedUnion('type', [
   runEventSchemas.error,
   runEventSchemas.agent_spawned,
   runEventSchemas.agent_finished,
+  runEventSchemas.run_recovered,
 ]);
 export type RunEvent = z.infer<typeof runEvent>;
 export type RunEventOf<K extends RunEventType> = z.infer<Schemas[K]>;

@@ -76,6 +76,7 @@ export const wsRunEventSchemas = {
   user_input_received: runEventSchemas.user_input_received.extend({ seq }),
   agent_spawned: runEventSchemas.agent_spawned.extend({ seq }),
   agent_finished: runEventSchemas.agent_finished.extend({ seq }),
+  run_recovered: runEventSchemas.run_recovered.extend({ seq }),
 } as const;
 
 /** The first message of a run: `session_start` on this surface (spec section 4), with the run and its seq. */

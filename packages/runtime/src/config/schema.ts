@@ -278,6 +278,13 @@ export const configSchema = z.looseObject({
       lease_ms: z.number().int().min(500).optional(),
       /** Time budget of every run in ms (default 0: none). */
       max_duration_ms: z.number().int().nonnegative().optional(),
+      /**
+       * Whether a worker takes over a run whose lease expired (its worker or server died) and queues it
+       * again from its last checkpoint, as `keel runs recover` does (default true).
+       */
+      auto_recover: z.boolean().optional(),
+      /** How many times a run is recovered before it ends `failed` instead (default 3). */
+      max_recoveries: z.number().int().nonnegative().optional(),
     })
     .optional(),
 });

@@ -77,6 +77,12 @@ export const eventSchemas = {
     status: z.string(),
     error: z.string().nullable(),
   }),
+  // A worker took over the run after its lease expired (beyond the spec's stream events: runs/orphan-recovery.ts).
+  run_recovered: z.object({
+    lost_owner: z.string().nullable(),
+    recovered_by: z.string(),
+    recovery: z.number().int(),
+  }),
 } as const;
 
 export type EventType = keyof typeof eventSchemas;

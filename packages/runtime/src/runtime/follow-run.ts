@@ -10,6 +10,8 @@ export interface FollowDeps {
   events: EventManager;
   /** Claims and executes the run in this process (null: another worker claimed it first). */
   drive(runId: string, options: DriveOptions): Promise<ExecutionOutcome | null>;
+  /** This runtime only queues (RuntimeOptions.queueOnly): a queued run is waited on, not driven. */
+  queueOnly?: boolean;
   /** Asks for the run to be cancelled, from any process. */
   cancel(runId: string): Promise<Run>;
   /** Expires the run's approvals past their interaction timeout (RunControls.expireOverdue). */
@@ -52,7 +54,7 @@ export async function followRun(
       run = await store.getRun(runId);
     }
     if (finishedStatuses.includes(run.status) && run.last_seq <= delivered) return finalResult(run);
-    if (run.status === 'queued') {
+    if (run.status === 'queued' && !deps.queueOnly) {
       const outcome = await deps.drive(runId, { ...(signal ? { signal } : {}), onEvent });
       if (outcome?.error && finishedStatuses.includes(outcome.run.status)) throw outcome.error;
       continue;

@@ -2,7 +2,7 @@ import { type AgentsApi, settleEndedRun } from '../agents/index.ts';
 import type { RuntimeEnv } from '../config/index.ts';
 import type { EventManager } from '../events/index.ts';
 import type { McpClientPool } from '../mcp/index.ts';
-import { type ExecutionOutcome, RunControls } from '../runs/index.ts';
+import { defaultRecoveryPolicy, type ExecutionOutcome, RunControls } from '../runs/index.ts';
 import type { Run, SessionStore } from '../store/index.ts';
 import type { LspServers } from '../tools/index.ts';
 import { executeClaimed } from './execute-claimed.ts';
@@ -50,6 +50,10 @@ export class RunDriver {
   /** Claims a queued run and executes it here; null when another worker claimed it first. */
   async drive(runId: string, options: DriveOptions = {}): Promise<ExecutionOutcome | null> {
     const { store } = await this.#deps.stores.opened();
+    if (this.#deps.options.queueOnly) {
+      await store.getRun(runId); // an unknown run is still RUN_NOT_FOUND
+      return null;
+    }
     const claimed = await store.claimRun(runId, { owner: this.#deps.workerId, leaseMs: this.#leaseMs() });
     if (!claimed) {
       // An unknown run is RUN_NOT_FOUND, not null.
@@ -63,11 +67,13 @@ export class RunDriver {
   async work(options: WorkOptions = {}): Promise<void> {
     await workLoop(
       {
-        store: (await this.#deps.stores.opened()).store,
+        store: async () => (await this.#deps.stores.opened()).store,
         owner: this.#deps.workerId,
         leaseMs: () => this.#leaseMs(),
         execute: (run, driveOptions) => this.#execute(run, driveOptions),
         expire: async () => (await this.controls()).expireOverdue(),
+        recovery: () => ({ ...defaultRecoveryPolicy, ...this.#deps.stores.configRecovery }),
+        afterFailed: async (run) => settleEndedRun((await this.#deps.stores.opened()).store, run),
       },
       options,
     );
@@ -81,6 +87,7 @@ export class RunDriver {
         store: (await this.#deps.stores.opened()).store,
         events: this.#deps.events,
         drive: (id, driveOptions) => this.drive(id, driveOptions),
+        queueOnly: this.#deps.options.queueOnly === true,
         cancel: (id) => this.#deps.cancel(id),
         expire: async (id) => {
           // A run parked on a sub-agent whose end could not wake it (a crash between) goes on from here.

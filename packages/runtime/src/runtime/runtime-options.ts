@@ -2,7 +2,7 @@ import type { ProjectTrust } from '../config/index.ts';
 import type { RuntimeEvent } from '../events/index.ts';
 import type { McpServerConfig } from '../mcp/index.ts';
 import type { RetryPolicy } from '../model/index.ts';
-import type { ExecutionOutcome } from '../runs/index.ts';
+import type { ExecutionOutcome, RecoveredOrphan } from '../runs/index.ts';
 import type { BlobStore, Run, RunStore } from '../store/index.ts';
 import type { EditorFiles, LspConfig, ToolRegistry, UnconfinedCommands } from '../tools/index.ts';
 import type { Workflow } from '../workflow/index.ts';
@@ -85,6 +85,12 @@ export interface RuntimeOptions {
   lsp?: LspConfig;
   /** How long this worker's claim on a run lasts without renewal (default config `runs.lease_ms` or 15 s). */
   leaseMs?: number;
+  /**
+   * This runtime executes no run (an API server in front of workers, `keel-web run --queue-only`): `start`
+   * leaves every run queued, `drive` claims none, and `run`, `stream` and `follow` follow the run while
+   * a worker (`keel worker`, `runtime.work`) executes it.
+   */
+  queueOnly?: boolean;
   /** Environment to read instead of process.env. */
   env?: NodeJS.ProcessEnv;
   /** Tools to offer instead of the built-in coding tools. */
@@ -129,4 +135,13 @@ export interface WorkOptions {
   onEvent?: (event: RuntimeEvent, seq: number, run: Run) => void | Promise<void>;
   /** Where the run in hand stopped: ended, waiting for a human, paused, or failed. */
   onOutcome?: (outcome: ExecutionOutcome) => void | Promise<void>;
+  /** This worker took over a run whose worker died, and queued it again (or failed it: too many). */
+  onRecover?: (recovered: RecoveredOrphan) => void | Promise<void>;
+  /**
+   * The store could not be reached (at start, or lost): the worker tries again in `retryInMs`. Without
+   * this, it retries silently. Any other store error (its configuration) stops the worker.
+   */
+  onStoreUnreachable?: (error: unknown, retryInMs: number) => void | Promise<void>;
+  /** The store answers again after being unreachable. */
+  onStoreReachable?: () => void | Promise<void>;
 }

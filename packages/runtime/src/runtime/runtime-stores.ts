@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { loadConfig } from '../config/index.ts';
+import type { RecoveryPolicy } from '../runs/index.ts';
 import type { BlobStore, RunStore } from '../store/index.ts';
 import { openStores } from './open-store.ts';
 import type { RuntimeOptions } from './runtime-options.ts';
@@ -23,6 +24,7 @@ export class RuntimeStores {
   readonly #db: DatabaseSync;
   #opened: Promise<OpenedRuntimeStores> | undefined;
   #configLeaseMs: number | undefined;
+  #configRecovery: Partial<RecoveryPolicy> = {};
 
   /** `db` is the runtime's own database: the default SQLite store shares it. */
   constructor(options: RuntimeOptions, runtimeDir: string, db: DatabaseSync) {
@@ -36,6 +38,11 @@ export class RuntimeStores {
     return this.#configLeaseMs;
   }
 
+  /** Config `runs.auto_recover` and `runs.max_recoveries` (those set), once the stores are open. */
+  get configRecovery(): Partial<RecoveryPolicy> {
+    return this.#configRecovery;
+  }
+
   opened(): Promise<OpenedRuntimeStores> {
     this.#opened ??= (async () => {
       const workdir = this.#options.workdir ? await normaliseWorkdir(this.#options.workdir) : process.cwd();
@@ -44,6 +51,11 @@ export class RuntimeStores {
       const config = loadConfig(this.#runtimeDir, workdir, trust);
       // Read once with the store: claims (every idle poll of work()) must not re-read config files.
       this.#configLeaseMs = config.runs?.lease_ms;
+      const { auto_recover: enabled, max_recoveries: maxRecoveries } = config.runs ?? {};
+      this.#configRecovery = {
+        ...(enabled === undefined ? {} : { enabled }),
+        ...(maxRecoveries === undefined ? {} : { maxRecoveries }),
+      };
       const opened = await openStores(
         config,
         {
@@ -60,7 +72,12 @@ export class RuntimeStores {
         owned: !this.#options.store,
       };
     })();
-    return this.#opened;
+    // A store that failed to open is opened afresh next time: a worker waits for its database.
+    const opening = this.#opened;
+    opening.catch(() => {
+      if (this.#opened === opening) this.#opened = undefined;
+    });
+    return opening;
   }
 
   /** Closes what was opened: the store if the runtime owns it, and the blob store. */

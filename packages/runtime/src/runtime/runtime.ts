@@ -204,7 +204,7 @@ export class Runtime {
       store: () => this.store(),
     });
     if (requestKey) this.#requestKeys.set(run.id, requestKey);
-    if (options.execute !== false) {
+    if (options.execute !== false && !this.#options.queueOnly) {
       void this.#driver
         .follow(run.id, options.onEvent ? { onEvent: options.onEvent } : {})
         .catch(() => undefined);

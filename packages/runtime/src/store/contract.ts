@@ -18,6 +18,7 @@ import type {
   NewRun,
   NewStep,
   NewTask,
+  OrphanClaim,
   Project,
   ProjectChange,
   ProjectQuery,
@@ -76,6 +77,7 @@ export type {
   NewRun,
   NewStep,
   NewTask,
+  OrphanClaim,
   Project,
   ProjectChange,
   ProjectQuery,
@@ -123,6 +125,12 @@ export interface RunStore {
   claimRun(id: string, claim: Claim & { from?: readonly RunStatus[] }): Promise<Run | null>;
   /** Claims the oldest queued run, or returns null when there is none. */
   claimNext(claim: Claim): Promise<Run | null>;
+  /**
+   * Takes the oldest orphaned run (running, lease expired) for this owner, atomically: two workers never
+   * both get the same one. The run stays `running`, now with this owner's lease; `lost_owner` is the
+   * worker whose lease ran out. Null when no run is orphaned. The caller then recovers it (RunControls).
+   */
+  claimOrphan(claim: Claim): Promise<OrphanClaim | null>;
   /** Extends the lease; false when the owner no longer holds it (the worker must stop). */
   renewLease(id: string, claim: Claim): Promise<boolean>;
 

@@ -21,6 +21,7 @@ export type {
   NewRun,
   NewStep,
   NewTask,
+  OrphanClaim,
   Project,
   ProjectChange,
   ProjectQuery,

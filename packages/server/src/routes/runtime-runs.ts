@@ -32,7 +32,10 @@ export function runBody(run: Run): Run & { run_id: string } {
   return { ...run, run_id: run.id };
 }
 
-/** A run that a control put back in the queue is continued by this server, as `keel` would in the foreground. */
+/**
+ * A run that a control put back in the queue is continued by this server, as `keel` would in the
+ * foreground; a queue-only server's `drive` takes none, so the run waits for a worker.
+ */
 export function continueQueued(runtime: Runtime, run: Run): void {
   if (run.status === 'queued') void runtime.drive(run.id).catch(() => undefined);
 }
@@ -47,7 +50,8 @@ export function runtimeRunRoutes(pool: RuntimePool): FastifyPluginAsyncZod {
         schema: {
           tags,
           operationId: 'startRun',
-          summary: 'Start a run (202): this server executes it; its progress is read from its detail',
+          summary:
+            'Start a run (202): this server executes it (queue only: a worker does); its progress is read from its detail',
           successStatus: 202,
           body: startRunBody,
           response: responses(runSchema, 400),

@@ -24,6 +24,7 @@ export type {
 export type {
   Claim,
   NewRun,
+  OrphanClaim,
   Run,
   RunAgent,
   RunQuery,

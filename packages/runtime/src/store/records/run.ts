@@ -137,3 +137,10 @@ export interface Claim {
   owner: string;
   leaseMs: number;
 }
+
+/** An orphaned run taken over by a worker (RunStore.claimOrphan). */
+export interface OrphanClaim {
+  run: Run;
+  /** The worker whose lease ran out. */
+  lost_owner: string | null;
+}

@@ -1,5 +1,14 @@
 import { AgentLimitReachedError, InvalidStateError, RunNotFoundError } from '../../errors/index.ts';
-import type { Claim, NewRun, Run, RunQuery, RunStatus, RunTransition, RunUsage } from '../contract.ts';
+import type {
+  Claim,
+  NewRun,
+  OrphanClaim,
+  Run,
+  RunQuery,
+  RunStatus,
+  RunTransition,
+  RunUsage,
+} from '../contract.ts';
 import { finishedStatuses, runStatuses } from '../contract.ts';
 import { immediate, type SqliteContext, stamp, wrongState } from './context.ts';
 import { type Row, toJson, toJsonOrNull, toRun } from './rows.ts';
@@ -124,6 +133,16 @@ export function claimNext(ctx: SqliteContext, claim: Claim): Run | null {
   return immediate(ctx, () => {
     const row = ctx.sql.claimNext.get(lease(ctx, claim)) as Row | undefined;
     return row ? toRun(row) : null;
+  });
+}
+
+export function claimOrphan(ctx: SqliteContext, claim: Claim): OrphanClaim | null {
+  return immediate(ctx, () => {
+    const { now } = lease(ctx, claim);
+    const orphan = ctx.sql.findOrphan.get({ now }) as { id: string; lease_owner: string | null } | undefined;
+    if (!orphan) return null;
+    const row = ctx.sql.takeOrphan.get({ id: orphan.id, ...lease(ctx, claim) }) as Row | undefined;
+    return row ? { run: toRun(row), lost_owner: orphan.lease_owner } : null;
   });
 }
 

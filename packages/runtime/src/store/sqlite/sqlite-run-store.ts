@@ -19,6 +19,7 @@ import type {
   NewRun,
   NewStep,
   NewTask,
+  OrphanClaim,
   Project,
   ProjectChange,
   ProjectQuery,
@@ -116,6 +117,10 @@ export class SqliteRunStore implements RunStore {
 
   claimNext(claim: Claim): Promise<Run | null> {
     return this.#call(() => runs.claimNext(this.#ctx, claim));
+  }
+
+  claimOrphan(claim: Claim): Promise<OrphanClaim | null> {
+    return this.#call(() => runs.claimOrphan(this.#ctx, claim));
   }
 
   renewLease(id: string, claim: Claim): Promise<boolean> {

@@ -58,6 +58,14 @@ const sql = {
                 started_at = coalesce(started_at, $now), updated_at = $now
               WHERE id = (SELECT id FROM runs WHERE status = 'queued' ORDER BY id LIMIT 1)
               RETURNING *`,
+  // The oldest running run whose lease ran out; read and taken over in one immediate transaction.
+  findOrphan: `SELECT id, lease_owner FROM runs
+               WHERE status = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < $now)
+               ORDER BY id LIMIT 1`,
+  takeOrphan: `UPDATE runs SET lease_owner = $owner, lease_expires_at = $expires, updated_at = $now
+               WHERE id = $id AND status = 'running'
+                 AND (lease_expires_at IS NULL OR lease_expires_at < $now)
+               RETURNING *`,
   // No updated_at: a renewal is not a change subscribers need to hear about.
   renewLease: `UPDATE runs SET lease_expires_at = $expires
                WHERE id = $id AND status = 'running' AND lease_owner = $owner`,

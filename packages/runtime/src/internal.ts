@@ -36,8 +36,7 @@ export {
 export { eventSchemas } from './events/index.ts';
 export { type CollectedRun, gitEnv, hardenedConfig, type SpawnGitOptions, spawnGit } from './git/index.ts';
 export { maxEntriesPerCategory, memoryCategories, memoryDir, ProjectMemory } from './memory/index.ts';
-export { defaultModelBaseUrl } from './model/index.ts';
-export { connectionFailure, shownUrl } from './model/map-error.ts';
+export { connectionFailure, defaultModelBaseUrl, shownUrl } from './model/index.ts';
 export {
   guideFileName,
   invalidFields,

@@ -41,6 +41,7 @@ export {
   installApiDocs,
   installErrorHandling,
   noContent,
+  refusedBodyBound,
   responses,
   type ServiceErrorObject,
   sendJsonText,

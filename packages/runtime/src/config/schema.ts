@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { modelProfileNames } from '../model/profiles.ts';
+import { modelProfileNames } from '../model/index.ts';
 
 /** One language's server in config `lsp.servers`; what it leaves unset keeps the built-in server's. */
 const lspServerSchema = z.looseObject({

@@ -1,5 +1,6 @@
 export type { ModelSettings, ModelTool, RetryNotice, TurnHandlers, TurnResult, TurnUsage } from './client.ts';
 export { defaultModelBaseUrl, ModelClient } from './client.ts';
+export { connectionFailure, shownUrl } from './map-error.ts';
 export type { ChatMessage, ImagePayload, ToolCall } from './messages.ts';
 export { toWireMessages } from './messages.ts';
 export { lookupModel } from './model-names.ts';

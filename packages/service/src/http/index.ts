@@ -1,4 +1,5 @@
 export { type ApiDocsOptions, installApiDocs } from './api-docs.ts';
+export { refusedBodyBound } from './body-limit.ts';
 export { answerClientError, frameworkOptions } from './client-error.ts';
 export {
   answerBadUrl,

@@ -1,7 +1,8 @@
 // The workbench's wiring of the shared body limit (@keel/service test/body-limit.test.ts has the cases): a
 // body over its limit is 413 PAYLOAD_TOO_LARGE in the error shape, and real clients read that answer.
+
+import { refusedBodyBound } from '@keel/service';
 import { describe, expect, test } from 'vitest';
-import { refusedBodyBound } from '../../../service/src/http/body-limit.ts';
 import {
   clients,
   flood,

@@ -55,6 +55,16 @@ export function mapModelError(
       details: { url, reason },
     });
   }
+  if (error instanceof OpenAI.APIError && error.status === 400) {
+    const known = knownRefusal(error.message, endpoint, url);
+    if (known)
+      return new ModelError(known.message, {
+        retryable: false,
+        status: 400,
+        cause: error,
+        details: { url, reason: known.reason },
+      });
+  }
   if (error instanceof OpenAI.APIError && error.status !== undefined) {
     const status = error.status;
     const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
@@ -78,6 +88,41 @@ export function mapModelError(
     cause: error,
     details: { url, reason: 'stream' },
   });
+}
+
+/**
+ * A 400 whose words say what is wrong with the model rather than with the request: the model cannot call
+ * tools (Ollama: "<model> does not support tools", ollama/ollama#5793), or the conversation does not fit
+ * its context window (vLLM/OpenAI: "maximum context length is N tokens", llama.cpp: "exceeds the available
+ * context size", vLLM: "Input prompt (N tokens) is too long"). Retrying would fail the same way.
+ */
+function knownRefusal(
+  said: string,
+  endpoint: ModelEndpoint,
+  url: string,
+): { reason: string; message: string } | undefined {
+  if (/does not support tools/i.test(said)) {
+    return {
+      reason: 'no_tools',
+      message:
+        `The model "${endpoint.model}" at ${url} cannot call tools (the server says: ${said}), and Keel's agent needs ` +
+        `tool calls. Choose a model with tool calling in ${modelSetting}: with Ollama, \`ollama show <model>\` lists ` +
+        '"tools" under Capabilities (qwen2.5-coder, qwen3 and llama3.1 have it).',
+    };
+  }
+  const tooLong =
+    /maximum context length|context length exceeded|exceeds the available context size|context window|prompt \(\d+ tokens\) is too long|too many tokens/i;
+  if (tooLong.test(said)) {
+    return {
+      reason: 'context_length',
+      message:
+        `The conversation no longer fits the context window of "${endpoint.model}" at ${url} (the server says: ${said}). ` +
+        'Keel compacts a conversation before it reaches the window it knows for the model: give it the real one ' +
+        `in the config's context.windows (e.g. {"context": {"windows": {"${endpoint.model}": 8192}}}), or give the ` +
+        'server a larger window (vLLM --max-model-len, llama.cpp -c, Ollama OLLAMA_CONTEXT_LENGTH).',
+    };
+  }
+  return undefined;
 }
 
 /**

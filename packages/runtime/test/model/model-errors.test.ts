@@ -102,4 +102,34 @@ describe('model errors say where, why and what to change', () => {
     };
     expect(slow.retryable).toBe(true);
   });
+
+  test("a model that cannot call tools (Ollama's words) says which to choose, without retrying", async () => {
+    await using model = await startMockModel({
+      script: [
+        { error: { status: 400, message: 'registry.ollama.ai/library/gemma:2b does not support tools' } },
+      ],
+    });
+    const { error, retries } = await failedTurn(model.url, 'no-key', 'gemma:2b');
+    expect(error.details).toMatchObject({ reason: 'no_tools' });
+    expect(error.message).toContain('The model "gemma:2b"');
+    expect(error.message).toContain('cannot call tools');
+    expect(error.message).toContain('ollama show <model>');
+    expect(retries).toEqual([]);
+  });
+
+  test.each([
+    [
+      "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens (8000 in the messages, 1000 in the completion).",
+      'vLLM',
+    ],
+    ['the request exceeds the available context size, try increasing it', 'llama.cpp'],
+    ['Input prompt (9000 tokens) is too long and exceeds limit of 8192', 'vLLM (older)'],
+  ])('a context-length error (%s, %s) says how to tell Keel the window', async (said) => {
+    await using model = await startMockModel({ script: [{ error: { status: 400, message: said } }] });
+    const { error, retries } = await failedTurn(model.url, 'no-key', 'qwen3:8b');
+    expect(error.details).toMatchObject({ reason: 'context_length' });
+    expect(error.message).toContain('no longer fits the context window of "qwen3:8b"');
+    expect(error.message).toContain('"context": {"windows": {"qwen3:8b": 8192}}');
+    expect(retries).toEqual([]);
+  });
 });

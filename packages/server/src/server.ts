@@ -7,7 +7,7 @@ import {
   wsClientMessage,
   wsServerMessage,
 } from '@keel/protocol/runtime';
-import type { RuntimeOptions } from '@keel/runtime';
+import type { Run, RuntimeOptions } from '@keel/runtime';
 import { loadConfig, readEnv } from '@keel/runtime/internal';
 import {
   frameworkOptions,
@@ -89,7 +89,13 @@ export interface ServerOptions {
  */
 export async function createServer(options: ServerOptions = {}): Promise<FastifyInstance> {
   const env = options.runtime?.env ?? process.env;
-  const pool = new RuntimePool({ ...options.runtime, workdir: options.workdir ?? process.cwd() });
+  const log = options.serviceLog;
+  const pool = new RuntimePool({
+    ...options.runtime,
+    workdir: options.workdir ?? process.cwd(),
+    // A run that keel-web executed and that failed is a line of its log, with its ids and why.
+    ...(log ? { onRunEnded: (run: Run) => logEndedRun(log, run) } : {}),
+  });
   const runtimeDir = options.runtime?.runtimeDir ?? readEnv(env).home;
   // Read once at start: a broken configuration stops the server here, with the file named.
   const rateLimit = rateLimitSettings(
@@ -168,4 +174,15 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
 /** The runtime's one clock as milliseconds, for the guard's windows. */
 function guardClock(runtimeNow: (() => Date) | undefined): () => number {
   return runtimeNow ? () => runtimeNow().getTime() : Date.now;
+}
+
+/** A failed run on the service log (a succeeded, cancelled or paused one is not news there). */
+function logEndedRun(log: ServiceLog, run: Run): void {
+  if (run.status !== 'failed') return;
+  log.warn('run failed', {
+    run: run.id,
+    session: run.session_id,
+    code: run.error?.code ?? null,
+    error: run.error?.message ?? null,
+  });
 }

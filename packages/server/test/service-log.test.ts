@@ -1,4 +1,4 @@
-// Issue #40, item 3: keel-web logs its start and stop, and every answer of 500 (method, path, request id,
+// Issue #40, item 3: keel-web logs its start and stop, every run it executed that failed, and every answer of 500 (method, path, request id,
 // code, cause: never the request's body, headers or key), to stderr and {RUNTIME_HOME}/logs/keel-web.log.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -107,6 +107,46 @@ describe('the keel-web service log', () => {
       await rm(home, { recursive: true, force: true });
     }
   }, 30_000);
+
+  test('a run keel-web executed and that failed is one warn line with its ids and why', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'keel-web-log-run-'));
+    await using model = await startMockModel({
+      script: [{ error: { status: 400, message: 'no such thing' } }],
+    });
+    const service = run(['-w', home], {
+      RUNTIME_HOME: home,
+      RUNTIME_MODEL: 'mock-model',
+      RUNTIME_MODEL_BASE_URL: model.url,
+    });
+    try {
+      const base = await eventually(() => /listening on (http:\/\/\S+)/.exec(service.out.stdout)?.[1], {
+        what: `keel-web to listen (stderr: ${service.out.stderr})`,
+        timeoutMs: 20_000,
+      });
+      const answer = await fetch(`${base}/runtime/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'fail please', workdir: home }),
+      });
+      const created = (await answer.json()) as Line;
+      const line = await eventually(
+        () => jsonLines(service.out.stderr).find((entry) => entry.msg === 'run failed'),
+        { what: `the failed run on stderr (${service.out.stderr})`, timeoutMs: 20_000 },
+      );
+      expect(line).toMatchObject({
+        level: 'warn',
+        run: created.id,
+        session: expect.any(String),
+        code: 'MODEL_ERROR',
+        error: expect.stringContaining('no such thing'),
+      });
+      expect(jsonLines(readFileSync(join(home, 'logs', 'keel-web.log'), 'utf8'))).toContainEqual(line);
+    } finally {
+      service.child.kill('SIGTERM');
+      expect(await service.exited).toBe(0);
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   test('RUNTIME_LOG_LEVEL that is not a level is refused naming the allowed ones; error leaves info out', async () => {
     const home = await mkdtemp(join(tmpdir(), 'keel-web-log-level-'));

@@ -73,7 +73,10 @@ export class RunDriver {
         execute: (run, driveOptions) => this.#execute(run, driveOptions),
         expire: async () => (await this.controls()).expireOverdue(),
         recovery: () => ({ ...defaultRecoveryPolicy, ...this.#deps.stores.configRecovery }),
-        afterFailed: async (run) => settleEndedRun((await this.#deps.stores.opened()).store, run),
+        afterFailed: async (run) => {
+          await settleEndedRun((await this.#deps.stores.opened()).store, run);
+          tell(this.#deps.options.onRunEnded, run);
+        },
       },
       options,
     );
@@ -128,7 +131,10 @@ export class RunDriver {
         requestKeys: deps.requestKeys,
         agents: deps.agents(),
         now: deps.now,
-        afterExecution: (run) => settleEndedRun(store, run),
+        afterExecution: async (run) => {
+          await settleEndedRun(store, run);
+          tell(deps.options.onRunEnded, run);
+        },
       },
       options,
     );
@@ -136,5 +142,14 @@ export class RunDriver {
 
   #leaseMs(): number {
     return this.#deps.options.leaseMs ?? this.#deps.stores.configLeaseMs ?? defaultLeaseMs;
+  }
+}
+
+/** An embedder's hook, told of an ended run: its failure must not fail the run's bookkeeping. */
+function tell(hook: ((run: Run) => void) | undefined, run: Run): void {
+  try {
+    hook?.(run);
+  } catch {
+    // The embedder's own business.
   }
 }

@@ -91,6 +91,11 @@ export interface RuntimeOptions {
    * a worker (`keel worker`, `runtime.work`) executes it.
    */
   queueOnly?: boolean;
+  /**
+   * Told each run this runtime executed once it has ended (succeeded, failed, cancelled, or paused for an
+   * approval), with its final record: a service logs the failures (keel-web's log). A throw is ignored.
+   */
+  onRunEnded?: (run: Run) => void;
   /** Environment to read instead of process.env. */
   env?: NodeJS.ProcessEnv;
   /** Tools to offer instead of the built-in coding tools. */

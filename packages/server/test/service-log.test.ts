@@ -89,6 +89,10 @@ describe('the keel-web service log', () => {
         error: answer.body.error.message,
       });
       expect(failed(jsonLines(service.out.stderr))).toHaveLength(1);
+      // The file is written after stderr.
+      await eventually(() => failed(jsonLines(readFileSync(file, 'utf8'))).length === 1, {
+        what: 'the 500 in the log file',
+      });
       expect(failed(jsonLines(readFileSync(file, 'utf8')))).toEqual([line]);
       expect(jsonLines(service.out.stderr)[0]).toMatchObject({
         msg: 'started',
@@ -140,7 +144,14 @@ describe('the keel-web service log', () => {
         code: 'MODEL_ERROR',
         error: expect.stringContaining('no such thing'),
       });
-      expect(jsonLines(readFileSync(join(home, 'logs', 'keel-web.log'), 'utf8'))).toContainEqual(line);
+      // The file is written after stderr: wait for the same line there.
+      await eventually(
+        () =>
+          jsonLines(readFileSync(join(home, 'logs', 'keel-web.log'), 'utf8')).some(
+            (entry) => entry.msg === 'run failed' && entry.run === line.run,
+          ),
+        { what: 'the failed run in the log file' },
+      );
     } finally {
       service.child.kill('SIGTERM');
       expect(await service.exited).toBe(0);

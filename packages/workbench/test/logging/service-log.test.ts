@@ -113,6 +113,11 @@ describe('the workbench service log', () => {
         error: expect.stringContaining('the model refused the structure'),
       };
       expect(failed(jsonLines(service.out.stderr))).toEqual([expected]);
+      // The file is written just after stderr: wait for the same line there.
+      await eventually(
+        () => readLog(file).some((line) => line.msg === 'project failed'),
+        "the project's failure in the log file",
+      );
       expect(failed(readLog(file))).toEqual([expected]);
       expect(readLog(file).find((line) => line.msg === 'project failed')).toMatchObject({
         project: project.id,

@@ -152,7 +152,11 @@ describe('keel approvals, across processes', () => {
       ),
     );
     expect(stopped).toEqual({ type: 'stopped', run_id: decided.run.id, status: 'succeeded' });
-    expect(jsonLines(worker.output.stdout)[0]).toMatchObject({ type: 'taken', run_id: decided.run.id });
+    // The worker's own lines (started, ready) come first; its first run line is the run it took.
+    const runLines = jsonLines<{ type: string }>(worker.output.stdout).filter(
+      (line) => !['started', 'ready', 'waiting'].includes(line.type),
+    );
+    expect(runLines[0]).toMatchObject({ type: 'taken', run_id: decided.run.id });
     worker.child.kill('SIGTERM');
     expect((await worker.done).code).toBe(0);
     expect(await readFile(join(s.repo.path, 'out.txt'), 'utf8')).toBe('hello\n');

@@ -51,7 +51,7 @@ export class RuntimePool {
     const key = JSON.stringify([config.store ?? null, config.artifacts ?? null]);
     let runtime = this.#runtimes.get(key);
     if (!runtime) {
-      runtime = createRuntime({ ...this.#options, workdir: dir });
+      runtime = createRuntime({ workerRole: 'web', ...this.#options, workdir: dir });
       this.#runtimes.set(key, runtime);
     }
     return runtime;

@@ -200,6 +200,11 @@ const migrations: { version: number; sql: (t: Tables) => string }[] = [
       CREATE INDEX ON ${t.checkpoints} (run_id, ord) WHERE whole;
     `,
   },
+  {
+    // The worker that ran each step (`keel runs show`): null for steps recorded before.
+    version: 6,
+    sql: (t) => `ALTER TABLE ${t.steps} ADD COLUMN worker_id text;`,
+  },
 ];
 
 // 'keel' in ASCII: the first half of the two-key advisory lock, the schema's hash is the second.

@@ -112,6 +112,7 @@ export interface StepRow {
   kind: StepKind;
   status: StepStatus;
   attempt: number;
+  worker_id: string | null;
   detail: JsonObject;
   error: ErrorObject | null;
   started_at: Date;
@@ -126,6 +127,7 @@ export function toStep(row: StepRow): Step {
     kind: row.kind,
     status: row.status,
     attempt: row.attempt,
+    worker_id: row.worker_id ?? null,
     detail: row.detail,
     error: row.error ?? null,
     started_at: iso(row.started_at),

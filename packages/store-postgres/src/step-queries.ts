@@ -21,14 +21,26 @@ import { toCheckpoint, toStep } from './rows.ts';
 
 // Steps and checkpoints: the run's progress, written by the worker that holds it.
 
-/** The attempt defaults to the run's own, so a retried run's steps say which execution they belong to. */
+/**
+ * The attempt defaults to the run's own, so a retried run's steps say which execution they belong to; the
+ * worker to the run's lease holder, the one executing it.
+ */
 export async function startStep(db: Database, input: NewStep): Promise<Step> {
   const row = await db.row<StepRow>(
-    `INSERT INTO ${db.t.steps} (id, run_id, node_id, kind, status, attempt, detail)
-     SELECT $1, r.id, $3, $4, 'running', coalesce($5::integer, r.attempt), $6::jsonb
+    `INSERT INTO ${db.t.steps} (id, run_id, node_id, kind, status, attempt, worker_id, detail)
+     SELECT $1, r.id, $3, $4, 'running', coalesce($5::integer, r.attempt), coalesce($7::text, r.lease_owner),
+            $6::jsonb
      FROM ${db.t.runs} r WHERE r.id = $2
      RETURNING *`,
-    [newId('stp'), input.run_id, input.node_id, input.kind, input.attempt ?? null, json(input.detail ?? {})],
+    [
+      newId('stp'),
+      input.run_id,
+      input.node_id,
+      input.kind,
+      input.attempt ?? null,
+      json(input.detail ?? {}),
+      input.worker_id ?? null,
+    ],
   );
   if (!row) throw new RunNotFoundError(input.run_id);
   return toStep(row);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createRuntime, type Run } from '@keel/runtime';
 import { type ScriptedReply, startMockModel } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
-import { jsonLines, startKeel, waitFor } from '../../cli/test/keel-process.ts';
+import { jsonLines, keel, startKeel, waitFor } from '../../cli/test/keel-process.ts';
 import { createPostgresStore } from '../src/index.ts';
 import { dropSchema, pgUrl, randomSchema } from './pg-test-store.ts';
 
@@ -79,6 +79,17 @@ describe.skipIf(!pgUrl)('a worker fleet on PostgreSQL', () => {
       // The survivor recovered it, and took every run the victim did not finish.
       const survivor = workers.find((worker) => worker !== victim)!;
       expect(survivor.output.stderr).toContain(`Recovered ${first.id}`);
+      // Who ran what: the dead worker's step, abandoned, then the survivor's, which the recovery names.
+      const survivorId = workerIdOf(survivor.output.stdout);
+      expect(recovered[0]!.event.recovered_by).toBe(survivorId);
+      const steps = await store.listSteps(first.id);
+      expect(steps[0]).toMatchObject({ worker_id: deadOwner, status: 'abandoned' });
+      expect(steps.slice(1).length).toBeGreaterThan(0);
+      expect(steps.slice(1).every((step) => step.worker_id === survivorId)).toBe(true);
+      const shown = await keel(['runs', 'show', first.id, '-w', workdir], env);
+      expect(shown.stdout).toMatch(
+        new RegExp(`^Ran by +${deadOwner} +step ${steps[0]!.id}\n +${survivorId} +steps? stp_`, 'm'),
+      );
     } finally {
       for (const worker of workers) worker.child.kill('SIGKILL');
       await Promise.all(workers.map((worker) => worker.done));
@@ -130,6 +141,7 @@ describe.skipIf(!pgUrl)('keel-web killed while it executes runs', () => {
       );
       const owners = await Promise.all(ids.map(async (id) => (await store.getRun(id)).lease_owner));
       expect(owners.every((owner) => owner !== null)).toBe(true);
+      expect(owners.every((owner) => owner?.startsWith('web:'))).toBe(true);
       web.kill('SIGKILL');
       await webDone;
       held.resolve();
@@ -146,6 +158,11 @@ describe.skipIf(!pgUrl)('keel-web killed while it executes runs', () => {
         expect(
           records.filter((record) => record.type === 'run_recovered').map((record) => record.event),
         ).toEqual([expect.objectContaining({ lost_owner: owners[index], recovery: 1 })]);
+        // keel-web's executor is on record for the step it left, as a worker is.
+        expect((await store.listSteps(id))[0]).toMatchObject({
+          worker_id: owners[index],
+          status: 'abandoned',
+        });
       }
     } finally {
       worker?.child.kill('SIGKILL');
@@ -157,6 +174,13 @@ describe.skipIf(!pgUrl)('keel-web killed while it executes runs', () => {
     }
   }, 60_000);
 });
+
+/** A `keel worker --json`'s id, from its `started` line. */
+function workerIdOf(stdout: string): string | undefined {
+  return jsonLines<{ type: string; worker_id?: string }>(stdout.slice(0, stdout.lastIndexOf('\n') + 1)).find(
+    (line) => line.type === 'started',
+  )?.worker_id;
+}
 
 /** The run ids a `keel worker --json` has taken so far. */
 function taken(stdout: string): string[] {

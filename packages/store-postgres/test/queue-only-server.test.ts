@@ -60,6 +60,13 @@ describe.skipIf(!pgUrl)('keel-web --queue-only', () => {
       );
       const detail = await fetch(`${url}/runtime/runs/${ids[0]}`).then((response) => response.json());
       expect(detail).toMatchObject({ status: 'succeeded', result: expect.anything() });
+      // Over HTTP too, each step names the worker that ran it.
+      const started = jsonLines<{ type: string; worker_id?: string }>(worker.output.stdout).find(
+        (line) => line.type === 'started',
+      );
+      const steps = (detail as { steps: { worker_id: string | null }[] }).steps;
+      expect(steps.length).toBeGreaterThan(0);
+      expect(steps.every((step) => step.worker_id === started?.worker_id)).toBe(true);
     } finally {
       worker?.child.kill('SIGKILL');
       await worker?.done;

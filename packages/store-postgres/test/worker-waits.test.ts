@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createRuntime } from '@keel/runtime';
 import { startMockModel } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
-import { startKeel, waitFor } from '../../cli/test/keel-process.ts';
+import { jsonLines, startKeel, waitFor } from '../../cli/test/keel-process.ts';
 import { createPostgresStore } from '../src/index.ts';
 import { dropSchema, pgUrl, randomSchema } from './pg-test-store.ts';
 
@@ -54,6 +54,63 @@ describe.skipIf(!pgUrl)('a worker whose database is not there yet', () => {
     }
   }, 60_000);
 
+  test('its /health answers 503 with the reason while it waits, then 200; --json says waiting, then ready', async () => {
+    const schema = randomSchema();
+    const port = await freePort();
+    const real = new URL(pgUrl!);
+    const late = new URL(pgUrl!);
+    late.port = String(port);
+    await using model = await startMockModel({ script: [] });
+    await using dirs = await tempDirs();
+    const env = await fleetEnv(dirs.home, late.toString(), schema, model.url);
+    const args = ['worker', '--json', '--idle-ms', '50', '--health-port', '0', '-w', dirs.workdir];
+    const worker = startKeel(args, env);
+    let forwarder: Server | undefined;
+    try {
+      const lines = () => jsonLines<Line>(complete(worker.output.stdout));
+      await waitFor(() => lines().filter((line) => line.type === 'waiting').length >= 2);
+      const [started, waiting] = lines();
+      expect(started).toMatchObject({
+        type: 'started',
+        health: expect.stringMatching(/^http:\/\/127\.0\.0\.1:/),
+      });
+      expect(waiting).toEqual({
+        type: 'waiting',
+        reason: expect.stringContaining('ECONNREFUSED'),
+        retry_in_ms: 250,
+      });
+      const before = await fetch(started!.health!);
+      expect(before.status).toBe(503);
+      expect(await before.json()).toEqual({
+        status: 'waiting',
+        worker_id: started!.worker_id,
+        store: 'unreachable',
+        running: 0,
+        reason: expect.stringContaining('ECONNREFUSED'),
+        retry_in_ms: expect.any(Number),
+      });
+
+      forwarder = await forward(port, real.hostname, Number(real.port || 5432));
+      await waitFor(() => lines().some((line) => line.type === 'ready'));
+      const after = await fetch(started!.health!);
+      expect(after.status).toBe(200);
+      expect(await after.json()).toEqual({
+        status: 'ok',
+        worker_id: started!.worker_id,
+        store: 'reachable',
+        running: 0,
+      });
+      expect(lines().filter((line) => line.type === 'ready')).toEqual([
+        { type: 'ready', worker_id: started!.worker_id },
+      ]);
+    } finally {
+      worker.child.kill('SIGKILL');
+      await worker.done;
+      forwarder?.close();
+      await dropSchema(pgUrl!, schema);
+    }
+  }, 60_000);
+
   test('a store that is misconfigured (no such database) is not waited for: the worker exits 1', async () => {
     const wrong = new URL(pgUrl!);
     wrong.pathname = '/keel_no_such_database';
@@ -66,6 +123,17 @@ describe.skipIf(!pgUrl)('a worker whose database is not there yet', () => {
     expect(outcome.stderr).not.toContain('Store unreachable');
   }, 30_000);
 });
+
+interface Line {
+  type: string;
+  worker_id?: string;
+  health?: string | null;
+}
+
+/** The output up to its last full line (a line may be half written when read). */
+function complete(stdout: string): string {
+  return stdout.slice(0, stdout.lastIndexOf('\n') + 1);
+}
 
 async function tempDirs() {
   const home = await mkdtemp(join(tmpdir(), 'keel-wait-home-'));

@@ -8,6 +8,7 @@ import { nonNegativeInt, oneOf, positiveInt } from '../option-parsers.ts';
 import { formatMetrics, formatRun, formatRunDetail } from '../render/records.ts';
 import { describe } from './descriptions.ts';
 import { registerRunControls } from './run-controls.ts';
+import { formatStepWorkers } from './step-workers.ts';
 
 interface JsonFlags extends WorkdirFlags {
   json?: boolean;
@@ -44,7 +45,10 @@ export function registerRuns(program: Command, io: CliIo): void {
         const run = await runtime.runs.get(runId);
         const steps = await runtime.runs.steps(runId);
         if (flags.json) printJson(io, { run, steps });
-        else io.out.write(`${formatRunDetail(run, steps)}\n`);
+        else {
+          const workers = formatStepWorkers(steps);
+          io.out.write(`${formatRunDetail(run, steps)}\n${workers ? `\n${workers}\n` : ''}`);
+        }
       }),
     );
 

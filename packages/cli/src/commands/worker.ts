@@ -6,10 +6,13 @@ import { positiveInt } from '../option-parsers.ts';
 import { stringifyForTerminal, terminalSafe } from '../render/terminal-safe.ts';
 import { truncate } from '../render/truncate.ts';
 import { describe } from './descriptions.ts';
+import { type HealthEndpoint, healthPort, serveHealth, WorkerHealth } from './worker-health.ts';
 
 interface WorkerFlags extends WorkdirFlags {
   idleMs: number;
   json?: boolean;
+  healthPort?: number;
+  healthHost: string;
 }
 
 /** `keel worker`: executes queued runs from the store, one at a time, until stopped. */
@@ -17,7 +20,16 @@ export function registerWorker(program: Command, io: CliIo): void {
   workdirOption(program.command('worker'))
     .description(describe('worker'))
     .option('--idle-ms <ms>', 'wait between looks at an empty queue', positiveInt, 250)
-    .option('--json', 'print one JSON line per run taken and per run stopped')
+    .option(
+      '--json',
+      'print JSON lines: started, ready and waiting (the store), taken, recovered and stopped (runs)',
+    )
+    .option(
+      '--health-port <port>',
+      'serve GET /health for a supervisor: 200 once the store answers, 503 while waiting for it (0: any free port)',
+      healthPort,
+    )
+    .option('--health-host <host>', 'the address /health listens on', '127.0.0.1')
     .action((flags: WorkerFlags) => withRuntime(io, flags, (runtime) => work(runtime, flags, io)));
 }
 
@@ -42,13 +54,33 @@ async function work(runtime: Runtime, flags: WorkerFlags, io: CliIo): Promise<nu
   // Prompts and errors come from users, models and tools: printed terminal-safe.
   const report = (line: string, json: Record<string, unknown>) =>
     io.out.write(flags.json ? `${stringifyForTerminal(json)}\n` : `${terminalSafe(line)}\n`);
-  io.err.write(`Worker ${runtime.workerId} is taking queued runs (Ctrl-C to stop).\n`);
+  // Lines about the worker itself, not a run: for programs only.
+  const tell = (json: Record<string, unknown>) => {
+    if (flags.json) report('', json);
+  };
+  const health = new WorkerHealth(runtime.workerId);
+  const reachable = () => {
+    if (health.reachable()) tell({ type: 'ready', worker_id: runtime.workerId });
+  };
+  let endpoint: HealthEndpoint | undefined;
   try {
+    if (flags.healthPort !== undefined)
+      endpoint = await serveHealth(health, flags.healthHost, flags.healthPort);
+    io.err.write(`Worker ${runtime.workerId} is taking queued runs (Ctrl-C to stop).\n`);
+    if (endpoint) io.err.write(`Health: ${endpoint.url}\n`);
+    tell({ type: 'started', worker_id: runtime.workerId, health: endpoint?.url ?? null });
+    // The loop says when the store is lost and back, not when it first answers: the store opening says so.
+    runtime.store().then(
+      () => health.connecting && reachable(),
+      () => undefined,
+    );
     await runtime.work({
       stop: stopTaking.signal,
       signal: cancelCurrent.signal,
       idleMs: flags.idleMs,
       onClaim: (run) => {
+        reachable();
+        health.started();
         current = run.id;
         report(`▶ ${run.id}  attempt ${run.attempt}  ${truncate(run.prompt.replace(/\s+/g, ' '), 60)}`, {
           type: 'taken',
@@ -57,6 +89,7 @@ async function work(runtime: Runtime, flags: WorkerFlags, io: CliIo): Promise<nu
         });
       },
       onRecover: ({ run, lostOwner, recovery }) => {
+        reachable();
         const what =
           run.status === 'failed' ? 'failed it: too many recoveries' : `queued it (recovery ${recovery})`;
         io.err.write(terminalSafe(`Recovered ${run.id}: its worker ${lostOwner} is gone; ${what}.\n`));
@@ -73,9 +106,15 @@ async function work(runtime: Runtime, flags: WorkerFlags, io: CliIo): Promise<nu
       onStoreUnreachable: (error, retryInMs) => {
         const { message } = toErrorObject(error);
         io.err.write(terminalSafe(`Store unreachable (${message}); trying again in ${retryInMs} ms.\n`));
+        health.unreachable(message, retryInMs);
+        tell({ type: 'waiting', reason: message, retry_in_ms: retryInMs });
       },
-      onStoreReachable: () => void io.err.write('Store reachable again; taking queued runs.\n'),
+      onStoreReachable: () => {
+        io.err.write('Store reachable again; taking queued runs.\n');
+        reachable();
+      },
       onOutcome: async ({ run, error }) => {
+        health.finished();
         current = undefined;
         const pending =
           run.status === 'waiting'
@@ -94,6 +133,7 @@ async function work(runtime: Runtime, flags: WorkerFlags, io: CliIo): Promise<nu
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    await endpoint?.close();
   }
 }
 

@@ -69,6 +69,11 @@ export const step = z.object({
   kind: z.enum(stepKinds),
   status: z.enum(stepStatuses),
   attempt: z.number().int(),
+  /**
+   * The worker that ran it (`host:pid:random`; keel-web's executor `web:host:pid:random`); null for steps
+   * recorded before worker ids were.
+   */
+  worker_id: z.string().nullable(),
   detail: jsonObject,
   error: errorObject.nullable(),
   started_at: timestamp,

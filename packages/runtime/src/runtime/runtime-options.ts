@@ -9,6 +9,8 @@ import type { Workflow } from '../workflow/index.ts';
 
 /** How to build a runtime. Every field is optional. */
 export interface RuntimeOptions {
+  /** What kind of process this runtime's worker id names (`web` for keel-web): `role:host:pid:random`. Default none. */
+  workerRole?: string;
   /** The user's runtime directory, holding the store and global config (default RUNTIME_HOME or ~/.runtime). */
   runtimeDir?: string;
   /**

@@ -47,7 +47,7 @@ export class Runtime {
   readonly sessions: SessionStore;
   readonly runtimeDir: string;
   /** This runtime's identity as a worker (`host:pid:random`): what its leases record. */
-  readonly workerId = newWorkerId();
+  readonly workerId: string;
   /**
    * Runs in the store: get, list, events, steps, checkpoints, timeline, metrics, watch; and their controls:
    * pause, resume, cancel, retry, recover, fork.
@@ -84,6 +84,7 @@ export class Runtime {
   #closed = false;
 
   constructor(options: RuntimeOptions = {}) {
+    this.workerId = newWorkerId(options.workerRole);
     this.#options = options;
     this.#env = readEnv(options.env);
     this.#mcp = new McpClientPool({ env: options.env ?? process.env });

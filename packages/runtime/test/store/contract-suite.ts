@@ -554,6 +554,29 @@ export function describeStoreContract(
         expect((await store.listSteps(run.id))[0]!.status).toBe('succeeded');
       });
 
+      test("a step records its worker: the run's lease holder by default, or the one named", async () => {
+        const run = await runningRun('host-a:101:0a0b0c0d');
+        const turn = await store.startStep({ run_id: run.id, node_id: 'agent', kind: 'model_turn' });
+        expect(turn.worker_id).toBe('host-a:101:0a0b0c0d');
+        const named = await store.startStep({
+          run_id: run.id,
+          node_id: 'agent',
+          kind: 'tool_batch',
+          worker_id: 'web:host-b:202:1a2b3c4d',
+        });
+        expect(named.worker_id).toBe('web:host-b:202:1a2b3c4d');
+        const finished = await store.finishStep(named.id, { status: 'succeeded' });
+        expect(finished.worker_id).toBe('web:host-b:202:1a2b3c4d');
+        expect((await (await other()).listSteps(run.id)).map((step) => step.worker_id)).toEqual([
+          'host-a:101:0a0b0c0d',
+          'web:host-b:202:1a2b3c4d',
+        ]);
+        // Nobody holds a queued run: a step written then names no worker.
+        const queued = await store.createRun(newRun());
+        const orphan = await store.startStep({ run_id: queued.id, node_id: 'agent', kind: 'node' });
+        expect(orphan.worker_id).toBeNull();
+      });
+
       test("a step's attempt defaults to the run's attempt; an unknown run is RUN_NOT_FOUND", async () => {
         const run = await runningRun();
         await store.transition(run.id, { from: ['running'], to: 'failed' });

@@ -16,6 +16,11 @@ export interface Step {
   kind: StepKind;
   status: StepStatus;
   attempt: number;
+  /**
+   * The worker that ran it (`keel worker`, keel-web or an SDK runtime: see newWorkerId); null for steps
+   * recorded before worker ids were.
+   */
+  worker_id: string | null;
   detail: JsonObject;
   error: ErrorObject | null;
   started_at: string;
@@ -28,6 +33,8 @@ export interface NewStep {
   kind: StepKind;
   /** Default: the run's current attempt. */
   attempt?: number;
+  /** Default: the worker holding the run's lease (the one executing it), read by the same statement. */
+  worker_id?: string;
   detail?: JsonObject;
 }
 

@@ -175,4 +175,6 @@ export const migrations: string[] = [
   // Checkpoints that decode on their own: loading a run reads from the latest one (checkpointChain).
   `ALTER TABLE run_checkpoints ADD COLUMN whole INTEGER NOT NULL DEFAULT 0;
    CREATE INDEX run_checkpoints_whole ON run_checkpoints (run_id, id) WHERE whole = 1;`,
+  // The worker that ran each step (`keel runs show`): null for steps recorded before.
+  `ALTER TABLE run_steps ADD COLUMN worker_id TEXT;`,
 ];

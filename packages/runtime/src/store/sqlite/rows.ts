@@ -98,6 +98,7 @@ export function toStep(row: Row): Step {
     kind: text(row.kind) as StepKind,
     status: text(row.status) as StepStatus,
     attempt: row.attempt as number,
+    worker_id: textOrNull(row.worker_id),
     detail: json<JsonObject>(row.detail),
     error: jsonOrNull<ErrorObject>(row.error),
     started_at: text(row.started_at),

@@ -87,8 +87,10 @@ const sql = {
                    ORDER BY seq LIMIT $limit`,
 
   // Inserting through a SELECT on runs checks the run exists in the same statement: no row, no run.
-  insertStep: `INSERT INTO run_steps (id, run_id, node_id, kind, status, attempt, detail, started_at)
-               SELECT $id, id, $node_id, $kind, 'running', coalesce($attempt, attempt), $detail, $now
+  // The step's worker defaults to the run's lease holder: the worker executing it.
+  insertStep: `INSERT INTO run_steps (id, run_id, node_id, kind, status, attempt, worker_id, detail, started_at)
+               SELECT $id, id, $node_id, $kind, 'running', coalesce($attempt, attempt),
+                      coalesce($worker_id, lease_owner), $detail, $now
                FROM runs WHERE id = $run_id
                RETURNING *`,
   getStep: 'SELECT * FROM run_steps WHERE id = $id',

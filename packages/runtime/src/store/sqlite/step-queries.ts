@@ -20,6 +20,7 @@ export function startStep(ctx: SqliteContext, input: NewStep): Step {
     node_id: input.node_id,
     kind: input.kind,
     attempt: input.attempt ?? null,
+    worker_id: input.worker_id ?? null,
     detail: toJson(input.detail ?? {}),
     now,
   }) as Row | undefined;

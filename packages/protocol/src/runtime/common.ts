@@ -18,6 +18,8 @@ export const usage = z.object({
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),
   total_tokens: z.number().int(),
+  /** True when some counts are Keel's estimate: the server sent no usage (issue #41). */
+  estimated: z.boolean().optional(),
 });
 export type Usage = z.infer<typeof usage>;
 

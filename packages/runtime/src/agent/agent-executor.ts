@@ -1,9 +1,10 @@
 import type { ContextBudget } from '../context/index.ts';
 import { CancelledError, KeelError } from '../errors/index.ts';
 import type { EventBody } from '../events/index.ts';
-import type { ChatMessage, ModelClient, ToolCall } from '../model/index.ts';
+import type { ChatMessage, ModelClient, ModelTool, ToolCall, TurnResult } from '../model/index.ts';
 import { questionSchema, type ToolContext, type ToolRegistry } from '../tools/index.ts';
 import type { AgentState } from './agent-state.ts';
+import { contextOverflow, rememberWindow, withLearnedWindow } from './context-overflow.ts';
 import { keepContextInBudget } from './context-step.ts';
 import { detectLoop, type LoopLimits } from './loop-detector.ts';
 import { ToolRunner } from './tool-runner.ts';
@@ -95,7 +96,7 @@ export interface AgentExecutorInput {
  * boundary, so a run stopped anywhere (crash, approval, pause) continues from the last boundary.
  */
 export async function executeAgent(input: AgentExecutorInput, state: AgentState): Promise<string> {
-  const { client, tools, context, hooks } = input;
+  const { tools, context, hooks } = input;
   const runner = new ToolRunner(tools, context, { failures: state.failures, errors: state.errors });
   const modelTools = tools.toModelTools();
   const add = (message: ChatMessage) => {
@@ -115,33 +116,16 @@ export async function executeAgent(input: AgentExecutorInput, state: AgentState)
       add({ role: 'user', content });
       await hooks.emit({ type: 'user_input_received', content });
     }
-    await keepContextInBudget(
-      { client, hooks, budget: input.contextBudget ?? null, signal: context.signal },
-      state,
-      modelTools,
-    );
-    const stepId = await hooks.startStep('model_turn', {});
-    const sent = state.messages.length;
-    const turn = await client
-      .turn(
-        state.messages,
-        modelTools,
-        {
-          onText: (content) => hooks.emit({ type: 'text_delta', content }),
-          onThinking: (content) => hooks.emit({ type: 'thinking', content }),
-          onRetry: (notice) => hooks.emit({ type: 'retry', ...notice }),
-        },
-        context.signal,
-      )
-      .catch(async (error: unknown) => {
-        await hooks.failStep(stepId, context.signal.aborted ? new CancelledError() : error);
-        throw error;
-      });
+    const { turn, stepId, sent } = await modelTurn(input, state, modelTools);
     state.usage.input_tokens += turn.usage.input_tokens;
     state.usage.output_tokens += turn.usage.output_tokens;
-    // The model's own count of this prompt: the context estimate's ground truth from here on.
+    if (turn.usage.estimated) state.usage.estimated = true;
+    // The model's own count of this prompt: the context estimate's ground truth from here on (an estimate
+    // of ours is no truth: the context estimate then counts everything afresh).
     state.last_prompt =
-      turn.usage.input_tokens > 0 ? { tokens: turn.usage.input_tokens, messages: sent } : null;
+      turn.usage.input_tokens > 0 && !turn.usage.estimated
+        ? { tokens: turn.usage.input_tokens, messages: sent }
+        : null;
     state.thinking += turn.reasoning;
     add({
       role: 'assistant',
@@ -163,6 +147,53 @@ export async function executeAgent(input: AgentExecutorInput, state: AgentState)
     }
   }
   return state.output;
+}
+
+/**
+ * One model turn, in a step of its own, once the context is within its budget. A turn the server refuses
+ * as longer than the model's context window (contextOverflow) is not the end of the run: the window it
+ * named is remembered for the endpoint and model, the history is pruned and compacted, and the turn asked
+ * again, once. The refusal is final when context management is off, when nothing is left to compact, or
+ * when the compacted history is refused too.
+ */
+async function modelTurn(
+  input: AgentExecutorInput,
+  state: AgentState,
+  modelTools: ModelTool[],
+): Promise<{ turn: TurnResult; stepId: string; sent: number }> {
+  const { client, context, hooks } = input;
+  for (let compacted = false; ; compacted = true) {
+    const contextInput = {
+      client,
+      hooks,
+      budget: withLearnedWindow(input.contextBudget ?? null, client),
+      signal: context.signal,
+    };
+    await keepContextInBudget(contextInput, state, modelTools);
+    const stepId = await hooks.startStep('model_turn', {});
+    const sent = state.messages.length;
+    try {
+      const turn = await client.turn(
+        state.messages,
+        modelTools,
+        {
+          onText: (content) => hooks.emit({ type: 'text_delta', content }),
+          onThinking: (content) => hooks.emit({ type: 'thinking', content }),
+          onRetry: (notice) => hooks.emit({ type: 'retry', ...notice }),
+        },
+        context.signal,
+      );
+      return { turn, stepId, sent };
+    } catch (error) {
+      await hooks.failStep(stepId, context.signal.aborted ? new CancelledError() : error);
+      const overflow = context.signal.aborted ? null : contextOverflow(error);
+      if (!overflow) throw error;
+      if (overflow.window !== undefined) rememberWindow(client, overflow.window);
+      if (compacted) throw error;
+      contextInput.budget = withLearnedWindow(input.contextBudget ?? null, client);
+      if (!(await keepContextInBudget(contextInput, state, modelTools, true))) throw error;
+    }
+  }
 }
 
 /** Runs the pending tool calls in the model's order, so events and file edits are deterministic. */

@@ -13,7 +13,8 @@ export interface AgentState {
   messages: ChatMessage[];
   thinking: string;
   traces: ToolTrace[];
-  usage: { input_tokens: number; output_tokens: number };
+  /** Tokens spent; `estimated` once any count in them is Keel's estimate (a server that sent no usage). */
+  usage: { input_tokens: number; output_tokens: number; estimated?: boolean };
   /** Failures in a row per tool (the tool retry policy). */
   failures: Record<string, number>;
   /** Tool errors met, for the metadata. */

@@ -46,22 +46,34 @@ export function contextTokens(state: AgentState, tools: readonly ModelTool[]): n
  * by a summary the model writes (another step, `compact` event). Each step checkpoints the rewritten
  * history, so resume, retry and fork continue from it. A failed summary fails the step and the run with
  * a ModelError; a retry continues from the pruned checkpoint and asks for the summary again.
+ *
+ * `overflowed`: the server has just refused the conversation as longer than its window, so the estimate
+ * fell short. Then both steps run whatever the estimate says, aiming below the refused size too.
+ * Answers whether the history was rewritten (false: nothing could be pruned or summarised).
  */
 export async function keepContextInBudget(
   input: ContextStepInput,
   state: AgentState,
   tools: readonly ModelTool[],
-): Promise<void> {
+  overflowed = false,
+): Promise<boolean> {
   const { budget, hooks } = input;
-  if (!budget || state.pending || state.output !== null) return;
-  const limit = contextLimit(budget);
+  if (!budget || state.pending || state.output !== null) return false;
   let tokens = contextTokens(state, tools);
-  if (tokens <= limit) return;
+  const limit = overflowed
+    ? Math.min(contextLimit(budget), Math.floor(tokens * budget.threshold))
+    : contextLimit(budget);
+  if (!overflowed && tokens <= limit) return false;
+  // Why the step ran, in its detail: the estimate past the limit, or the server's refusal.
+  const cause = overflowed ? { cause: 'context_length' } : {};
+  let rewritten = false;
 
   const pruned = pruneToolOutputs(state.messages, budget.keep_tool_outputs);
   if (pruned.pruned_count > 0) {
-    const stepId = await hooks.startStep('context', { action: 'prune', estimated_tokens: tokens, limit });
+    const detail = { action: 'prune', estimated_tokens: tokens, limit, ...cause };
+    const stepId = await hooks.startStep('context', detail);
     rewrite(state, pruned.messages);
+    rewritten = true;
     tokens = Math.max(0, tokens - pruned.estimated_tokens_saved);
     await hooks.emit({
       type: 'prune',
@@ -69,7 +81,7 @@ export async function keepContextInBudget(
       estimated_tokens_saved: pruned.estimated_tokens_saved,
     });
     await hooks.commitStep(stepId, state);
-    if (tokens <= limit) return;
+    if (!overflowed && tokens <= limit) return true;
   }
 
   const taskIndex = state.task ?? state.messages.findIndex((message) => message.role === 'user');
@@ -77,8 +89,9 @@ export async function keepContextInBudget(
   const recentTokens = Math.floor(limit / 4);
   // Only the task and the latest turn left: nothing to summarise, and the turn goes ahead as it is.
   const split = splitHistory(state.messages, taskIndex, recentTokens);
-  if (!split) return;
-  const stepId = await hooks.startStep('context', { action: 'compact', estimated_tokens: tokens, limit });
+  if (!split) return rewritten;
+  const detail = { action: 'compact', estimated_tokens: tokens, limit, ...cause };
+  const stepId = await hooks.startStep('context', detail);
   const compacted = await compactHistory(input.client, state.messages, split, {
     summaryTokens: Math.min(4000, Math.max(256, Math.floor(limit / 8))),
     signal: input.signal,
@@ -90,6 +103,7 @@ export async function keepContextInBudget(
   state.task = compacted.taskIndex;
   state.usage.input_tokens += compacted.usage.input_tokens;
   state.usage.output_tokens += compacted.usage.output_tokens;
+  if (compacted.usage.estimated) state.usage.estimated = true;
   await hooks.emit({
     type: 'compact',
     original_messages: compacted.original_messages,
@@ -99,6 +113,7 @@ export async function keepContextInBudget(
   await hooks.commitStep(stepId, state);
   // The summary's tokens count against the run's budgets like any turn's.
   await hooks.spend({ tokens: compacted.usage.input_tokens + compacted.usage.output_tokens, steps: 0 }, true);
+  return true;
 }
 
 /** Replaces the history; counted, so the next checkpoint stores it whole (checkpoints store growth). */

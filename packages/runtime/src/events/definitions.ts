@@ -16,6 +16,8 @@ export const usageSchema = z.object({
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),
   total_tokens: z.number().int(),
+  // Beyond the spec: true when some counts are Keel's estimate, the server having sent no usage (issue #41).
+  estimated: z.boolean().optional(),
 });
 
 export const metadataSchema = z.object({

@@ -1,14 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import type { Stream } from 'openai/streaming';
-import { CancelledError, type KeelError } from '../errors/index.ts';
+import { CancelledError } from '../errors/index.ts';
 import { httpFetch } from './http-fetch.ts';
-import { type ModelEndpoint, mapModelError, retryAfterSeconds } from './map-error.ts';
+import { type ModelEndpoint, mapModelError, stillLoadingAfter } from './map-error.ts';
 import type { ChatMessage, ToolCall } from './messages.ts';
 import { type ModelProfile, type ModelProfileName, resolveProfile } from './profiles.ts';
 import { refusedFor, refusedParameter, rememberRefusal, withoutRefused } from './refused-parameters.ts';
 import { RequestEncoder } from './request-encoder.ts';
-import { defaultRetryPolicy, type RetryPolicy, retryDelayMs } from './retry.ts';
+import {
+  defaultRetryPolicy,
+  nextRetry,
+  type RetryCount,
+  type RetryPolicy,
+  retryAfterMs,
+  waitWords,
+} from './retry.ts';
 import { TurnAssembler } from './turn-assembler.ts';
 
 /** Where and how to reach a chat-completions-compatible model. */
@@ -36,6 +43,11 @@ export interface ModelSettings {
   timeoutMs?: number;
   /** Injectable fetch, for tests and proxies. */
   fetch?: typeof fetch;
+  /**
+   * How the client waits between retries (default: a timer). Tests pass one that records the delay and
+   * returns at once, so that a Retry-After or a loading model is tested without waiting for it.
+   */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** A function tool in the chat-completions `tools` format. */
@@ -47,6 +59,11 @@ export interface ModelTool {
 export interface TurnUsage {
   input_tokens: number;
   output_tokens: number;
+  /**
+   * True when the server sent no usage (some never do, even asked with `stream_options.include_usage`)
+   * and the counts are Keel's estimate: four characters a token (estimatedUsage).
+   */
+  estimated?: boolean;
 }
 
 /** Everything one model turn produced, assembled from the stream. */
@@ -86,6 +103,7 @@ export class ModelClient {
   readonly #encoders = new WeakMap<ChatMessage, RequestEncoder>();
   /** The server's dialect: what to read from its answers and what not to send it. */
   readonly profile: ModelProfile;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(settings: ModelSettings) {
     this.settings = settings;
@@ -96,6 +114,7 @@ export class ModelClient {
       keyed: settings.apiKey !== 'no-key',
     };
     this.profile = resolveProfile(this.#endpoint.baseURL, settings.model, settings.profile);
+    this.#sleep = settings.sleep ?? ((ms, signal) => sleep(ms, undefined, signal ? { signal } : {}));
     // Retries are ours, so that each one is announced as a `retry` event.
     this.#client = new OpenAI({
       apiKey: settings.apiKey,
@@ -106,27 +125,32 @@ export class ModelClient {
     });
   }
 
-  /** Runs one turn, retrying retryable failures; throws a KeelError when out of attempts. */
+  /**
+   * Runs one turn, retrying retryable failures (announced with `onRetry`, waiting as retry.ts says: a
+   * server's Retry-After, longer for a model still loading); throws a KeelError when out of attempts.
+   */
   async turn(
     messages: readonly ChatMessage[],
     tools: readonly ModelTool[],
     handlers: TurnHandlers = {},
     signal?: AbortSignal,
   ): Promise<TurnResult> {
-    for (let attempt = 1; ; attempt++) {
+    const count: RetryCount = { failures: 0, loadingTries: 0, loadingWaitedMs: 0 };
+    for (;;) {
       try {
-        return await this.#streamOnce(messages, tools, handlers, signal);
+        return withUsage(await this.#streamOnce(messages, tools, handlers, signal), messages, tools);
       } catch (thrown) {
         const error = mapModelError(thrown, signal, this.#endpoint);
-        if (!isRetryable(error) || attempt >= this.#retry.maxAttempts) throw error;
+        const loading = error.details?.reason === 'loading';
+        const retryable = (error as { retryable?: boolean }).retryable === true;
+        const step = nextRetry(this.#retry, { retryable, loading, retryAfterMs: retryAfterMs(error) }, count);
+        if (!step) throw loading ? stillLoadingAfter(error, count.loadingWaitedMs) : error;
         await handlers.onRetry?.({
-          attempt: attempt + 1,
-          max_attempts: this.#retry.maxAttempts,
-          error: error.message,
+          attempt: step.attempt,
+          max_attempts: step.maxAttempts,
+          error: `${error.message}${waitWords(step, this.#retry)}`,
         });
-        await sleep(retryDelayMs(this.#retry, attempt, retryAfterSeconds(error)), undefined, {
-          signal,
-        }).catch(() => {
+        await this.#sleep(step.delayMs, signal).catch(() => {
           throw mapModelError(signal?.reason, signal, this.#endpoint);
         });
       }
@@ -210,6 +234,43 @@ export class ModelClient {
   }
 }
 
-function isRetryable(error: KeelError): boolean {
-  return (error as { retryable?: boolean }).retryable === true;
+/** Characters a token, as the context estimate counts them (context/estimate-tokens.ts), and per message. */
+const charsPerToken = 4;
+const perMessage = 4;
+/** An image, counted whole: its base64 length says nothing of what a model charges for it. */
+const perImage = 1000;
+
+/**
+ * The turn with usage: the server's, or where it sent none (no usage chunk, or zeros for a turn that said
+ * something) an estimate from the request and the answer, marked `estimated`. Budgets count it as any usage.
+ */
+function withUsage(
+  result: TurnResult,
+  messages: readonly ChatMessage[],
+  tools: readonly ModelTool[],
+): TurnResult {
+  const { usage } = result;
+  const answered = result.text.length + result.reasoning.length + result.toolCalls.length > 0;
+  const noInput = usage.input_tokens === 0;
+  const noOutput = usage.output_tokens === 0 && answered;
+  if (!noInput && !noOutput) return result;
+  const tokens = (text: string) => Math.ceil(text.length / charsPerToken);
+  let input = tools.length ? tokens(JSON.stringify(tools)) : 0;
+  for (const message of messages) {
+    input += perMessage + tokens(message.content);
+    if (message.role === 'user') input += (message.images?.length ?? 0) * perImage;
+    for (const call of message.role === 'assistant' ? (message.tool_calls ?? []) : []) {
+      input += perMessage + tokens(call.name + call.arguments);
+    }
+  }
+  let output = tokens(result.text) + tokens(result.reasoning);
+  for (const call of result.toolCalls) output += perMessage + tokens(call.name + call.arguments);
+  return {
+    ...result,
+    usage: {
+      input_tokens: noInput ? input : usage.input_tokens,
+      output_tokens: noOutput ? output : usage.output_tokens,
+      estimated: true,
+    },
+  };
 }

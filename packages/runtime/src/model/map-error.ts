@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { AuthenticationError, CancelledError, type KeelError, ModelError } from '../errors/index.ts';
+import { spokenDelay } from './retry.ts';
 
 /** What an error message may say about the request that failed. */
 export interface ModelEndpoint {
@@ -55,18 +56,17 @@ export function mapModelError(
       details: { url, reason },
     });
   }
-  if (error instanceof OpenAI.APIError && error.status === 400) {
-    const known = knownRefusal(error.message, endpoint, url);
-    if (known)
-      return new ModelError(known.message, {
-        retryable: false,
-        status: 400,
-        cause: error,
-        details: { url, reason: known.reason },
-      });
-  }
   if (error instanceof OpenAI.APIError && error.status !== undefined) {
     const status = error.status;
+    const known = knownRefusal(error, endpoint, url) ?? stillLoading(error, url);
+    if (known) {
+      return new ModelError(known.message, {
+        retryable: known.reason === 'loading',
+        status,
+        cause: error,
+        details: { url, ...known.details, reason: known.reason },
+      });
+    }
     const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
     const hint =
       status === 404
@@ -90,18 +90,54 @@ export function mapModelError(
   });
 }
 
+/** What a known error means, in words for the user, with what the runtime reads from it (`details`). */
+interface KnownError {
+  reason: 'no_tools' | 'context_length' | 'loading';
+  message: string;
+  details?: Record<string, unknown>;
+}
+
 /**
- * A 400 whose words say what is wrong with the model rather than with the request: the model cannot call
- * tools (Ollama: "<model> does not support tools", ollama/ollama#5793), or the conversation does not fit
- * its context window (vLLM/OpenAI: "maximum context length is N tokens", llama.cpp: "exceeds the available
- * context size", vLLM: "Input prompt (N tokens) is too long"). Retrying would fail the same way.
+ * How servers say that the conversation does not fit the model's context window (docs/models.md):
+ * OpenAI, vLLM, DeepSeek, Mistral: "This model's maximum context length is 8192 tokens", "… too large for
+ * model with 32768 maximum context length", OpenAI's code `context_length_exceeded` ("Your input exceeds
+ * the context window of this model"); vLLM's engine: "Input prompt (9000 tokens) is too long and exceeds
+ * limit of 8192"; llama.cpp: "the request exceeds the available context size" (a 400, a 500 from older
+ * builds; since ggml-org/llama.cpp#15780 its body names `n_ctx`); llama-cpp-python: "Requested tokens (2285) exceed context
+ * window of 2048"; LM Studio: "The number of tokens to keep from the initial prompt is greater than the
+ * context length", "… loaded with context length of only 7866 tokens", "n_keep (15028) >= n_ctx (7424)";
+ * Hugging Face TGI (a 422): "`inputs` tokens + `max_new_tokens` must be <= 8192" (huggingface/chat-ui#340),
+ * "`inputs` must have less than 1024 tokens" (huggingface/text-generation-inference#937).
+ */
+const contextLengthWords =
+  /maximum context length|context[ _]length[ _]exceeded|exceeds? the available context size|context window|prompt \(\d+ tokens\) is too long|too many tokens|greater than the context length|context length of only|n_keep \(\d+\) >= n_ctx|`inputs` tokens \+ `max_new_tokens` must be <=|`inputs` must have less than \d+ tokens/i;
+
+/** Where those words give the window in tokens. */
+const windowWords = [
+  /maximum context length is (\d+)/i,
+  /(\d+) maximum context length/i,
+  /exceeds limit of (\d+)/i,
+  /context window of (\d+)/i,
+  /context length of only (\d+)/i,
+  /n_ctx \((\d+)\)/i,
+  /must be <= (\d+)/i,
+  /must have less than (\d+) tokens/i,
+];
+
+/**
+ * An error whose words say what is wrong with the model rather than with the request: the model cannot
+ * call tools (Ollama: "<model> does not support tools", ollama/ollama#5793), or the conversation does not
+ * fit its context window (contextLengthWords; details.window is the window when the server named it, which
+ * the agent remembers and compacts by). Sending the same request again would fail the same way.
  */
 function knownRefusal(
-  said: string,
+  error: InstanceType<typeof OpenAI.APIError>,
   endpoint: ModelEndpoint,
   url: string,
-): { reason: string; message: string } | undefined {
-  if (/does not support tools/i.test(said)) {
+): KnownError | undefined {
+  const said = error.message;
+  const status = error.status ?? 0;
+  if (status === 400 && /does not support tools/i.test(said)) {
     return {
       reason: 'no_tools',
       message:
@@ -110,19 +146,55 @@ function knownRefusal(
         '"tools" under Capabilities (qwen2.5-coder, qwen3 and llama3.1 have it).',
     };
   }
-  const tooLong =
-    /maximum context length|context length exceeded|exceeds the available context size|context window|prompt \(\d+ tokens\) is too long|too many tokens/i;
-  if (tooLong.test(said)) {
+  // Not a 429: "too many tokens" there is a rate limit (tokens per minute), not the window.
+  const refusedStatus = status === 400 || status === 413 || status === 422 || status === 500;
+  if (refusedStatus && (contextLengthWords.test(said) || error.code === 'context_length_exceeded')) {
+    const window = windowOf(error);
     return {
       reason: 'context_length',
+      details: window === undefined ? {} : { window },
       message:
         `The conversation no longer fits the context window of "${endpoint.model}" at ${url} (the server says: ${said}). ` +
         'Keel compacts a conversation before it reaches the window it knows for the model: give it the real one ' +
-        `in the config's context.windows (e.g. {"context": {"windows": {"${endpoint.model}": 8192}}}), or give the ` +
+        `in the config's context.windows (e.g. {"context": {"windows": {"${endpoint.model}": ${window ?? 8192}}}}), or give the ` +
         'server a larger window (vLLM --max-model-len, llama.cpp -c, Ollama OLLAMA_CONTEXT_LENGTH).',
     };
   }
   return undefined;
+}
+
+/** The context window a context-length error names: llama.cpp's `n_ctx` field, or a number in its words. */
+function windowOf(error: InstanceType<typeof OpenAI.APIError>): number | undefined {
+  const field = (error.error as { n_ctx?: unknown } | undefined)?.n_ctx;
+  if (typeof field === 'number' && Number.isInteger(field) && field > 0) return field;
+  for (const words of windowWords) {
+    const tokens = Number(words.exec(error.message)?.[1]);
+    if (Number.isInteger(tokens) && tokens > 0) return tokens;
+  }
+  return undefined;
+}
+
+/**
+ * A 503 while the server loads the model: llama.cpp answers every request with
+ * `{"error": {"code": 503, "message": "Loading model", "type": "unavailable_error"}}` until it has loaded
+ * (ggml-org/llama.cpp#9056); Hugging Face's inference servers say "Model … is currently loading". Retried by its own, longer rule (retry.ts); a plain 503 ("overloaded", Ollama's "server busy")
+ * is any 5xx.
+ */
+function stillLoading(error: InstanceType<typeof OpenAI.APIError>, url: string): KnownError | undefined {
+  if (error.status !== 503 || !/\bloading\b/i.test(error.message)) return undefined;
+  return {
+    reason: 'loading',
+    message: `The model endpoint ${url} is still loading the model (HTTP 503: ${error.message}).`,
+  };
+}
+
+/** The last answer of a server that was still loading the model when Keel stopped waiting for it. */
+export function stillLoadingAfter(error: KeelError, waitedMs: number): KeelError {
+  return new ModelError(
+    `${error.message} Keel waited ${spokenDelay(waitedMs)} for it to load: check the server's log (a model too ` +
+      'large for the memory never loads), or try again once its /health answers.',
+    { retryable: false, status: 503, cause: error.cause, details: { ...error.details, waited_ms: waitedMs } },
+  );
 }
 
 /**
@@ -198,14 +270,4 @@ export function shownUrl(baseURL: string): string {
   } catch {
     return '(an invalid model_base_url)';
   }
-}
-
-/** Seconds from a Retry-After header of an API error, when the endpoint sent one. */
-export function retryAfterSeconds(error: KeelError): number | undefined {
-  const cause = error.cause;
-  if (!(cause instanceof OpenAI.APIError)) return undefined;
-  const value = cause.headers?.get('retry-after');
-  if (!value) return undefined;
-  const seconds = Number(value);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }

@@ -39,13 +39,20 @@ export function assembleResult(workflow: Workflow, state: SchedulerState, sessio
   }
   const output = outputText(state.nodes[workflow.root.id]?.output);
   const { input_tokens, output_tokens } = state.usage;
+  // Some counts are Keel's estimate when a server sent no usage (model/client.ts).
+  const estimated = Object.values(state.nodes).some((node) => node.agent?.usage.estimated === true);
   return {
     status: 'success',
     output,
     thinking,
     tool_traces: traces,
     session_id: sessionId,
-    usage: { input_tokens, output_tokens, total_tokens: input_tokens + output_tokens },
+    usage: {
+      input_tokens,
+      output_tokens,
+      total_tokens: input_tokens + output_tokens,
+      ...(estimated ? { estimated: true } : {}),
+    },
     metadata: deriveMetadata(lastAnswer || output, errors),
     outputs,
   };

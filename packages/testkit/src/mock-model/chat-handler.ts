@@ -8,6 +8,7 @@ import { openAIError } from './openai-error.ts';
 import { profileRefusal } from './profile-checks.ts';
 import { buildProfileChunks, buildProfileCompletion } from './profile-wire.ts';
 import type { ChatProfile } from './profiles.ts';
+import type { ResolvedReply } from './resolve-reply.ts';
 import type { ChunkContext } from './stream-chunks.ts';
 import { buildStreamChunks, sseData } from './stream-chunks.ts';
 import type { ChatRequestBody } from './types.ts';
@@ -29,12 +30,12 @@ export async function handleChatCompletion(
     sendJson(res, 400, refusal);
     return;
   }
-  const chunkContext = (usage: ChunkContext['usage']): ChunkContext => ({
+  const chunkContext = (reply: ResolvedReply, usage: ChunkContext['usage']): ChunkContext => ({
     id: context.nextId('chatcmpl'),
     created: Math.floor(Date.now() / 1000),
     model: typeof body.model === 'string' ? body.model : context.defaultModel,
     chunkSize: context.chunkSize,
-    includeUsage: body.stream_options?.include_usage === true,
+    includeUsage: body.stream_options?.include_usage === true && reply.omitUsage !== true,
     usage,
   });
   await serveExchange(
@@ -47,17 +48,25 @@ export async function handleChatCompletion(
       callIdPrefix: 'call',
       errorBody: (status, message, exhausted) =>
         openAIError(status, message, exhausted ? 'script_exhausted' : undefined),
-      body: (reply, usage) =>
-        profile
-          ? buildProfileCompletion(reply, profile, chunkContext(usage))
-          : buildCompletion(reply, chunkContext(usage)),
+      body: (reply, usage) => {
+        const completion = profile
+          ? buildProfileCompletion(reply, profile, chunkContext(reply, usage))
+          : buildCompletion(reply, chunkContext(reply, usage));
+        return reply.omitUsage ? withoutUsage(completion) : completion;
+      },
       frames: (reply, usage) => {
         const chunks = profile
-          ? buildProfileChunks(reply, profile, chunkContext(usage))
-          : buildStreamChunks(reply, chunkContext(usage));
+          ? buildProfileChunks(reply, profile, chunkContext(reply, usage))
+          : buildStreamChunks(reply, chunkContext(reply, usage));
         return { frames: chunks.map((chunk) => sseData(chunk)), end: sseData('[DONE]') };
       },
     },
     context,
   );
+}
+
+/** A chat.completion without its `usage` (a reply scripted with `omitUsage`). */
+function withoutUsage(completion: object): object {
+  const { usage: _usage, ...rest } = completion as { usage?: unknown };
+  return rest;
 }

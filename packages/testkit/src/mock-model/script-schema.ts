@@ -33,6 +33,7 @@ export const scriptedReplySchema: z.ZodType<ScriptedReply> = z
         completion_tokens: z.number().int().nonnegative(),
       })
       .optional(),
+    omitUsage: z.boolean().optional(),
     error: z
       .strictObject({
         status: z.number().int().min(400).max(599),

@@ -48,6 +48,11 @@ export type ScriptedReply = {
   toolCalls?: ScriptedToolCall[];
   /** Token usage to report; default: roughly characters / 4. */
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /**
+   * Chat completions: send no usage at all, even when the request asks for it with
+   * `stream_options.include_usage`, as some OpenAI-compatible servers do.
+   */
+  omitUsage?: boolean;
   /** Answer with an HTTP error in the protocol's error shape instead of a completion. */
   error?: { status: number; message?: string; retryAfterSeconds?: number };
   /** Destroy the socket before any byte, or after a few chunks of the reply. */

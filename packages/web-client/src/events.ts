@@ -1,6 +1,7 @@
 import { refusal, type ServiceHttp, segment, send } from '@keel/protocol/client';
 import { finishedStatuses, type RunDetail, type RunEvent, runEvent } from '@keel/protocol/runtime';
 import { KeelWebApiError, KeelWebConnectionError, KeelWebResponseError } from './errors.ts';
+import { sseMessages } from './sse.ts';
 
 /** One event of a run's log, with its place in it (`seq`, from 1): the cursor to resume from. */
 export interface RunEventEntry {
@@ -33,44 +34,6 @@ export interface StreamContext {
   reconnect: Required<ReconnectOptions>;
   /** `GET /runtime/runs/{id}`, through the client. */
   getRun: (runId: string) => Promise<RunDetail>;
-}
-
-/** One SSE message: its `id:` and its `data:` lines. */
-interface SseMessage {
-  id: string | undefined;
-  data: string;
-}
-
-/** The messages of an SSE body as they arrive; rejects when the connection breaks. */
-async function* sseMessages(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true }).replaceAll('\r\n', '\n');
-      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        let id: string | undefined;
-        const data: string[] = [];
-        for (const line of block.split('\n')) {
-          // A line starting with a colon is a comment (the server's keep-alive).
-          const colon = line.indexOf(':');
-          if (colon <= 0) continue;
-          const field = line.slice(0, colon);
-          const value = line.slice(colon + 1).replace(/^ /, '');
-          if (field === 'id') id = value;
-          else if (field === 'data') data.push(value);
-        }
-        if (data.length > 0) yield { id, data: data.join('\n') };
-      }
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
 }
 
 /** Opens `GET /runtime/runs/{id}/events?after=`; a refusal is a `KeelWebApiError`. */

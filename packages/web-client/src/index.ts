@@ -5,3 +5,4 @@ export { KeelWebApiError, KeelWebConnectionError, KeelWebResponseError } from '.
 export type { FollowOptions, ReconnectOptions, RunEventEntry } from './events.ts';
 export type { Fetch } from './http.ts';
 export type * from './requests.ts';
+export { type SseMessage, sseMessages } from './sse.ts';

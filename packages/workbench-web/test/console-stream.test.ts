@@ -1,29 +1,13 @@
-// The console's reading of a run's SSE stream: message framing, and following a run across drops from the
-// last seq delivered, without a browser.
+// The console's reading of a run's SSE stream (framing: web-client's sse.test.ts): following a run across drops
+// from the last seq delivered, without a browser.
 import { describe, expect, test } from 'vitest';
 import { ApiError } from '../src/api/errors.ts';
-import { followRunEvents, parseSse, type readRunEvents } from '../src/console/api/run-stream.ts';
+import { followRunEvents, type readRunEvents } from '../src/console/api/run-stream.ts';
 import type { RunEventRecord } from '../src/console/api/runtime-types.ts';
 
 const text = (seq: number, content: string): RunEventRecord => ({
   seq,
   event: { type: 'text_delta', content, session_id: 's' },
-});
-
-describe('parseSse', () => {
-  test('splits complete messages, keeps the unfinished rest, skips comments', () => {
-    const { messages, rest } = parseSse(': keep-alive\n\nid: 1\ndata: {"a":1}\n\nid: 2\ndata: {"a"');
-    expect(messages).toEqual([{ id: '1', data: '{"a":1}' }]);
-    expect(rest).toBe('id: 2\ndata: {"a"');
-    expect(parseSse(`${rest}:2}\n\n`).messages).toEqual([{ id: '2', data: '{"a":2}' }]);
-  });
-
-  test('joins data lines, reads CRLF, and takes a field without a space after the colon', () => {
-    expect(parseSse('id:7\r\ndata: one\r\ndata:two\r\n\r\n')).toEqual({
-      messages: [{ id: '7', data: 'one\ntwo' }],
-      rest: '',
-    });
-  });
 });
 
 describe('followRunEvents', () => {

@@ -1,37 +1,7 @@
+import { sseMessages } from '@keel/web-client/sse';
 import { errorFromResponse } from '../../api/errors.ts';
 import { authorizedFetch } from '../../api/request.ts';
 import type { RunEvent, RunEventRecord } from './runtime-types.ts';
-
-/** One Server-Sent Events message: its `id` (the event's seq here) and its data lines joined. */
-export interface SseMessage {
-  id?: string;
-  data: string;
-}
-
-/**
- * Splits received text into complete SSE messages (each ends with a blank line) and the unfinished rest,
- * which the next chunk completes. Comment lines (`: keep-alive`) and unknown fields are skipped.
- */
-export function parseSse(buffer: string): { messages: SseMessage[]; rest: string } {
-  const messages: SseMessage[] = [];
-  const text = buffer.replace(/\r\n?/g, '\n');
-  let start = 0;
-  for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n', start)) {
-    let id: string | undefined;
-    const data: string[] = [];
-    for (const line of text.slice(start, end).split('\n')) {
-      const colon = line.indexOf(':');
-      if (colon === 0) continue;
-      const field = colon < 0 ? line : line.slice(0, colon);
-      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-      if (field === 'id') id = value;
-      else if (field === 'data') data.push(value);
-    }
-    if (data.length > 0) messages.push({ ...(id === undefined ? {} : { id }), data: data.join('\n') });
-    start = end + 2;
-  }
-  return { messages, rest: text.slice(start) };
-}
 
 /**
  * Reads a run's event stream, `GET /runtime/runs/{id}/events?after=<seq>`, handing over each record, until
@@ -52,20 +22,9 @@ export async function readRunEvents(
   if (!response.ok) throw await errorFromResponse(response);
   onOpen?.();
   if (!response.body) return;
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let rest = '';
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      const parsed = parseSse(rest + value);
-      rest = parsed.rest;
-      for (const message of parsed.messages) {
-        onRecord({ seq: Number(message.id), event: JSON.parse(message.data) as RunEvent });
-      }
-    }
-  } finally {
-    reader.releaseLock();
+  // The one SSE parser every client shares (`@keel/web-client`).
+  for await (const message of sseMessages(response.body)) {
+    onRecord({ seq: Number(message.id), event: JSON.parse(message.data) as RunEvent });
   }
 }
 

@@ -62,6 +62,40 @@ export const toolKinds = [
 ] as const;
 export type ToolKind = (typeof toolKinds)[number];
 
+// How a call of a runtime tool is shown, by the kind its traits declare (`ToolTraits.kind`,
+// `@keel/protocol/runtime/names`' toolTraitKinds): the one table the workbench's Keel runner and keel-web's
+// console both read.
+const toolKindOfTraitKind: Readonly<Record<string, ToolKind>> = {
+  read: 'file_read',
+  edit: 'file_edit',
+  search: 'search',
+  execute: 'command',
+  fetch: 'web',
+  think: 'other',
+  agent: 'other',
+  other: 'other',
+};
+
+/**
+ * How a call of the runtime's tool `toolName` is shown, from the kind its traits declare (`traitKind`;
+ * none or one this version does not know: 'other'). Traits do not tell a task list from other thinking, nor
+ * the MCP meta tools (added per run) from other tools: those go by name.
+ *
+ * @example
+ * toolKindOfRuntimeTool('edit_file', 'edit'); // 'file_edit'
+ * toolKindOfRuntimeTool('mcp_call', undefined); // 'mcp'
+ */
+export function toolKindOfRuntimeTool(toolName: string, traitKind: string | undefined): ToolKind {
+  const kind =
+    traitKind !== undefined && Object.hasOwn(toolKindOfTraitKind, traitKind)
+      ? (toolKindOfTraitKind[traitKind] ?? 'other')
+      : 'other';
+  if (kind !== 'other') return kind;
+  if (toolName.startsWith('todo_')) return 'todo';
+  if (toolName.startsWith('mcp_')) return 'mcp';
+  return 'other';
+}
+
 export const findingSeverities = ['error', 'warning', 'info'] as const;
 export type FindingSeverity = (typeof findingSeverities)[number];
 

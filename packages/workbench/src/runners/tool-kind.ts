@@ -1,46 +1,25 @@
 import { isAbsolute, normalize, relative } from 'node:path';
-import { createCodingTools, type ToolTraits } from '@keel/runtime';
+import { toolKindOfRuntimeTool } from '@keel/protocol/workbench/names';
+import { createCodingTools } from '@keel/runtime';
 import type { ToolKind } from './contract.ts';
 
 // Keel's built-in tools, for the traits each declares (as `keel acp` reads them): a tool the runtime adds
-// is shown by what it does, with no table here to edit.
+// is shown by what it does, with no table here to edit. The table from traits to kinds is the protocol's,
+// shared with keel-web's console.
 const keelTools = createCodingTools();
-
-const kindOfTraits: Readonly<Record<ToolTraits['kind'], ToolKind>> = {
-  read: 'file_read',
-  edit: 'file_edit',
-  search: 'search',
-  execute: 'command',
-  fetch: 'web',
-  think: 'other',
-  agent: 'other',
-  other: 'other',
-};
-
-/**
- * How the workbench shows a call of a tool with these traits.
- *
- * @example
- * toolKindOfTraits({ kind: 'execute', readOnly: false, runsCommands: true }); // 'command'
- */
-export function toolKindOfTraits(traits: ToolTraits): ToolKind {
-  return kindOfTraits[traits.kind];
-}
 
 /**
  * What a call of a Keel runner's tool does, so a client renders it without knowing the runner: from the
- * built-in tool's traits. Traits do not tell a task list from other thinking, nor the MCP meta tools
- * (added by the runtime for configured servers, not built in) from other tools: those go by name.
+ * built-in tool's traits, then by name for the task list and the MCP meta tools.
  *
  * @example
  * toolKindOf('edit_file'); // 'file_edit'
  */
 export function toolKindOf(toolName: string): ToolKind {
-  const kind = keelTools.has(toolName) ? toolKindOfTraits(keelTools.traitsOf(toolName)) : 'other';
-  if (kind !== 'other') return kind;
-  if (toolName.startsWith('todo_')) return 'todo';
-  if (toolName.startsWith('mcp_')) return 'mcp';
-  return 'other';
+  return toolKindOfRuntimeTool(
+    toolName,
+    keelTools.has(toolName) ? keelTools.traitsOf(toolName).kind : undefined,
+  );
 }
 
 /**

@@ -1,8 +1,8 @@
+import { toolKindOfRuntimeTool } from '@keel/protocol/workbench/names';
 import { createCodingTools, type ToolTraits } from '@keel/runtime';
 import { describe, expect, test } from 'vitest';
 import { toolKindOf } from '../../src/runners/index.ts';
 import { readOnlyTools } from '../../src/runners/keel-request.ts';
-import { toolKindOfTraits } from '../../src/runners/tool-kind.ts';
 
 describe('toolKindOf', () => {
   test.each([
@@ -38,7 +38,7 @@ describe('toolKindOf', () => {
   test('every built-in tool is shown as its traits say, so a new tool needs no table here', () => {
     const tools = createCodingTools();
     for (const name of tools.names()) {
-      const byTraits = toolKindOfTraits(tools.traitsOf(name));
+      const byTraits = toolKindOfRuntimeTool('', tools.traitsOf(name).kind);
       // Only the task list, which traits cannot tell from other thinking, goes by its name.
       const expected = byTraits === 'other' && name.startsWith('todo_') ? 'todo' : byTraits;
       expect([name, toolKindOf(name)]).toEqual([name, expected]);
@@ -55,7 +55,7 @@ describe('toolKindOf', () => {
     [{ kind: 'agent', readOnly: false }, 'other'],
     [{ kind: 'other', readOnly: false }, 'other'],
   ])('a tool with traits %j → %s', (traits, kind) => {
-    expect(toolKindOfTraits(traits)).toBe(kind);
+    expect(toolKindOfRuntimeTool('a_tool', traits.kind)).toBe(kind);
   });
 });
 

@@ -1,7 +1,8 @@
+import { toolKindOfRuntimeTool } from '@keel/protocol/workbench/names';
 import { toolEditOf } from '../../api/tool-edit.ts';
 import type { TranscriptItem } from '../../api/transcript.ts';
 import type { ToolKind, Usage } from '../../api/types.ts';
-import type { RunEventRecord, ToolTraitKind } from './runtime-types.ts';
+import type { RunEventRecord } from './runtime-types.ts';
 
 /** A question or approval the run asked for, answered in place (it is an approval's id). */
 export type AskItem = {
@@ -39,39 +40,20 @@ export type AgentItem = {
 /** A block of a run's transcript: the kit's blocks (text, thinking, tools, errors…) and the console's own. */
 export type RunItem = TranscriptItem | AskItem | DoneItem | AgentItem;
 
-// How the transcript shows a call of a tool of each trait kind (as the workbench's Keel runner does).
-const kindOfTraits: Readonly<Record<ToolTraitKind, ToolKind>> = {
-  read: 'file_read',
-  edit: 'file_edit',
-  search: 'search',
-  execute: 'command',
-  fetch: 'web',
-  think: 'other',
-  agent: 'other',
-  other: 'other',
-};
-
 /** The transcript's kind of each tool the server lists (`GET /console/info`'s `tools`), by name. */
 export type ToolCatalogue = ReadonlyMap<string, ToolKind>;
 
-/** The catalogue of the tools `/console/info` lists; a kind this console does not know is 'other'. */
+/**
+ * The catalogue of the tools `/console/info` lists, each shown as its trait kind says by the protocol's one
+ * table (shared with the workbench's Keel runner); a kind this console does not know is 'other'.
+ */
 export function toolCatalogue(tools: readonly { name: string; kind: string }[] = []): ToolCatalogue {
-  const kindOf = (kind: string): ToolKind =>
-    Object.hasOwn(kindOfTraits, kind) ? kindOfTraits[kind as ToolTraitKind] : 'other';
-  return new Map(tools.map(({ name, kind }) => [name, kindOf(kind)]));
+  return new Map(tools.map(({ name, kind }) => [name, toolKindOfRuntimeTool(name, kind)]));
 }
 
-/**
- * What a runtime tool does: its kind in the server's catalogue (from the tool's traits). Traits do not tell
- * a task list from other thinking, nor the MCP meta tools (added per run, not listed) from other tools:
- * those go by name.
- */
+/** What a runtime tool does: its kind in the server's catalogue, else by name (the MCP meta tools, added per run). */
 export function toolKindOf(toolName: string, catalogue: ToolCatalogue): ToolKind {
-  const kind = catalogue.get(toolName) ?? 'other';
-  if (kind !== 'other') return kind;
-  if (toolName.startsWith('todo_')) return 'todo';
-  if (toolName.startsWith('mcp_')) return 'mcp';
-  return 'other';
+  return catalogue.get(toolName) ?? toolKindOfRuntimeTool(toolName, undefined);
 }
 
 // How the runtime words a tool result the tool did not produce: a failure, or a call the user rejected.

@@ -125,3 +125,25 @@ describe('config files', () => {
     expect(() => loadConfig(home, home)).toThrow(/pricing\.my-model\.input_per_million/);
   });
 });
+
+describe('model_profile from RUNTIME_MODEL_PROFILE', () => {
+  const settings = (config: { model_profile?: 'vllm' }, variables: NodeJS.ProcessEnv) =>
+    resolveModelSettings(
+      { model: 'm' },
+      { model_base_url: 'http://127.0.0.1:9/v1' },
+      config,
+      readEnv(variables),
+    );
+
+  test('the variable chooses the profile below the config file', () => {
+    expect(settings({}, { RUNTIME_MODEL_PROFILE: ' llamacpp ' }).profile).toBe('llamacpp');
+    expect(settings({ model_profile: 'vllm' }, { RUNTIME_MODEL_PROFILE: 'llamacpp' }).profile).toBe('vllm');
+    expect(settings({}, {}).profile).toBeUndefined();
+  });
+
+  test('an unknown name is a CONFIG_ERROR that lists the names', () => {
+    expect(() => settings({}, { RUNTIME_MODEL_PROFILE: 'olama' })).toThrow(
+      /RUNTIME_MODEL_PROFILE must be one of generic, .*ollama.*, got "olama"/,
+    );
+  });
+});

@@ -18,6 +18,8 @@ export interface RuntimeEnv {
   /** RUNTIME_MODEL and RUNTIME_MODEL_BASE_URL: defaults below the config files. */
   model?: string;
   modelBaseUrl?: string;
+  /** RUNTIME_MODEL_PROFILE: the model_profile setting below the config files (checked where used). */
+  modelProfile?: string;
   /** BRAVE_SEARCH_API_KEY: the key websearch sends to the Brave Search API (config web.search.provider). */
   braveSearchApiKey?: string;
 }
@@ -34,6 +36,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): RuntimeEnv {
     home: env.RUNTIME_HOME || join(homedir(), '.runtime'),
     ...(env.RUNTIME_MODEL ? { model: env.RUNTIME_MODEL } : {}),
     ...(env.RUNTIME_MODEL_BASE_URL ? { modelBaseUrl: env.RUNTIME_MODEL_BASE_URL } : {}),
+    ...(env.RUNTIME_MODEL_PROFILE?.trim() ? { modelProfile: env.RUNTIME_MODEL_PROFILE.trim() } : {}),
     ...(env.BRAVE_SEARCH_API_KEY ? { braveSearchApiKey: env.BRAVE_SEARCH_API_KEY } : {}),
   };
 }

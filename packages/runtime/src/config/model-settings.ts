@@ -1,5 +1,10 @@
 import { ConfigError } from '../errors/index.ts';
-import { defaultModelBaseUrl, type ModelSettings } from '../model/index.ts';
+import {
+  defaultModelBaseUrl,
+  type ModelProfileName,
+  type ModelSettings,
+  modelProfileNames,
+} from '../model/index.ts';
 import { sameEndpoint } from './endpoint-url.ts';
 import type { RuntimeEnv } from './env.ts';
 import type { RuntimeConfig } from './schema.ts';
@@ -60,13 +65,24 @@ export function resolveModelSettings(
     request.enable_thinking ?? caller.enable_thinking ?? config.enable_thinking ?? env.enableThinking;
   const thinkingBudget =
     request.thinking_budget ?? caller.thinking_budget ?? config.thinking_budget ?? env.thinkingBudget;
+  const profile = config.model_profile ?? envProfile(env.modelProfile);
   return {
     model,
     apiKey,
     // The server's dialect: the config's choice, else the client picks one from the endpoint and model.
-    ...(config.model_profile ? { profile: config.model_profile } : {}),
+    ...(profile ? { profile } : {}),
     ...(baseURL ? { baseURL } : {}),
     ...(enableThinking !== undefined ? { enableThinking } : {}),
     ...(thinkingBudget !== undefined ? { thinkingBudget } : {}),
   };
+}
+
+/** RUNTIME_MODEL_PROFILE, checked as the config file's `model_profile` is. */
+function envProfile(value: string | undefined): ModelProfileName | undefined {
+  if (value === undefined) return undefined;
+  if ((modelProfileNames as readonly string[]).includes(value)) return value as ModelProfileName;
+  throw new ConfigError(
+    `RUNTIME_MODEL_PROFILE must be one of ${modelProfileNames.join(', ')}, got "${value}".`,
+    { option: 'model_profile', env: 'RUNTIME_MODEL_PROFILE' },
+  );
 }

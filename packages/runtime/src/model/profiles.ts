@@ -7,11 +7,21 @@
  */
 export interface ModelProfile {
   name: ModelProfileName;
-  /** `<think>…</think>` at the start of `content` is thinking (Qwen3, R1 distills without a reasoning parser). */
+  /**
+   * `<think>…</think>` at the start of `content` is thinking (Qwen3, R1 distills without a reasoning parser),
+   * and so is everything before a `</think>` that no `<think>` opened.
+   */
   thinkTags: boolean;
   /**
-   * `<tool_call>{"name", "arguments"}</tool_call>` in `content` are tool calls, for the offered tools only
-   * (Hermes and Qwen models served without a tool parser).
+   * The model's chat template opens `<think>` in the prompt, so its answer begins inside the thinking and
+   * only closes it (R1 distills, QwQ, Qwen3 Thinking-2507): set from the model's name (resolveProfile)
+   * where `thinkTags` applies, so that the reasoning streams as thinking from its first word.
+   */
+  startsInThinking: boolean;
+  /**
+   * Tool calls written as text are read, for the offered tools only: `<tool_call>` blocks (Hermes, Qwen),
+   * `[TOOL_CALLS]` (Mistral), and an answer that is nothing but JSON calls (Llama 3.x, fine-tunes;
+   * text-tool-calls.ts, mistral-tool-calls.ts, json-tool-calls.ts).
    */
   textToolCalls: boolean;
   /** Send an assistant turn's reasoning back: never, or with every turn that called tools (DeepSeek requires it). */
@@ -39,6 +49,7 @@ export type ModelProfileName = (typeof modelProfileNames)[number];
 /** Local servers: every text convention read, nothing refused in advance. */
 const local = {
   thinkTags: true,
+  startsInThinking: false,
   textToolCalls: true,
   reasoningSentBack: 'never',
   renames: {},
@@ -84,7 +95,22 @@ const defaultPorts: Readonly<Record<string, ModelProfileName>> = {
  * gateway, DeepSeek's names, Ollama's `name:tag`); else `generic`.
  */
 export function resolveProfile(baseURL: string, model: string, setting?: ModelProfileName): ModelProfile {
-  return modelProfiles[setting ?? detectProfile(baseURL, model)];
+  const profile = modelProfiles[setting ?? detectProfile(baseURL, model)];
+  // Ollama renders its own templates, which leave the `<think>` to the model, and splits thinking out itself.
+  const opens = profile.thinkTags && profile.name !== 'ollama' && templateOpensThinking(model);
+  return opens ? { ...profile, startsInThinking: true } : profile;
+}
+
+/**
+ * Models whose chat template ends the prompt with `<think>\n`, so that their answer holds only the closing
+ * tag: DeepSeek-R1 and its distills (deepseek-ai/DeepSeek-R1 tokenizer_config.json since 2025-02; vLLM
+ * #13125), QwQ-32B, and Qwen3's Thinking-2507 models ("it is normal for the model's output to contain only
+ * `</think>`", their model cards). QwQ-32B-Preview writes no tags at all.
+ */
+const opensThinking = /deepseek-r1|r1-distill|qwq(?!.*preview)|thinking-2507/;
+
+function templateOpensThinking(model: string): boolean {
+  return opensThinking.test(model.toLowerCase());
 }
 
 function detectProfile(baseURL: string, model: string): ModelProfileName {

@@ -94,7 +94,7 @@ function readString(text: string, start: number): { literal: string; next: numbe
 }
 
 /** Where the first JSON value ends, or the brackets still open and whether a string is when the text ends. */
-function scanJson(text: string): { end?: number; open: string[]; inString: boolean } {
+export function scanJson(text: string): { end?: number; open: string[]; inString: boolean } {
   const open: string[] = [];
   let inString = false;
   for (let at = 0; at < text.length; at++) {

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { createTempGitRepo, type MockModelOptions, type ScriptedReply, startMockModel } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { createRuntime, type RuntimeEvent } from '../../src/index.ts';
+import { resolveProfile } from '../../src/model/index.ts';
+import { TurnAssembler } from '../../src/model/turn-assembler.ts';
 
 // The foundation scenario (the agent reads, looks around, fixes a file with edit_file and answers)
 // against every profile of the scripted model server: each writes chat completions as a real server
@@ -24,6 +26,13 @@ const matrix: Array<{ profile: Profile; model: string; thinkingShown: boolean }>
   { profile: 'deepseek', model: 'deepseek-reasoner', thinkingShown: true },
   // OpenAI's chat completions never return the reasoning.
   { profile: 'openai-reasoning', model: 'o3-mini', thinkingShown: false },
+  // Models writing their calls as text, served without a parser: they do not reason.
+  { profile: 'mistral', model: 'mistralai/Devstral-Small-2505', thinkingShown: false },
+  { profile: 'mistral-v3', model: 'mistralai/Mistral-7B-Instruct-v0.3', thinkingShown: false },
+  { profile: 'llama3-json', model: 'meta-llama/Llama-3.1-8B-Instruct', thinkingShown: false },
+  { profile: 'fenced-json', model: 'Qwen/Qwen2.5-Coder-14B-Instruct', thinkingShown: false },
+  // The template opens <think> in the prompt: the model's name says so.
+  { profile: 'r1-distill', model: 'deepseek-ai/DeepSeek-R1-Distill-Qwen-7B', thinkingShown: true },
 ];
 
 const answer = 'I changed the greeting in greet.js to say "Hello, world".';
@@ -100,7 +109,7 @@ describe('the agent fixes a file against every server profile (streaming)', () =
     } else {
       expect(thinking).toBe('');
     }
-    expect(`${text}${thinking}`).not.toMatch(/<\/?think>|<\/?tool_call>/);
+    expect(`${text}${thinking}`).not.toMatch(/<\/?think>|<\/?tool_call>|\[TOOL_CALLS]|"parameters"|```/);
 
     // The parallel calls got ids of their own, and each result went back under its call's id.
     const calls = events.flatMap((event) => (event.type === 'tool_call' ? [event.tool_call_id] : []));
@@ -133,5 +142,55 @@ describe('the agent fixes a file against every server profile (streaming)', () =
     const { requests } = await runAgainst('openai-reasoning', 'o3-mini', { enableThinking: true });
     expect(requests).toHaveLength(3);
     expect(requests.some((request) => 'enable_thinking' in request)).toBe(false);
+  });
+});
+
+// Keel's model client always streams (client.ts: `stream: true`, compaction included), so a non-streamed
+// turn never reaches it; the profiles still answer `stream: false` as their servers do, and a whole
+// message read as one delta assembles to the same turn as its stream.
+describe('every profile answers a non-streamed request as it streams', () => {
+  const tools = new Set(['read_file', 'list_directory', 'edit_file']);
+
+  /** One reply of the script, streamed or not, assembled as the client assembles a turn. */
+  async function assembled(profile: Profile, model: string, reply: ScriptedReply, stream: boolean) {
+    await using server = await startMockModel({ profile, chunkSize: 3, script: [{ ...reply, when: {} }] });
+    const response = await fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model, messages: [{ role: 'user', content: 'go' }], stream }),
+    });
+    const shown: string[] = [];
+    const turn = new TurnAssembler(resolveProfile(server.url, model), tools, {
+      onText: (delta) => void shown.push(delta),
+    });
+    if (stream) {
+      for (const event of (await response.text()).split('\n\n')) {
+        const data = event.slice('data: '.length);
+        if (event.startsWith('data: ') && data !== '[DONE]') await turn.add(JSON.parse(data));
+      }
+    } else {
+      const completion = (await response.json()) as {
+        choices: Array<{ message: Record<string, unknown>; finish_reason: string }>;
+      };
+      const { message, finish_reason } = completion.choices[0]!;
+      await turn.add({ choices: [{ index: 0, delta: message, finish_reason }] } as never);
+    }
+    const { toolCalls, usage: _usage, ...rest } = await turn.finish();
+    return {
+      ...rest,
+      shown: shown.join(''),
+      calls: toolCalls.map(({ name, arguments: args }) => ({ name, args })),
+    };
+  }
+
+  test.each(matrix)('$profile ($model)', async ({ profile, model }) => {
+    for (const reply of script) {
+      const streamed = await assembled(profile, model, reply, true);
+      const whole = await assembled(profile, model, reply, false);
+      expect(whole).toEqual(streamed);
+      expect(whole.text).toBe(reply.text ?? '');
+      expect(whole.calls.map((call) => call.name)).toEqual((reply.toolCalls ?? []).map((call) => call.name));
+      expect(whole.finishReason).toBe(reply.toolCalls ? 'tool_calls' : 'stop');
+    }
   });
 });

@@ -122,6 +122,162 @@ describe('tool calls, however the server streams them', () => {
   });
 });
 
+describe('tool calls written as text by Mistral, Llama 3 and fine-tunes', () => {
+  const calls = (result: { toolCalls: Array<{ name: string; arguments: string }> }) =>
+    result.toolCalls.map(({ name, arguments: args }) => ({ name, args: JSON.parse(args) as unknown }));
+
+  test.each([
+    ['[TOOL_CALLS]name[ARGS]{…} (Mistral tokenizer v11+)', 'mistral'],
+    ['[TOOL_CALLS] [{…}, …] (Mistral tokenizer v2–v7)', 'mistral-v3'],
+  ] as const)('%s become tool calls, out of the answer', async (_, profile) => {
+    const { result, shown } = await turn({
+      profile,
+      chunkSize: 1,
+      script: [{ text: 'Reading both.', toolCalls: [readA, readB] }],
+    });
+    expect(calls(result)).toEqual([
+      { name: 'read_file', args: { path: 'a.txt' } },
+      { name: 'read_file', args: { path: 'b.txt' } },
+    ]);
+    expect(result.text).toBe('Reading both.');
+    expect(shown.text.join('')).toBe('Reading both.');
+    expect(result.finishReason).toBe('tool_calls');
+  });
+
+  test('[TOOL_CALLS] with a call id, without [ARGS], or naming no offered tool', async () => {
+    const { result } = await turn({
+      script: [
+        {
+          text:
+            '[TOOL_CALLS]read_file[CALL_ID]a1b2c3d4e[ARGS]{"path": "a.txt"}[TOOL_CALLS]read_file{"path": "b.txt"}' +
+            '[TOOL_CALLS]format_disk[ARGS]{}',
+        },
+      ],
+    });
+    expect(calls(result)).toEqual([
+      { name: 'read_file', args: { path: 'a.txt' } },
+      { name: 'read_file', args: { path: 'b.txt' } },
+    ]);
+    expect(result.text).toBe('[TOOL_CALLS]format_disk[ARGS]{}');
+    // OpenAI's models write no such token: the text is theirs.
+    const openai = await turn({ script: [{ text: '[TOOL_CALLS]read_file[ARGS]{}' }] }, { profile: 'openai' });
+    expect(openai.result).toMatchObject({ text: '[TOOL_CALLS]read_file[ARGS]{}', toolCalls: [] });
+  });
+
+  test.each([
+    ['{"name", "parameters"} answers (Llama 3.x JSON tool template)', 'llama3-json'],
+    ['```json fenced {"name", "arguments"} answers (Qwen2.5-Coder, fine-tunes)', 'fenced-json'],
+  ] as const)('%s become tool calls, never shown as text', async (_, profile) => {
+    const { result, shown } = await turn({ profile, chunkSize: 2, script: [{ toolCalls: [readA, readB] }] });
+    expect(calls(result)).toEqual([
+      { name: 'read_file', args: { path: 'a.txt' } },
+      { name: 'read_file', args: { path: 'b.txt' } },
+    ]);
+    expect(result.text).toBe('');
+    expect(shown.text).toEqual([]);
+    expect(result.finishReason).toBe('tool_calls');
+  });
+
+  test('JSON is a call only when it is the whole answer, names an offered tool and has object arguments', async () => {
+    const call = '```json\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n```';
+    const answers = [
+      // A call shown to the user, with words around it.
+      `To read it, I would send:\n\n${call}`,
+      `${call}\n\nThat is how you call it.`,
+      // JSON that happens to have a name: a package.json.
+      '```json\n{"name": "my-app", "arguments": {"x": 1}}\n```',
+      '{"name": "read_file", "arguments": "a.txt"}',
+      '```js\n{"name": "read_file", "arguments": {}}\n```',
+    ];
+    for (const text of answers) {
+      const { result, shown } = await turn({ chunkSize: 3, script: [{ text }] });
+      expect(result).toMatchObject({ text, toolCalls: [], finishReason: 'stop' });
+      expect(shown.text.join('')).toBe(text);
+    }
+    const bare = await turn({
+      script: [{ text: '<|python_tag|>{"name": "read_file", "parameters": {"path": "a.txt"}}' }],
+    });
+    expect(calls(bare.result)).toEqual([{ name: 'read_file', args: { path: 'a.txt' } }]);
+    // Mistral's list, its [TOOL_CALLS] token dropped as a special token (vLLM's default without a parser).
+    const list = await turn({
+      script: [
+        {
+          text: ' [{"name": "read_file", "arguments": {"path": "a.txt"}}, {"name": "list_directory", "arguments": {}}]',
+        },
+      ],
+    });
+    expect(calls(list.result)).toEqual([
+      { name: 'read_file', args: { path: 'a.txt' } },
+      { name: 'list_directory', args: {} },
+    ]);
+    // OpenAI's profile reads no text as calls.
+    const openai = await turn({ script: [{ text: call }] }, { profile: 'openai' });
+    expect(openai.result).toMatchObject({ text: call, toolCalls: [] });
+  });
+
+  test('an answer held back as a possible call streams on as soon as it cannot be one', async () => {
+    const text =
+      '```json\n{"name": "my-app", "version": "1.0.0"}\n```\n\nThis is your package.json, as it stands.';
+    const { shown } = await turn({ chunkSize: 2, script: [{ text }] });
+    expect(shown.text.join('')).toBe(text);
+    // The block went out whole once it was closed; the words after it streamed as they came.
+    expect(shown.text.length).toBeGreaterThan(10);
+    const plain = await turn({ chunkSize: 2, script: [{ text: 'Hello there, world.' }] });
+    expect(plain.shown.text[0]).toBe('He');
+  });
+});
+
+describe('R1 distills, whose template opens <think> in the prompt', () => {
+  const reasoning = 'The user wants a greeting.';
+  const answer = 'Hello!';
+  const r1 = 'deepseek-ai/DeepSeek-R1-Distill-Qwen-7B';
+
+  test('reasoning before a </think> with no <think> streams as thinking from its first word', async () => {
+    const { result, shown } = await turn(
+      { profile: 'r1-distill', chunkSize: 2, script: [{ reasoning, text: answer }] },
+      { model: r1 },
+    );
+    expect(result).toMatchObject({ text: answer, reasoning: `${reasoning}\n` });
+    expect(shown.text.join('')).toBe(answer);
+    expect(shown.thinking.join('')).toBe(`${reasoning}\n`);
+  });
+
+  test('a model whose name says nothing: the turn is right in the end, though it streamed as text', async () => {
+    const { result, shown } = await turn({ profile: 'r1-distill', script: [{ reasoning, text: answer }] });
+    expect(result).toMatchObject({ text: answer, reasoning: `${reasoning}\n` });
+    expect(shown.text.join('')).toContain(reasoning);
+  });
+
+  test('a distill that did not think, or whose server split the thinking out, answers as text', async () => {
+    // No </think> at all: what streamed as thinking was the answer.
+    const quiet = await turn({ script: [{ text: answer }] }, { model: r1 });
+    expect(quiet.result).toMatchObject({ text: answer, reasoning: '' });
+    expect(quiet.shown.text.join('')).toBe(answer);
+    // Cut off at the token limit mid-thought, it stays thinking.
+    const cut = await turn({ script: [{ text: 'Let me see', finishReason: 'length' }] }, { model: r1 });
+    expect(cut.result).toMatchObject({ text: '', reasoning: 'Let me see' });
+    // A reasoning parser sent the thinking in a field: the content is the answer from its first word.
+    const parsed = await turn(
+      { profile: 'vllm-reasoning', chunkSize: 2, script: [{ reasoning, text: answer }] },
+      { model: r1 },
+    );
+    expect(parsed.result).toMatchObject({ text: answer, reasoning });
+    expect(parsed.shown.thinking.join('')).toBe(reasoning);
+  });
+
+  test('which models start in the thinking', () => {
+    const starts = (baseURL: string, model: string) => resolveProfile(baseURL, model).startsInThinking;
+    expect(starts('http://localhost:8000/v1', r1)).toBe(true);
+    expect(starts('http://localhost:8080/v1', 'Qwen/QwQ-32B')).toBe(true);
+    expect(starts('http://10.0.0.5:9000/v1', 'Qwen/Qwen3-30B-A3B-Thinking-2507')).toBe(true);
+    expect(starts('http://10.0.0.5:9000/v1', 'Qwen/QwQ-32B-Preview')).toBe(false);
+    expect(starts('http://10.0.0.5:9000/v1', 'Qwen/Qwen3-8B')).toBe(false);
+    // Ollama's own templates leave <think> to the model; OpenAI reads no tags at all.
+    expect(starts('http://localhost:11434/v1', 'deepseek-r1:8b')).toBe(false);
+    expect(resolveProfile('https://api.openai.com/v1', r1).startsInThinking).toBe(false);
+  });
+});
+
 describe('reasoning, wherever the server puts it, is thinking and never answer text', () => {
   test.each([
     ['reasoning_content (DeepSeek)', 'deepseek'],
@@ -137,6 +293,37 @@ describe('reasoning, wherever the server puts it, is thinking and never answer t
     expect(result.text).toBe('9.8 is greater.');
     expect(shown.text.join('')).toBe('9.8 is greater.');
     expect(shown.thinking.join('').trim()).toBe('Is 9.11 > 9.8? No.');
+  });
+
+  test('implicit thinking, a late </think> and [TOOL_CALLS] are found wherever the content is cut', () => {
+    const cases = [
+      { content: 'plan</think>\n\nAnswer.', startsInThinking: true, want: ['plan', 'Answer.', ''] },
+      { content: ' <think>plan</think>Answer.', startsInThinking: true, want: ['plan', 'Answer.', ''] },
+      {
+        content: 'Reading.[TOOL_CALLS]read_file[ARGS]{}',
+        startsInThinking: false,
+        want: ['', 'Reading.', 'read_file[ARGS]{}'],
+      },
+    ];
+    for (const { content, startsInThinking, want } of cases) {
+      for (let cut = 0; cut <= content.length; cut++) {
+        const splitter = new ContentSplitter({ thinkTags: true, textToolCalls: true, startsInThinking });
+        const pieces = [
+          ...splitter.push(content.slice(0, cut)),
+          ...splitter.push(content.slice(cut)),
+          ...splitter.finish(),
+        ];
+        const joined = (kind: string) =>
+          pieces.flatMap((piece) => (piece.kind === kind ? [piece.text] : [])).join('');
+        expect([joined('thinking'), joined('text'), joined('mistral_calls')]).toEqual(want);
+      }
+    }
+    const late = new ContentSplitter({ thinkTags: true, textToolCalls: true });
+    expect([...late.push('plan</th'), ...late.push('ink> Answer.'), ...late.finish()]).toEqual([
+      { kind: 'text', text: 'plan' },
+      { kind: 'answer_was_thinking', text: '' },
+      { kind: 'text', text: 'Answer.' },
+    ]);
   });
 
   test('tags cut anywhere between two pieces of content are still found', () => {

@@ -24,24 +24,50 @@ function profileToolCalls(reply: ResolvedReply, profile: ChatProfile): ProfileTo
   }));
 }
 
-/** A call as Hermes-style models write it into their text. */
-function hermesBlock(call: WireToolCall): string {
+/** A call's arguments as the model writes them: the JSON, or a malformed string as it is. */
+function argumentsJson(call: WireToolCall): string {
   const value = argumentsValue(call);
-  // A malformed argument string goes in as it is, as a model that wrote it would have.
-  const args = typeof value === 'string' ? value : JSON.stringify(value);
-  return `<tool_call>\n{"name": ${JSON.stringify(call.name)}, "arguments": ${args}}\n</tool_call>`;
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** The `content` a profile sends: the text, with `<think>` before it and Hermes tool calls after it. */
+/** The calls as a profile's model writes them into its text (profiles.ts, ToolCallWire), or undefined. */
+function textToolCalls(calls: WireToolCall[], profile: ChatProfile): string | undefined {
+  const named = (call: WireToolCall, key = 'arguments') =>
+    `{"name": ${JSON.stringify(call.name)}, "${key}": ${argumentsJson(call)}}`;
+  switch (profile.toolCalls) {
+    case 'hermes-text':
+      return calls.map((call) => `<tool_call>\n${named(call)}\n</tool_call>`).join('\n\n');
+    case 'mistral-text':
+      return calls.map((call) => `[TOOL_CALLS]${call.name}[ARGS]${argumentsJson(call)}`).join('');
+    case 'mistral-v3-text':
+      return `[TOOL_CALLS] [${calls.map((call) => named(call)).join(', ')}]`;
+    case 'llama3-json-text':
+      return calls.map((call) => named(call, 'parameters')).join('; ');
+    case 'fenced-json-text':
+      return calls.map((call) => `\`\`\`json\n${named(call)}\n\`\`\``).join('\n\n');
+    default:
+      return undefined;
+  }
+}
+
+/** Whether a profile's model writes its calls as text (the server sees none). */
+const callsAsText = (profile: ChatProfile): boolean => textToolCalls([], profile) !== undefined;
+
+/** The `content` a profile sends: the text, with the thinking before it and text tool calls after it. */
 function profileContent(reply: ResolvedReply, profile: ChatProfile): string | undefined {
   const parts: string[] = [];
   if (profile.reasoning === 'think-tags' && reply.reasoning !== undefined) {
     parts.push(`<think>\n${reply.reasoning}\n</think>\n\n`);
   }
-  if (reply.text !== undefined) parts.push(reply.text);
-  if (profile.toolCalls === 'hermes-text') {
-    for (const call of reply.toolCalls) parts.push(`${parts.length ? '\n\n' : ''}${hermesBlock(call)}`);
+  // The template opened the thinking in the prompt: the model only closes it.
+  if (profile.reasoning === 'think-close-only' && reply.reasoning !== undefined) {
+    parts.push(`${reply.reasoning}\n</think>\n\n`);
   }
+  if (reply.text !== undefined) parts.push(reply.text);
+  const calls = reply.toolCalls.length > 0 ? textToolCalls(reply.toolCalls, profile) : undefined;
+  // Mistral's token follows the text at once; the others start a paragraph of their own.
+  if (calls !== undefined)
+    parts.push(`${parts.length && !calls.startsWith('[TOOL_CALLS]') ? '\n\n' : ''}${calls}`);
   return parts.length ? parts.join('') : undefined;
 }
 
@@ -51,13 +77,13 @@ const reasoningField = (profile: ChatProfile): string | undefined =>
     ? profile.reasoning
     : undefined;
 
-/** Whether the answer carries structured tool calls (a Hermes model's are only text). */
+/** Whether the answer carries structured tool calls (a model writing them as text has none). */
 const structuredCalls = (reply: ResolvedReply, profile: ChatProfile): boolean =>
-  profile.toolCalls !== 'hermes-text' && reply.toolCalls.length > 0;
+  !callsAsText(profile) && reply.toolCalls.length > 0;
 
 function profileFinishReason(reply: ResolvedReply, profile: ChatProfile): string {
   // The server sees no tool call in text, so it finishes as for any text.
-  if (profile.toolCalls === 'hermes-text' && reply.finishReason === 'tool_calls') return 'stop';
+  if (callsAsText(profile) && reply.finishReason === 'tool_calls') return 'stop';
   if (structuredCalls(reply, profile) && reply.finishReason === 'tool_calls')
     return profile.finishWithToolCalls;
   return reply.finishReason;

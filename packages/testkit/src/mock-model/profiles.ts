@@ -14,6 +14,11 @@ export type ReasoningWire =
   | 'reasoning'
   /** `<think>…</think>` at the start of `content` (no reasoning parser: Qwen3, R1 distills). */
   | 'think-tags'
+  /**
+   * The reasoning then `</think>` at the start of `content`, with no `<think>`: the chat template put it in
+   * the prompt (DeepSeek-R1 distills, QwQ, Qwen3 Thinking-2507) and no reasoning parser runs.
+   */
+  | 'think-close-only'
   /** Not sent at all (OpenAI's chat completions keep reasoning server side). */
   | 'hidden';
 
@@ -26,7 +31,15 @@ export type ToolCallWire =
   /** Each call whole in one chunk, without `index`. */
   | 'whole-without-index'
   /** No tool calls at all: `<tool_call>{"name", "arguments"}</tool_call>` text in `content` (Hermes, Qwen). */
-  | 'hermes-text';
+  | 'hermes-text'
+  /** Mistral tokenizer v11+ text: `[TOOL_CALLS]name[ARGS]{…}` for each call, after the text. */
+  | 'mistral-text'
+  /** Mistral tokenizer v2–v7 text: `[TOOL_CALLS] [{"name", "arguments"}, …]` after the text. */
+  | 'mistral-v3-text'
+  /** Llama 3.x JSON tool calling without a parser: `{"name", "parameters"}` objects joined by `; `. */
+  | 'llama3-json-text'
+  /** A fine-tune's calls each in a ```json fence: `{"name", "arguments"}`, blocks apart by a blank line. */
+  | 'fenced-json-text';
 
 /** One documented behaviour and where it is documented. */
 export type DocumentedBehaviour = { behaviour: string; source: string };
@@ -71,6 +84,11 @@ export const mockProfileNames = [
   'lmstudio',
   'deepseek',
   'openai-reasoning',
+  'mistral',
+  'mistral-v3',
+  'llama3-json',
+  'fenced-json',
+  'r1-distill',
 ] as const;
 
 /** A profile of the scripted model server (`startMockModel({ profile })`, `keel-mock-model --profile`). */
@@ -120,6 +138,17 @@ const unsupportedTemperature: RefusedParameter = {
     "Unsupported value: 'temperature' does not support 0.2 with this model. Only the default (1) value is supported.",
   code: 'unsupported_value',
 };
+
+/** Calls written as text: the server saw none and finishes as for any text; nothing to reason with. */
+const textCalls: Omit<ChatProfile, 'name' | 'server' | 'toolCalls' | 'documented'> = {
+  ...openAI,
+  reasoning: 'hidden',
+  finishWithToolCalls: 'stop',
+};
+
+const mistralCommonSource =
+  'mistralai/mistral-common src/mistral_common/tokens/tokenizers/tools.py (decode_tool_calls)';
+const mistralParserSource = 'vllm/tool_parsers/mistral_tool_parser.py (extract_tool_calls)';
 
 /** Every profile's table. */
 export const chatProfiles: Readonly<Record<MockProfileName, ChatProfile>> = {
@@ -260,6 +289,87 @@ export const chatProfiles: Readonly<Record<MockProfileName, ChatProfile>> = {
         source: 'OpenAI API (any field outside the chat completions reference)',
       },
       { behaviour: 'reasoning is not returned by chat completions', source: 'OpenAI reasoning guide' },
+    ],
+  },
+  mistral: {
+    ...textCalls,
+    name: 'mistral',
+    server:
+      'A Mistral model (tokenizer v11+: Mistral Small 3.1+, Devstral, Magistral) served without a tool parser',
+    toolCalls: 'mistral-text',
+    documented: [
+      {
+        behaviour: 'tool calls are [TOOL_CALLS]name[ARGS]{…} text after the answer, one token per call',
+        source: `${mistralCommonSource} (v11+ without call ID); ${mistralParserSource}`,
+      },
+      {
+        behaviour: 'the calls stay in content when the server does not parse them',
+        source: 'lmstudio-ai/lmstudio-bug-tracker#797 (Mistral Small 3.2, Mistral 7B v0.3)',
+      },
+    ],
+  },
+  'mistral-v3': {
+    ...textCalls,
+    name: 'mistral-v3',
+    server:
+      'A Mistral model (tokenizer v2–v7: Mistral 7B v0.3, Mixtral 8x22B, Codestral 22B) without a tool parser',
+    toolCalls: 'mistral-v3-text',
+    documented: [
+      {
+        behaviour: 'tool calls are [TOOL_CALLS] [{"name", "arguments"}, …]: one token, then a JSON list',
+        source: `${mistralCommonSource} (v2 to v7); ${mistralParserSource} ("< v11")`,
+      },
+    ],
+  },
+  'llama3-json': {
+    ...textCalls,
+    name: 'llama3-json',
+    server: 'Llama 3.1/3.2/3.3 with its JSON tool template, served without a tool parser',
+    toolCalls: 'llama3-json-text',
+    documented: [
+      {
+        behaviour: 'a call is the whole answer: {"name": …, "parameters": {…}}; several are joined by "; "',
+        source:
+          'meta-llama Llama-3.1 chat template ("Respond in the format {"name": function name, "parameters": ' +
+          'dictionary of argument name and its value}"); vllm/tool_parsers/llama_tool_parser.py (llama3_json)',
+      },
+      {
+        behaviour: 'without --tool-call-parser llama3_json the JSON stays in content',
+        source:
+          'vLLM docs "Tool Calling" (calls are parsed only with --tool-call-parser); vllm-project/vllm#16214 ' +
+          '(Llama 4: the same JSON left in content between <|python_start|> and <|python_end|>)',
+      },
+    ],
+  },
+  'fenced-json': {
+    ...textCalls,
+    name: 'fenced-json',
+    server:
+      'Qwen2.5-Coder and fine-tunes that wrap a JSON call in a ```json fence instead of their template tags',
+    toolCalls: 'fenced-json-text',
+    documented: [
+      {
+        behaviour: 'each call a ```json fenced {"name", "arguments"} block, nothing else in the answer',
+        source: 'ardanlabs/kronk#950 (Qwen2.5-Coder-14B; ollama/ollama#16821, ric03uec/lmstack#1)',
+      },
+      {
+        behaviour: 'or the bare JSON object as the whole answer',
+        source: 'ollama/ollama-vscode#20 (qwen2.5-coder:7b), Gitlawb/openclaude#433',
+      },
+    ],
+  },
+  'r1-distill': {
+    ...openAI,
+    name: 'r1-distill',
+    server: 'A DeepSeek-R1 distill on vLLM with a tool parser but no --reasoning-parser',
+    reasoning: 'think-close-only',
+    documented: [
+      {
+        behaviour:
+          'content holds the reasoning and </think>, never <think>: the template ends the prompt with it',
+        source:
+          'vllm-project/vllm#13125; deepseek-ai/DeepSeek-R1#352 (chat_template gained "<think>\\n" in 2025-02)',
+      },
     ],
   },
 };

@@ -3,7 +3,13 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createTempDir, pathWithout } from '@keel/testkit';
+import {
+  createTempDir,
+  type MockModelOptions,
+  pathWithout,
+  type ScriptedReply,
+  startMockModel,
+} from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { keel } from './keel-process.ts';
 import { scenario } from './scenario.ts';
@@ -13,7 +19,15 @@ interface Check {
   status: 'ok' | 'warn' | 'fail';
   detail: string;
   fix?: string;
+  server?: string;
+  models?: Array<{ id: string; context_length?: number; tools?: boolean }>;
 }
+
+/** The model's answer to doctor's tool-calling check: the tool it is offered, called (every time asked). */
+const callsTheTool: ScriptedReply = {
+  repeat: true,
+  toolCalls: [{ name: 'report_status', arguments: { status: 'ready' } }],
+};
 
 /** `keel doctor --json -w <workdir>`: its exit code and checks by name. */
 async function doctor(env: Record<string, string>, workdir: string) {
@@ -63,7 +77,7 @@ const bwrapWorks =
 
 describe('keel doctor', () => {
   test('a healthy setup: every check ok or warn, the model listed by its endpoint, exit 0', async () => {
-    await using s = await scenario([]);
+    await using s = await scenario([callsTheTool]);
     // Without a working bubblewrap here, the sandbox is turned off on purpose (a warning, not a failure).
     if (!bwrapWorks) await writeFile(join(s.home, 'config.json'), '{"sandbox":{"enabled":false}}');
     const { code, checks, check, stderr } = await doctor(s.env, s.repo.path);
@@ -80,6 +94,7 @@ describe('keel doctor', () => {
       'project-config',
       'model',
       'model-endpoint',
+      'tool-calling',
       'sandbox',
       'language-servers',
     ]);
@@ -92,6 +107,12 @@ describe('keel doctor', () => {
     expect(check('model-endpoint')).toMatchObject({
       status: 'ok',
       detail: expect.stringContaining('it lists mock-model'),
+      models: [{ id: 'mock-model' }],
+    });
+    expect(check('tool-calling')).toEqual({
+      name: 'tool-calling',
+      status: 'ok',
+      detail: 'mock-model called the tool it was offered: tool calling works (profile generic).',
     });
     expect(check('workdir').detail).toContain('in the git repository');
     expect(check('store').detail).toBe(`SQLite at ${join(s.home, 'keel.db')}: reachable`);
@@ -101,19 +122,22 @@ describe('keel doctor', () => {
   });
 
   test('text output: a line per check, the fix under what is not ok, a summary', async () => {
-    await using s = await scenario([]);
+    await using s = await scenario([callsTheTool]);
     const out = await keel(['doctor', '-w', s.repo.path], { ...s.env, RUNTIME_MODEL: 'other-model' });
 
     expect(out.stdout).toMatch(/^ok {4}node {14}Node v\d+/m);
     expect(out.stdout).toMatch(
       /^warn {2}model-endpoint {4}.* but it does not list other-model \(it lists mock-model\)\.\n {24}→ Check the model name: model \(RUNTIME_MODEL, --model\)/m,
     );
+    // The endpoint's models under its line; then whether tool calling works.
+    expect(out.stdout).toMatch(/^ {24}→ Check the model name.*\n {24}· mock-model\n/m);
+    expect(out.stdout).toMatch(/^ok {4}tool-calling {6}other-model called the tool it was offered/m);
     expect(out.stdout).toMatch(/\n\n0 failures, \d+ warnings?\.\n$/);
     expect(out.code).toBe(0);
   });
 
   test('a refused endpoint fails, naming the URL and where it is set; exit 1', async () => {
-    await using s = await scenario([]);
+    await using s = await scenario([callsTheTool]);
     const url = await closedPortUrl();
     const { code, check } = await doctor({ ...s.env, RUNTIME_MODEL_BASE_URL: url }, s.repo.path);
 
@@ -128,7 +152,7 @@ describe('keel doctor', () => {
   });
 
   test('a key the endpoint refuses (401) fails naming RUNTIME_MODEL_API_KEY, never printing the key', async () => {
-    await using s = await scenario([]);
+    await using s = await scenario([callsTheTool]);
     await using endpoint = await keyedEndpoint('the-right-key');
     const key = 'sk-doctor-wrong-key-4821';
     const env = { ...s.env, RUNTIME_MODEL_BASE_URL: endpoint.url, RUNTIME_MODEL_API_KEY: key };
@@ -155,7 +179,7 @@ describe('keel doctor', () => {
   });
 
   test('no model configured: the model check fails with how to choose one; the endpoint is still asked', async () => {
-    await using s = await scenario([]);
+    await using s = await scenario([callsTheTool]);
     const { RUNTIME_MODEL: _unset, ...env } = s.env;
     const { code, check } = await doctor(env, s.repo.path);
 
@@ -173,7 +197,7 @@ describe('keel doctor', () => {
 
   test('an untrusted project config is a warning naming the keel trust that applies it', async () => {
     const elsewhere = await closedPortUrl();
-    await using s = await scenario([], { config: { model_base_url: elsewhere } });
+    await using s = await scenario([callsTheTool], { config: { model_base_url: elsewhere } });
     const before = await doctor(s.env, s.repo.path);
 
     expect(before.check('project-config')).toEqual({
@@ -200,7 +224,7 @@ describe('keel doctor', () => {
 
   test('no bubblewrap on PATH fails the sandbox check with what to install or set; exit 1', async () => {
     await using bin = await createTempDir();
-    await using s = await scenario([]);
+    await using s = await scenario([callsTheTool]);
     const env = { ...s.env, PATH: await pathWithout(['bwrap'], bin.path) };
     const { code, check } = await doctor(env, s.repo.path);
 
@@ -219,5 +243,143 @@ describe('keel doctor', () => {
       detail: 'sandbox.enabled is false: commands run unconfined.',
     });
     expect(off.code).toBe(0);
+  });
+});
+
+type Profile = NonNullable<MockModelOptions['profile']>;
+
+/** `keel doctor --json` against a scripted model server speaking a profile's dialect, with `model` configured. */
+async function doctorAgainst(
+  profile: Profile,
+  options: {
+    models: string[];
+    model: string;
+    script?: ScriptedReply[];
+    baseUrl?: (url: string, root: string) => string;
+  },
+) {
+  await using s = await scenario([]);
+  await using server = await startMockModel({
+    profile,
+    models: options.models,
+    script: options.script ?? [callsTheTool],
+  });
+  const env = {
+    ...s.env,
+    RUNTIME_MODEL: options.model,
+    RUNTIME_MODEL_BASE_URL: options.baseUrl?.(server.url, server.baseUrl) ?? server.url,
+  };
+  await writeFile(join(s.home, 'config.json'), '{"sandbox":{"enabled":false}}');
+  const json = await doctor(env, s.repo.path);
+  const text = await keel(['doctor', '-w', s.repo.path], env);
+  return { ...json, text: text.stdout, url: server.url, chatRequests: server.chatRequests };
+}
+
+describe('keel doctor against each model server', () => {
+  // Each profile's server lists its models as it does (testkit's discovery-routes.ts), and writes the tool
+  // call as it does (profiles.ts): vLLM without a parser as <tool_call> text, llama.cpp with an empty id.
+  const servers: Array<{ profile: Profile; model: string; server: string; models: Check['models'] }> = [
+    {
+      profile: 'ollama',
+      model: 'qwen2.5-coder:7b',
+      server: 'ollama',
+      models: [
+        { id: 'qwen2.5-coder:7b', context_length: 131072, tools: true },
+        { id: 'gemma3:1b', context_length: 32768, tools: false },
+      ],
+    },
+    {
+      profile: 'vllm-hermes',
+      model: 'Qwen/Qwen3-8B',
+      server: 'vllm',
+      models: [{ id: 'Qwen/Qwen3-8B', context_length: 32768 }],
+    },
+    {
+      profile: 'llamacpp',
+      model: 'qwen3-8b.gguf',
+      server: 'llamacpp',
+      models: [{ id: 'qwen3-8b.gguf', context_length: 8192 }],
+    },
+    {
+      profile: 'lmstudio',
+      model: 'qwen/qwen3-8b',
+      server: 'lmstudio',
+      models: [{ id: 'qwen/qwen3-8b', context_length: 65536 }],
+    },
+    { profile: 'openai-reasoning', model: 'o4-mini', server: 'other', models: [{ id: 'o4-mini' }] },
+  ];
+
+  test.each(servers)(
+    '$profile: its models with their context length, and tool calling works',
+    async (row) => {
+      const ids = (row.models ?? []).map((model) => model.id);
+      const { check, code, text } = await doctorAgainst(row.profile, { models: ids, model: row.model });
+
+      const window = row.models?.[0]?.context_length;
+      expect(check('model-endpoint')).toMatchObject({
+        status: 'ok',
+        detail: expect.stringContaining(
+          `it lists ${row.model}${window ? ` (context ${window} tokens)` : ''}`,
+        ),
+        models: row.models,
+        ...(row.server === 'other' ? {} : { server: row.server }),
+      });
+      expect(check('tool-calling')).toMatchObject({
+        status: 'ok',
+        detail: expect.stringContaining(`${row.model} called the tool it was offered: tool calling works`),
+      });
+      if (window) expect(text).toContain(`· ${row.model}  context ${window} tokens`);
+      expect(code).toBe(0);
+    },
+  );
+
+  test("Ollama, a model without tools: tool calling fails in the server's words, naming a model that can", async () => {
+    const { check, code, text } = await doctorAgainst('ollama', {
+      models: ['gemma3:1b', 'qwen2.5-coder:7b'],
+      model: 'gemma3:1b',
+    });
+    expect(check('tool-calling')).toEqual({
+      name: 'tool-calling',
+      status: 'fail',
+      detail:
+        "gemma3:1b cannot call tools on this server, and Keel's agent needs them: it answered " +
+        '"registry.ollama.ai/library/gemma3:1b does not support tools".',
+      fix:
+        'Choose one that can (this server lists qwen2.5-coder:7b): keel config set model <name> (RUNTIME_MODEL, ' +
+        '--model). With Ollama, `ollama show <model>` lists "tools" under Capabilities.',
+    });
+    expect(text).toMatch(/^ {24}· gemma3:1b {9}context 32768 tokens, no tools$/m);
+    expect(text).toMatch(/^ {24}· qwen2\.5-coder:7b {2}context 131072 tokens, tools$/m);
+    expect(code).toBe(1);
+  });
+
+  test('vLLM, a model that answers in text: a warning naming the tool parser flags', async () => {
+    const { check, code } = await doctorAgainst('vllm-hermes', {
+      models: ['Qwen/Qwen3-8B'],
+      model: 'Qwen/Qwen3-8B',
+      script: [{ text: 'Status: ready.' }],
+    });
+    expect(check('tool-calling')).toMatchObject({
+      status: 'warn',
+      detail: 'Qwen/Qwen3-8B answered in text instead of calling the tool it was offered: "Status: ready.".',
+      fix: expect.stringContaining('Start vLLM with --enable-auto-tool-choice --tool-call-parser <parser>'),
+    });
+    expect(code).toBe(0);
+  });
+
+  test("Ollama's own address, without /v1: the endpoint check names the address to use", async () => {
+    const { check } = await doctorAgainst('ollama', {
+      models: ['qwen2.5-coder:7b'],
+      model: 'qwen2.5-coder:7b',
+      baseUrl: (_url, root) => root,
+    });
+    const endpoint = check('model-endpoint');
+    expect(endpoint).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('is reachable but answered HTTP 404 to GET /models'),
+    });
+    expect(endpoint.fix).toMatch(
+      /^This is Ollama's own address: its OpenAI-compatible API is at http:\/\/127\.0\.0\.1:\d+\/v1 /,
+    );
   });
 });

@@ -36,7 +36,21 @@ export {
 export { eventSchemas } from './events/index.ts';
 export { type CollectedRun, gitEnv, hardenedConfig, type SpawnGitOptions, spawnGit } from './git/index.ts';
 export { maxEntriesPerCategory, memoryCategories, memoryDir, ProjectMemory } from './memory/index.ts';
-export { connectionFailure, defaultModelBaseUrl, shownUrl } from './model/index.ts';
+export type {
+  ListedModel,
+  ModelListing,
+  ModelServer,
+  ToolCallingCheck,
+  ToolCallingVerdict,
+} from './model/index.ts';
+export {
+  checkToolCalling,
+  connectionFailure,
+  defaultModelBaseUrl,
+  listModels,
+  shownUrl,
+  toolCheckTool,
+} from './model/index.ts';
 export {
   guideFileName,
   invalidFields,

@@ -21,6 +21,8 @@ Options:
   --chunk-size <n>    Characters per streamed text chunk (default 8).
   --profile <name>    Write chat completions as this server does (default openai):
                       ${mockProfileNames.join(', ')}.
+                      Each also serves its server's model listing: GET /api/tags and
+                      POST /api/show (ollama), GET /props (llamacpp), GET /api/v0/models (lmstudio).
   -h, --help          Show this help.
 
 Prints "Mock model listening on <base URL>" and runs until SIGINT or SIGTERM.`;

@@ -56,7 +56,7 @@ export const commandHelp = {
   doctor: {
     usage: '[options]',
     description:
-      'Check what runs need: Node, git, the model and its endpoint, the sandbox, language servers, the project config, the store',
+      'Check what runs need: Node, git, the model, its endpoint and its models, whether it calls tools, the sandbox, language servers, the project config, the store',
   },
   completion: {
     usage: '<shell>',

@@ -6,6 +6,19 @@ export interface DoctorCheck {
   detail: string;
   /** For a warning or a failure: the one thing to do (the flag, setting or variable, or the command). */
   fix?: string;
+  /** `model-endpoint`: the server family, when its answers tell (`ollama`, `vllm`, `llamacpp`, `lmstudio`). */
+  server?: string;
+  /** `model-endpoint`: the models the endpoint lists, with what it says of each. */
+  models?: DoctorModel[];
+}
+
+/** A model an endpoint lists, as `keel doctor --json` shows it. */
+export interface DoctorModel {
+  id: string;
+  /** Its context window in tokens, where the server reports one. */
+  context_length?: number;
+  /** Whether the server says it can call tools (Ollama); absent where it does not say. */
+  tools?: boolean;
 }
 
 export function ok(name: string, detail: string): DoctorCheck {

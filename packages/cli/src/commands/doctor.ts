@@ -5,10 +5,11 @@ import { printError, printJson, type WorkdirFlags, workdirOf, workdirOption } fr
 import type { CliIo } from '../io.ts';
 import { terminalSafe } from '../render/terminal-safe.ts';
 import { describe } from './descriptions.ts';
-import { count, type DoctorCheck, warn } from './doctor-check.ts';
+import { count, type DoctorCheck, type DoctorModel, warn } from './doctor-check.ts';
 import { endpointCheck, modelCheck } from './doctor-model.ts';
 import { projectConfigCheck, workdirCheck } from './doctor-project.ts';
 import { gitCheck, nodeCheck, runtimeHomeCheck, storeCheck } from './doctor-system.ts';
+import { toolCallingCheck } from './doctor-tool-calling.ts';
 import { languageServersCheck, sandboxCheck } from './doctor-tools.ts';
 
 interface DoctorFlags extends WorkdirFlags {
@@ -19,7 +20,7 @@ interface DoctorFlags extends WorkdirFlags {
 export function registerDoctor(program: Command, io: CliIo): void {
   workdirOption(program.command('doctor'))
     .description(describe('doctor'))
-    .option('--json', 'print JSON: { checks: [{ name, status, detail, fix? }] }')
+    .option('--json', 'print JSON: { checks: [{ name, status, detail, fix?, server?, models? }] }')
     .action(async (flags: DoctorFlags) => {
       try {
         const checks = await doctorChecks(io, workdirOf(io, flags));
@@ -57,26 +58,56 @@ export async function doctorChecks(io: CliIo, workdir: string): Promise<DoctorCh
   const home = await runtimeHomeCheck(env.home);
   return [
     nodeCheck(),
-    ...(await Promise.all([
-      gitCheck(),
-      home,
-      config ? storeCheck(io.env, env.home, workdir, config) : unread('store'),
-      workdirCheck(workdir),
-      projectConfigCheck(report),
-      config ? modelCheck(config, env) : unread('model'),
-      config ? endpointCheck(config, env) : unread('model-endpoint'),
-      config ? sandboxCheck(config, io.env, env.home) : unread('sandbox'),
-      config ? languageServersCheck(config, io.env) : unread('language-servers'),
-    ])),
+    ...(
+      await Promise.all([
+        gitCheck(),
+        home,
+        config ? storeCheck(io.env, env.home, workdir, config) : unread('store'),
+        workdirCheck(workdir),
+        projectConfigCheck(report),
+        config ? modelCheck(config, env) : unread('model'),
+        config ? endpointChecks(config, env) : [unread('model-endpoint'), unread('tool-calling')],
+        config ? sandboxCheck(config, io.env, env.home) : unread('sandbox'),
+        config ? languageServersCheck(config, io.env) : unread('language-servers'),
+      ])
+    ).flat(),
   ];
 }
 
-/** One line per check (`ok    name   detail`), its fix indented below, then a summary. */
+/** The endpoint's models, then whether the configured model calls tools there (only once it was found). */
+async function endpointChecks(
+  config: NonNullable<Parameters<typeof endpointCheck>[0]>,
+  env: ReturnType<typeof readEnv>,
+): Promise<DoctorCheck[]> {
+  const found = await endpointCheck(config, env);
+  return [found.check, await toolCallingCheck(found)];
+}
+
+/** How many of an endpoint's models the text output lists. */
+const shownModels = 20;
+
+/** The lines under a check that lists models: each with its context length and tool support where known. */
+function modelLines(models: readonly DoctorModel[], indent: string): string[] {
+  const width = Math.max(...models.slice(0, shownModels).map((model) => model.id.length)) + 2;
+  const lines = models.slice(0, shownModels).map((model) => {
+    const said = [
+      ...(model.context_length === undefined ? [] : [`context ${model.context_length} tokens`]),
+      ...(model.tools === undefined ? [] : [model.tools ? 'tools' : 'no tools']),
+    ].join(', ');
+    return `${indent}· ${said ? model.id.padEnd(width) + said : model.id}`;
+  });
+  const more = models.length - shownModels;
+  return more > 0 ? [...lines, `${indent}… and ${count(more, 'more model')}`] : lines;
+}
+
+/** One line per check (`ok    name   detail`), its fix and an endpoint's models indented below, then a summary. */
 export function formatChecks(checks: readonly DoctorCheck[]): string {
   const width = Math.max(...checks.map((check) => check.name.length)) + 2;
+  const indent = ' '.repeat(6 + width);
   const lines = checks.flatMap((check) => [
     `${check.status.padEnd(6)}${check.name.padEnd(width)}${check.detail}`,
-    ...(check.fix ? [`${' '.repeat(6 + width)}→ ${check.fix}`] : []),
+    ...(check.fix ? [`${indent}→ ${check.fix}`] : []),
+    ...(check.models?.length ? modelLines(check.models, indent) : []),
   ]);
   const failed = checks.filter((check) => check.status === 'fail').length;
   const warned = checks.filter((check) => check.status === 'warn').length;

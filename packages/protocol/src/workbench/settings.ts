@@ -88,6 +88,21 @@ export const connectionTest = z.object({
   models: z.array(z.string()),
   /** Whether the model is in the list; absent without a model. */
   model_found: z.boolean().optional(),
+  /** The server family, when its answers tell: `ollama`, `vllm`, `llamacpp`, `lmstudio`. */
+  server: z.string().optional(),
+  /**
+   * Each listed model with what the server says of it: its context window in tokens and whether it can call
+   * tools (Ollama), where the server reports them. Absent when the test failed.
+   */
+  model_details: z
+    .array(
+      z.object({
+        id: z.string(),
+        context_length: z.number().int().positive().optional(),
+        tools: z.boolean().optional(),
+      }),
+    )
+    .optional(),
   error: z.object({ message: z.string() }).optional(),
 });
 export type ConnectionTest = z.infer<typeof connectionTest>;

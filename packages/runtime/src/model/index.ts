@@ -1,5 +1,7 @@
 export type { ModelSettings, ModelTool, RetryNotice, TurnHandlers, TurnResult, TurnUsage } from './client.ts';
 export { defaultModelBaseUrl, ModelClient } from './client.ts';
+export type { ListedModel, ModelListing, ModelListOptions, ModelServer } from './discovery.ts';
+export { listModels } from './discovery.ts';
 export { connectionFailure, shownUrl } from './map-error.ts';
 export type { ChatMessage, ImagePayload, ToolCall } from './messages.ts';
 export { toWireMessages } from './messages.ts';
@@ -10,3 +12,5 @@ export type { ModelProfile, ModelProfileName } from './profiles.ts';
 export { modelProfileNames, modelProfiles, resolveProfile } from './profiles.ts';
 export type { RetryPolicy } from './retry.ts';
 export { defaultRetryPolicy } from './retry.ts';
+export type { ToolCallingCheck, ToolCallingVerdict } from './tool-check.ts';
+export { checkToolCalling, toolCheckTool } from './tool-check.ts';

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { routeAnthropic } from './anthropic-handler.ts';
 import { handleChatCompletion } from './chat-handler.ts';
+import { modelEntry, serveDiscovery, toolsRefusal } from './discovery-routes.ts';
 import type { HandlerContext } from './exchange.ts';
 import { routeGemini } from './gemini-handler.ts';
 import { sendJson } from './http.ts';
@@ -51,27 +52,25 @@ export async function route(
   }
   if (path === '/v1/chat/completions') {
     const body = postBody(res, request, openAIErrorBody);
-    if (body) await handleChatCompletion(req, res, body as ChatRequestBody, context);
+    // Tools sent to an Ollama model without them: refused before a reply is taken from the script.
+    const refusal = body && toolsRefusal(body as ChatRequestBody, context);
+    if (refusal) sendJson(res, 400, refusal);
+    else if (body) await handleChatCompletion(req, res, body as ChatRequestBody, context);
     return;
   }
   if (method === 'GET' && path === '/v1/models') {
-    sendJson(res, 200, { object: 'list', data: context.models.map((id) => modelEntry(id, context.created)) });
+    sendJson(res, 200, { object: 'list', data: context.models.map((id) => modelEntry(id, context)) });
     return;
   }
   const modelId =
     method === 'GET' && path.startsWith('/v1/models/') ? path.slice('/v1/models/'.length) : undefined;
   if (modelId !== undefined && context.models.includes(decodeURIComponent(modelId))) {
-    sendJson(res, 200, modelEntry(decodeURIComponent(modelId), context.created));
+    sendJson(res, 200, modelEntry(decodeURIComponent(modelId), context));
     return;
   }
+  // A profile's server's own discovery endpoints (Ollama's /api/tags, llama.cpp's /props, …).
+  if (modelId === undefined && serveDiscovery(res, request, context)) return;
   const message =
     modelId === undefined ? `Invalid URL (${method} ${path})` : `The model '${modelId}' does not exist`;
   sendJson(res, 404, openAIError(404, message, modelId === undefined ? 'unknown_url' : 'model_not_found'));
 }
-
-const modelEntry = (id: string, created: number) => ({
-  id,
-  object: 'model',
-  created,
-  owned_by: 'keel-testkit',
-});

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TestkitError } from '../errors.ts';
+import { listedModels } from './discovery-routes.ts';
 import { parseBody, readBody, sendJson } from './http.ts';
 import { openAIError } from './openai-error.ts';
 import { resolveOptions } from './options.ts';
@@ -32,10 +33,12 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
   const chatRequests: ChatRequestBody[] = [];
   const events = new EventEmitter();
   let counter = 0;
+  // Without models given, an Ollama profile also lists a model without tools (discovery-routes.ts).
+  const models = listedModels(options.models, resolved.profile?.name);
   const context: RouteContext = {
     queue,
-    models: resolved.models,
-    defaultModel: resolved.models[0] ?? 'mock-model',
+    models,
+    defaultModel: models[0] ?? 'mock-model',
     chunkSize: resolved.chunkSize,
     created: Math.floor(Date.now() / 1000),
     nextId: (prefix) => `${prefix}_mock_${++counter}`,

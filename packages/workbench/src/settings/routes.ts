@@ -68,7 +68,9 @@ export function settingsRoutes(settings: SettingsService, runners: RunnerRegistr
           operationId: 'testConnection',
           summary: 'Test the model endpoint: list its models with the key',
           description:
-            'Calls GET {base_url}/models with the key: {ok, base_url, models, model_found?, error?: {message}}. ' +
+            "Calls GET {base_url}/models with the key, and the server's own API for each model's context window " +
+            '(Ollama, llama.cpp, LM Studio): {ok, base_url, models, model_found?, server?, model_details?: ' +
+            '[{id, context_length?, tools?}], error?: {message}}. ' +
             'The body may override base_url, api_key and model to test unsaved values; the saved key is sent ' +
             'only to the base_url it was saved for.',
           body: connectionTestBody.nullish(),

@@ -2,6 +2,7 @@
 // answers (never the key), with the key sent only to the base_url it was saved for.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type MockModelOptions, startMockModel } from '@keel/testkit';
 import { describe, expect, test } from 'vitest';
 import { startWorkbench } from '../harness.ts';
 
@@ -64,7 +65,56 @@ describe('POST /api/settings/test-connection', () => {
       base_url: wb.model.url,
       models: ['mock-model'],
       model_found: true,
+      model_details: [{ id: 'mock-model' }],
     });
+  });
+
+  // Each profile's server lists its models as it does (testkit's discovery-routes.ts): the test answers
+  // each model's context window, and for Ollama whether it calls tools.
+  const servers: Array<{
+    profile: NonNullable<MockModelOptions['profile']>;
+    server: string;
+    details: object[];
+  }> = [
+    {
+      profile: 'ollama',
+      server: 'ollama',
+      details: [
+        { id: 'mock-model', context_length: 131072, tools: true },
+        { id: 'gemma3:1b', context_length: 32768, tools: false },
+      ],
+    },
+    { profile: 'vllm-reasoning', server: 'vllm', details: [{ id: 'mock-model', context_length: 32768 }] },
+    { profile: 'llamacpp', server: 'llamacpp', details: [{ id: 'mock-model', context_length: 8192 }] },
+    { profile: 'lmstudio', server: 'lmstudio', details: [{ id: 'mock-model', context_length: 65536 }] },
+  ];
+  test.each(servers)(
+    '$profile: the models with their context window',
+    async ({ profile, server, details }) => {
+      await using wb = await startWorkbench();
+      await using local = await startMockModel({ profile });
+      const tested = await wb.api('POST', '/api/settings/test-connection', { base_url: local.url });
+      expect(tested.body).toEqual({
+        ok: true,
+        base_url: local.url,
+        models: details.map((entry) => (entry as { id: string }).id),
+        model_found: true,
+        server,
+        model_details: details,
+      });
+      // Another address than the saved one: the saved key went to none of its endpoints.
+      for (const request of local.requests) expect(request.headers.authorization).toBeUndefined();
+    },
+  );
+
+  test("Ollama's own address (no /v1): the answer names the base_url to use", async () => {
+    await using wb = await startWorkbench();
+    await using local = await startMockModel({ profile: 'ollama' });
+    const tested = await wb.api('POST', '/api/settings/test-connection', { base_url: local.baseUrl });
+    expect(tested.body).toMatchObject({ ok: false, models: [] });
+    expect(tested.body.error.message).toBe(
+      `${local.baseUrl}/models is not found (HTTP 404), but ${local.baseUrl} is Ollama's own API: use ${local.baseUrl}/v1 as base_url.`,
+    );
   });
 
   test('a wrong key, an unreachable address, a web page: each said in words naming the URL, no key shown', async () => {
@@ -89,6 +139,7 @@ describe('POST /api/settings/test-connection', () => {
       base_url: `${endpoint.url}/v1`,
       models: ['keyed-model'],
       model_found: true,
+      model_details: [{ id: 'keyed-model' }],
     });
     expect(JSON.stringify(good)).not.toContain('good-key');
 

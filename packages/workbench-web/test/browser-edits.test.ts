@@ -1,11 +1,18 @@
 // The hand edits in Debian's Chromium against the REAL workbench service in process (the real Keel runner,
 // a scripted model, a real git repository): plan.md edited by hand (a new version, its diff with the one
 // before), the todo list (add, edit in place, move, remove), the commit message with the merge request's
-// title, and Settings' "Test connection" with the form's unsaved values (a working endpoint, then one
-// nobody listens on). Each edit is checked through the API too. Screenshots: test/screenshots/edits-*.png.
+// title, and Settings' "Test connection" with the form's unsaved values (a working endpoint, one nobody
+// listens on, an Ollama server with each model's window and one without tools). Each edit is checked
+// through the API too. Screenshots: test/screenshots/edits-*.png.
 import { createServer } from 'node:net';
 import { basename, join } from 'node:path';
-import { eventually, type MockModel, type ScriptedReply, type TempGitRepo } from '@keel/testkit';
+import {
+  eventually,
+  type MockModel,
+  type ScriptedReply,
+  startMockModel,
+  type TempGitRepo,
+} from '@keel/testkit';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { type BrowserWorld, call, hasChromium, shots, startBrowserWorld } from './harness.ts';
@@ -288,6 +295,25 @@ describe.skipIf(!hasChromium)('the workbench SPA: hand edits and the connection 
     expect(text).toContain(`Could not reach ${unreachable}/models`);
     expect(text).toContain('check base_url and that the server runs');
     await shot('edits-connection-failed');
+
+    // An Ollama server (scripted as Ollama answers): its name, each model's window, and a model without tools.
+    const ollama = await startMockModel({ profile: 'ollama', models: ['qwen2.5-coder:7b', 'gemma3:1b'] });
+    try {
+      await form.locator('input[name=base_url]').fill(ollama.url);
+      await testButton.click();
+      const connected = result.filter({ hasText: 'Connected' });
+      await connected.filter({ hasText: '(Ollama)' }).waitFor();
+      const models = connected.getByRole('list', { name: 'Models offered' });
+      expect(
+        await models.getByRole('listitem').filter({ hasText: 'qwen2.5-coder:7b' }).textContent(),
+      ).toContain('128k context');
+      const gemma = models.getByRole('listitem').filter({ hasText: 'gemma3:1b' });
+      expect(await gemma.textContent()).toContain('no tools');
+      await shot('edits-connection-ollama');
+    } finally {
+      await ollama.close();
+    }
+    await form.locator('input[name=base_url]').fill(model.url);
     const settings = await call<{ base_url: string; api_key_set: boolean }>(base, 'GET', '/api/settings');
     expect(settings.base_url).toBe(model.url);
     expect(settings.api_key_set).toBe(true);

@@ -6,6 +6,37 @@ import { ErrorNote } from '../../components/status.tsx';
 
 const shownModels = 30;
 
+// How the service names the server it recognised (`server` of the answer), in the user's words.
+const serverNames: Readonly<Record<string, string>> = {
+  ollama: 'Ollama',
+  vllm: 'vLLM',
+  llamacpp: 'llama.cpp',
+  lmstudio: 'LM Studio',
+  deepseek: 'DeepSeek',
+};
+
+/** What the server said of a model: its context window, and a warning when it cannot call tools. */
+function ModelFacts({ detail }: { detail: { context_length?: number; tools?: boolean } | undefined }) {
+  if (!detail || (detail.context_length === undefined && detail.tools !== false)) return null;
+  const window =
+    detail.context_length === undefined
+      ? undefined
+      : detail.context_length >= 1024
+        ? `${Math.round(detail.context_length / 1024)}k context`
+        : `${detail.context_length} tokens context`;
+  return (
+    <span className="model-facts">
+      {window}
+      {window && detail.tools === false ? ' · ' : null}
+      {detail.tools === false ? (
+        <span className="warn" title="The server says this model cannot call tools: Keel's agent needs them.">
+          no tools
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
 /**
  * "Test connection": asks the service to call `{base_url}/models` with the form's values as they are now
  * (saved or not) and says what happened: the models it offers (each a button that puts it in the form's
@@ -26,6 +57,7 @@ export function ConnectionTestButton({
     mutationFn: api.settings.testConnection,
   });
   const result = test.data;
+  const details = new Map((result?.model_details ?? []).map((detail) => [detail.id, detail]));
   return (
     <div className="connection-test">
       <button
@@ -41,8 +73,11 @@ export function ConnectionTestButton({
         result.ok ? (
           <div className="connection-result ok" role="status" data-testid="connection-result">
             <p>
-              <strong>Connected</strong> to <code>{result.base_url}</code>: {result.models.length}{' '}
-              {result.models.length === 1 ? 'model' : 'models'}.
+              <strong>Connected</strong> to <code>{result.base_url}</code>
+              {result.server && result.server !== 'openai'
+                ? ` (${serverNames[result.server] ?? result.server})`
+                : ''}
+              : {result.models.length} {result.models.length === 1 ? 'model' : 'models'}.
               {result.model_found === false ? (
                 <span className="warn"> The model set above is not among them.</span>
               ) : null}
@@ -64,6 +99,7 @@ export function ConnectionTestButton({
                     ) : (
                       <code>{offered}</code>
                     )}
+                    <ModelFacts detail={details.get(offered)} />
                   </li>
                 ))}
                 {result.models.length > shownModels ? (

@@ -8,6 +8,13 @@ import {
   type RuntimeOptions,
 } from '@keel/runtime';
 import { loadConfig, readEnv } from '@keel/runtime/internal';
+import type { OrphanWatch } from './orphan-watch.ts';
+
+export interface RuntimePoolOptions extends RuntimeOptions {
+  workdir: string;
+  /** Starts what runs beside each runtime as it is made (keel-web's orphan watch); stopped by `close()`. */
+  started?: (runtime: Runtime) => OrphanWatch;
+}
 
 const notFound = new Set([
   'RUN_NOT_FOUND',
@@ -29,10 +36,13 @@ export class RuntimePool {
   readonly #options: RuntimeOptions;
   readonly #defaultWorkdir: string;
   readonly #runtimes = new Map<string, Runtime>();
+  readonly #started: RuntimePoolOptions['started'];
+  readonly #watches: OrphanWatch[] = [];
 
-  constructor(options: RuntimeOptions & { workdir: string }) {
+  constructor({ started, ...options }: RuntimePoolOptions) {
     this.#options = options;
     this.#defaultWorkdir = resolve(options.workdir);
+    this.#started = started;
   }
 
   /** The server's own workdir: the default of requests that name none. */
@@ -53,6 +63,7 @@ export class RuntimePool {
     if (!runtime) {
       runtime = createRuntime({ workerRole: 'web', ...this.#options, workdir: dir });
       this.#runtimes.set(key, runtime);
+      if (this.#started) this.#watches.push(this.#started(runtime));
     }
     return runtime;
   }
@@ -76,6 +87,8 @@ export class RuntimePool {
   }
 
   async close(): Promise<void> {
+    // The watches first: they use the runtimes' stores.
+    await Promise.all(this.#watches.splice(0).map((watch) => watch.stop()));
     await Promise.all([...this.#runtimes.values()].map((runtime) => runtime.close().catch(() => undefined)));
     this.#runtimes.clear();
   }

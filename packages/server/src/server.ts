@@ -7,7 +7,7 @@ import {
   wsClientMessage,
   wsServerMessage,
 } from '@keel/protocol/runtime';
-import type { Run, RuntimeOptions } from '@keel/runtime';
+import type { Run, Runtime, RuntimeOptions } from '@keel/runtime';
 import { loadConfig, readEnv } from '@keel/runtime/internal';
 import {
   frameworkOptions,
@@ -21,6 +21,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { AuditRecorder } from './audit-recorder.ts';
 import { installGuard, listFromEnv } from './auth.ts';
 import { installErrorHandling } from './errors.ts';
+import { watchOrphans } from './orphan-watch.ts';
 import { installRateLimit, type RateLimitOverrides, rateLimitSettings } from './rate-limit.ts';
 import { installRequestAudit, recordAuthFailure } from './request-audit.ts';
 import { agentRoutes } from './routes/agents.ts';
@@ -95,7 +96,18 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     workdir: options.workdir ?? process.cwd(),
     // A run that keel-web executed and that failed is a line of its log, with its ids and why.
     ...(log ? { onRunEnded: (run: Run) => logEndedRun(log, run) } : {}),
+    // Unless it only queues, keel-web also executes the runs whose worker or server died.
+    ...(options.runtime?.queueOnly ? {} : { started: (runtime: Runtime) => watchOrphans(runtime, log) }),
   });
+  // The server's own store is watched from the start, before any request reaches it; a runtime that
+  // cannot be made yet (its database unusable) is made, and watched, by the first request that works.
+  if (!options.runtime?.queueOnly) {
+    try {
+      pool.for();
+    } catch {
+      // That request answers the error.
+    }
+  }
   const runtimeDir = options.runtime?.runtimeDir ?? readEnv(env).home;
   // Read once at start: a broken configuration stops the server here, with the file named.
   const rateLimit = rateLimitSettings(

@@ -65,7 +65,8 @@ export class ToolRunner {
     }
     try {
       if (problem) throw new KeelError('INVALID_PARAMS', `Invalid arguments for ${call.name}: ${problem}.`);
-      const result = await this.#registry.execute(call.name, args, this.#context);
+      // The call's id goes with it: MCP servers get it in `_meta` (ToolContext.toolCallId).
+      const result = await this.#registry.execute(call.name, args, { ...this.#context, toolCallId: call.id });
       delete this.#failures[call.name];
       return { args, result, ok: true };
     } catch (error) {

@@ -93,8 +93,16 @@ export class McpConnection {
     return untilAborted(this.#tools, signal, `Listing the tools of MCP server '${this.definition.name}'`);
   }
 
-  /** Calls a tool the server lists; an unknown name is refused with the names it does list. */
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  /**
+   * Calls a tool the server lists; an unknown name is refused with the names it does list. `meta` goes
+   * with the request as its `_meta` (see callMeta).
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    meta?: Record<string, unknown>,
+  ): Promise<CallToolResult> {
     const tools = await this.listTools(signal);
     if (!tools.some((tool) => tool.name === name)) {
       const names = tools.map((tool) => tool.name);
@@ -104,9 +112,10 @@ export class McpConnection {
       );
     }
     const timeoutMs = this.definition.callTimeoutMs;
+    const params = { name, arguments: args, ...(meta ? { _meta: meta } : {}) };
     try {
       return (await withRequestSignal(signal, (requestSignal) =>
-        this.#client.callTool({ name, arguments: args }, CallToolResultSchema, {
+        this.#client.callTool(params, CallToolResultSchema, {
           signal: requestSignal,
           timeout: timeoutMs,
         }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CancelledError, InvalidParamsError, KeelError, ToolError } from '../errors/index.ts';
 import { defineTool, type Tool, ToolRegistry } from '../tools/index.ts';
+import { callMeta } from './call-meta.ts';
 import type { McpClientPool } from './connection-pool.ts';
 import { shortReason } from './reason.ts';
 import { resultText } from './result-text.ts';
@@ -92,7 +93,7 @@ export function createMcpTools(servers: readonly McpServerEntry[], pool: McpClie
     async execute(ctx, args) {
       const definition = definitionOf(args.server);
       const connection = await pool.connection(definition, ctx.signal);
-      const result = await connection.callTool(args.tool, args.arguments ?? {}, ctx.signal);
+      const result = await connection.callTool(args.tool, args.arguments ?? {}, ctx.signal, callMeta(ctx));
       if (ctx.signal.aborted) throw new CancelledError();
       const text = resultText(result);
       if (result.isError === true) {

@@ -63,22 +63,24 @@ export async function recoverOrphan(
     recovered_by: claim.owner,
     recovery,
   });
+  // Recorded before the run is queued again: the next execution counts its recoveries from the audit log
+  // (executionAttempt), and another worker may claim the run the moment it is queued.
+  await audit(
+    store,
+    { ...run, status: 'queued' },
+    `recover (automatic ${recovery}/${policy.maxRecoveries}, lease of ${lostOwner} expired)`,
+  );
   const queued = await store.transition(run.id, {
     from: ['running'],
     to: 'queued',
     owner: claim.owner,
     releaseLease: true,
   });
-  await audit(
-    store,
-    queued,
-    `recover (automatic ${recovery}/${policy.maxRecoveries}, lease of ${lostOwner} expired)`,
-  );
   return { run: queued, lostOwner, recovery };
 }
 
 /** Recoveries so far, manual or automatic: the `run_control` audit entries that say `recover`. */
-async function countRecoveries(store: RunStore, runId: string): Promise<number> {
+export async function countRecoveries(store: RunStore, runId: string): Promise<number> {
   const { entries } = await store.listAudit({ event: 'run_control', run_id: runId, limit: 1000 });
   return entries.filter((entry) => entry.args_summary.startsWith('recover')).length;
 }

@@ -10,6 +10,7 @@ import {
   type TodoList,
   type ToolAuditRecord,
   type ToolContext,
+  type ToolRun,
   type UnconfinedCommands,
 } from '../tools/index.ts';
 
@@ -44,6 +45,8 @@ export interface ToolContextOptions {
   editorFiles?: EditorFiles | undefined;
   /** Variables every command gets on top of its minimal environment (RuntimeOptions.commandEnv). */
   commandEnv?: Readonly<Record<string, string>> | undefined;
+  /** The run whose tool calls these are, and which execution of it (see executionAttempt); none: direct calls. */
+  run?: ToolRun | undefined;
 }
 
 /**
@@ -91,5 +94,6 @@ export async function createToolContext(
     ...(todos ? { todos } : {}),
     ...(memory ? { memory } : {}),
     ...(options.lsp ? { lsp: { servers: options.lsp, config: config.lsp } } : {}),
+    ...(options.run ? { run: options.run } : {}),
   });
 }

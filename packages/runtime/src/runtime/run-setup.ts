@@ -12,7 +12,7 @@ import { resolveContextBudget } from '../context/index.ts';
 import { type McpClientPool, type McpServerConfig, resolveMcpServers, withMcpTools } from '../mcp/index.ts';
 import { memoryPromptLines, ProjectMemory } from '../memory/index.ts';
 import { type ChatMessage, ModelClient, priceOf } from '../model/index.ts';
-import { createToolContext, type RunSetup, toolAuditor } from '../runs/index.ts';
+import { createToolContext, executionAttempt, type RunSetup, toolAuditor } from '../runs/index.ts';
 import { skillsForRun, withSkillTools } from '../skills/index.ts';
 import type { Run, RunStore, SessionStore } from '../store/index.ts';
 import {
@@ -111,6 +111,8 @@ export async function resolveRunSetup(run: Run, deps: RunSetupDeps): Promise<Run
     hiddenPaths: options.hiddenPaths,
     commandEnv: options.commandEnv,
     editorFiles: options.editorFiles,
+    // Tools tell MCP servers which run and which execution of it a call belongs to (ToolContext.run).
+    run: { id: run.id, attempt: await executionAttempt(deps.store, run) },
   });
   const breaker = { ...defaultBreakerLimits, ...config.circuit_breaker };
   const limits: BreakerLimits = {

@@ -145,6 +145,11 @@ export interface WorkOptions {
   /** This worker took over a run whose worker died, and queued it again (or failed it: too many). */
   onRecover?: (recovered: RecoveredOrphan) => void | Promise<void>;
   /**
+   * Take no queued run: only recover orphaned ones (`onRecover` tells which), for the caller to execute
+   * (keel-web's own executor follows each). Default false.
+   */
+  orphansOnly?: boolean;
+  /**
    * The store could not be reached (at start, or lost): the worker tries again in `retryInMs`. Without
    * this, it retries silently. Any other store error (its configuration) stops the worker.
    */

@@ -54,7 +54,9 @@ export async function workLoop(deps: WorkerDeps, options: WorkOptions): Promise<
           if (isStoreUnreachable(error)) throw error;
         });
       }
-      next = await store.claimNext({ owner: deps.owner, leaseMs: deps.leaseMs() });
+      next = options.orphansOnly
+        ? null
+        : await store.claimNext({ owner: deps.owner, leaseMs: deps.leaseMs() });
     } catch (error) {
       if (!isStoreUnreachable(error)) throw error;
       retryMs = Math.min(retryMs ? retryMs * 2 : firstRetryMs, lastRetryMs);

@@ -84,7 +84,15 @@ export {
 } from './search/index.ts';
 export type { Todo } from './todo.ts';
 export { TodoList, todoReadTool, todoWriteTool } from './todo.ts';
-export type { EditorFiles, Tool, ToolAuditRecord, ToolContext, ToolTraits, ToolWait } from './tool.ts';
+export type {
+  EditorFiles,
+  Tool,
+  ToolAuditRecord,
+  ToolContext,
+  ToolRun,
+  ToolTraits,
+  ToolWait,
+} from './tool.ts';
 export { defineTool, unknownTraits } from './tool.ts';
 export type {
   HostPolicyWording,

@@ -43,6 +43,24 @@ export interface ToolContext {
   readonly lsp?: LspAccess;
   /** An editor's view of the files (`keel acp`): when set, every file tool reads and changes files through it. */
   readonly editorFiles?: EditorFiles | undefined;
+  /**
+   * The run the call belongs to and which execution of it this is (`attempt`: 1, then one more after each
+   * recovery or retry, so a call may have run before when it is above 1); absent for a direct tool call.
+   * Tools that reach outside pass it on (MCP's `_meta`), so a repeated call can be recognised there.
+   */
+  readonly run?: ToolRun | undefined;
+  /**
+   * The model's id of this tool call, the same when a recovered run makes the call again (it comes from
+   * the checkpointed model turn); absent outside an agent's tool batch.
+   */
+  readonly toolCallId?: string | undefined;
+}
+
+/** The run a tool call belongs to (ToolContext.run). */
+export interface ToolRun {
+  readonly id: string;
+  /** 1 for the run's first execution; each recovery or retry adds one. */
+  readonly attempt: number;
 }
 
 /**

@@ -77,8 +77,8 @@ export function startWorker(setup: WorkerSetup, host?: string): WorkerProcess {
 }
 
 /**
- * Waits until no process works in `dir` any more: the commands a killed worker had started (exec_command
- * runs them in their own process group, so they outlive it) have finished writing their tokens.
+ * Waits until no process works in `dir` any more: the commands a killed worker had started (each in its own
+ * process group, stopped by its tether once the worker is gone) have stopped writing their tokens.
  */
 export async function waitForOrphans(dir: string): Promise<void> {
   await eventually(async () => (await processesIn(dir)).length === 0, {

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn as nodeSpawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { OutputBuffer } from './output-buffer.ts';
+import { canTether, tetheredArgv } from './worker-tether.ts';
 
 /** Options of `runCommand`. */
 export interface RunCommandOptions {
@@ -19,6 +20,11 @@ export interface RunCommandOptions {
   killGraceMs?: number;
   /** Starts the process (default node's `spawn`); for tests. */
   spawn?: typeof nodeSpawn;
+  /**
+   * False: the command may outlive this process. By default it is tethered to it (see worker-tether.ts):
+   * when this process dies, even by SIGKILL, the command's process group is stopped.
+   */
+  tether?: boolean;
 }
 
 /** How a command ended. */
@@ -39,20 +45,27 @@ export interface CommandOutcome {
 const drainMs = 200;
 
 /**
- * Runs a program in its own process group, so that a timeout, a cancellation or the command's end
- * stops everything it started (background jobs included), and collects its output within bounds.
+ * Runs a program in its own process group, so that a timeout, a cancellation, the command's end or the
+ * death of this process stops everything it started (background jobs included), and collects its output
+ * within bounds.
  */
 export async function runCommand(options: RunCommandOptions): Promise<CommandOutcome> {
-  const [file, ...args] = options.argv;
-  if (file === undefined) throw new Error('runCommand needs a program to run.');
+  if (options.argv[0] === undefined) throw new Error('runCommand needs a program to run.');
+  const killGraceMs = options.killGraceMs ?? 1000;
+  const tethered = canTether && options.tether !== false;
+  const [file, ...args] = tethered ? tetheredArgv(options.argv, killGraceMs) : options.argv;
   const started = Date.now();
   const output = new OutputBuffer(options.maxOutputChars);
-  const child = (options.spawn ?? nodeSpawn)(file, args, {
+  const child = (options.spawn ?? nodeSpawn)(file!, args, {
     cwd: options.cwd,
     env: options.env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // The tether: a pipe nothing writes to, which ends when this process does (worker-tether.ts).
+    stdio: tethered ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
   });
+  const tether = tethered ? (child.stdio[3] as Readable | null) : null;
+  // The watcher never writes; a failure of this end (the group is gone) is nothing to report.
+  tether?.on('error', () => undefined);
   const streams = [child.stdout, child.stderr].filter((stream): stream is Readable => stream !== null);
   for (const stream of streams) {
     const decoder = new StringDecoder('utf8');
@@ -66,7 +79,7 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   const stop = () => {
     if (escalation) return;
     signalGroup(child, 'SIGTERM');
-    escalation = setTimeout(() => signalGroup(child, 'SIGKILL'), options.killGraceMs ?? 1000);
+    escalation = setTimeout(() => signalGroup(child, 'SIGKILL'), killGraceMs);
   };
   const timer = setTimeout(() => {
     timedOut = true;
@@ -99,6 +112,7 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
       durationMs: Date.now() - started,
     };
   } finally {
+    tether?.destroy();
     clearTimeout(timer);
     clearTimeout(escalation);
     options.signal.removeEventListener('abort', onAbort);

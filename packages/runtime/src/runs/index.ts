@@ -1,8 +1,8 @@
 export { summarize, toolAuditor } from './audit.ts';
 export { isOrphaned, RunControls } from './controls.ts';
+export { executionAttempt } from './execution-attempt.ts';
 export type { RunMetrics } from './metrics.ts';
 export { computeMetrics } from './metrics.ts';
-export { executionAttempt } from './execution-attempt.ts';
 export { nextChange } from './next-change.ts';
 export type { RecoveredOrphan, RecoveryPolicy } from './orphan-recovery.ts';
 export { defaultRecoveryPolicy, recoverOrphan } from './orphan-recovery.ts';

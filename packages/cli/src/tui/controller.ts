@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
-import { type RuntimeEvent, type Session, type SkillList, toErrorObject } from '@keel/runtime';
+import type { RuntimeEvent, Session, SkillList } from '@keel/runtime';
 import { loadImage } from '../images.ts';
 import { runRequestFromFlags } from '../run-request-flags.ts';
+import { errorText } from './error-text.ts';
 import type { KeyAction } from './key-bindings.ts';
 import { edit, submitted } from './line-editor.ts';
+import { listServerModels, type ServerModels } from './model-picker.ts';
 import { streamRun, type TuiRuntime } from './run-driver.ts';
 import { historyEntries } from './session-history.ts';
 import { type EffectiveSettings, effectiveSettings, type ModelFlags } from './settings.ts';
@@ -42,6 +44,8 @@ const shutdownWaitMs = 5_000;
 export class TuiController implements SlashContext {
   readonly store: StateStore<TuiState>;
   readonly #options: ControllerOptions;
+  /** The command line's model choices, with the model `/model` chose in place of `--model`. */
+  #flags: ModelFlags;
   readonly #quit = Promise.withResolvers<void>();
   #quitting = false;
   #showThinking = false;
@@ -53,6 +57,7 @@ export class TuiController implements SlashContext {
 
   constructor(options: ControllerOptions) {
     this.#options = options;
+    this.#flags = { ...options.flags };
     let entries: Entry[] = [welcome];
     let model: string | null = null;
     try {
@@ -207,20 +212,31 @@ export class TuiController implements SlashContext {
   }
 
   settings(): EffectiveSettings {
-    return effectiveSettings(this.#options.flags, this.#options.workdir, this.#options.env);
+    return effectiveSettings(this.#flags, this.#options.workdir, this.#options.env);
+  }
+
+  serverModels(): Promise<ServerModels> {
+    return listServerModels(this.#flags, this.#options.workdir, this.#options.env);
+  }
+
+  /** The next runs use this model, as `keel tui --model <id>` would have them. */
+  chooseModel(id: string): void {
+    this.#flags = { ...this.#flags, model: id };
+    this.#update((state) => ({ ...state, model: id }));
   }
 
   // ---- runs ----
 
   #startRun(prompt: string): void {
-    const { flags, workdir, runtime } = this.#options;
+    const { workdir, runtime } = this.#options;
     const state = this.#state();
     const imageNames = this.attachedImages();
-    // The session and images are the TUI's own state; the model choices come from the command line.
+    // The session and images are the TUI's own state; the model choices come from the command line
+    // (the model from /model, when one was chosen).
     const request = runRequestFromFlags(
       prompt,
       workdir,
-      { ...flags, session: state.sessionId ?? undefined },
+      { ...this.#flags, session: state.sessionId ?? undefined },
       state.images,
     );
     this.#update((current) => ({
@@ -384,10 +400,4 @@ export class TuiController implements SlashContext {
 function withoutFirst(list: readonly string[], item: string): string[] {
   const index = list.indexOf(item);
   return index === -1 ? [...list] : [...list.slice(0, index), ...list.slice(index + 1)];
-}
-
-/** `Error [CODE]: message`, as every keel command shows errors. */
-function errorText(error: unknown): string {
-  const { code, message } = toErrorObject(error);
-  return `Error [${code}]: ${message}`;
 }

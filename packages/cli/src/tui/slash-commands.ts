@@ -10,7 +10,34 @@ export const slashCommands = [
   { name: 'quit', usage: '/quit', summary: 'exit (also /exit)' },
 ] as const;
 
-export type SlashCommandName = (typeof slashCommands)[number]['name'];
+/**
+ * Commands Keel adds to the spec's (docs/decisions records each): /help lists each one right after the
+ * spec's command it belongs with (`after`).
+ */
+export const addedCommands = [
+  {
+    name: 'model',
+    usage: '/model [id]',
+    summary: "list the server's models, or use one for the next prompts",
+    after: 'settings',
+  },
+] as const;
+
+export type SlashCommandName =
+  | (typeof slashCommands)[number]['name']
+  | (typeof addedCommands)[number]['name'];
+
+export interface SlashCommand {
+  name: SlashCommandName;
+  usage: string;
+  summary: string;
+}
+
+/** Every command, in the order /help lists them: the spec's, each followed by Keel's additions to it. */
+export const allCommands: readonly SlashCommand[] = slashCommands.flatMap((command) => [
+  command,
+  ...addedCommands.filter((added) => added.after === command.name),
+]);
 
 /** Other spellings people type out of habit from other tools. */
 const aliases: Record<string, SlashCommandName> = { exit: 'quit', q: 'quit', '?': 'help' };
@@ -34,13 +61,13 @@ export function parseInput(line: string): ParsedInput {
   if (!match) return { kind: 'prompt', text };
   const typed = match[1]!.toLowerCase();
   const argument = (match[2] ?? '').trim();
-  const name = aliases[typed] ?? slashCommands.find((command) => command.name === typed)?.name;
+  const name = aliases[typed] ?? allCommands.find((command) => command.name === typed)?.name;
   if (name) return { kind: 'command', name, argument };
   return { kind: 'unknown-command', name: typed, suggestion: suggestionFor(typed) };
 }
 
 /** The one command that starts with what was typed (`/sess` → sessions), if exactly one does. */
 function suggestionFor(typed: string): SlashCommandName | null {
-  const matches = slashCommands.filter((command) => command.name.startsWith(typed));
+  const matches = allCommands.filter((command) => command.name.startsWith(typed));
   return matches.length === 1 ? matches[0]!.name : null;
 }

@@ -1,9 +1,11 @@
-import type { Session, SkillList } from '@keel/runtime';
+import { type Session, type SkillList, toErrorObject } from '@keel/runtime';
 import { formatTime } from '../render/records.ts';
 import { formatSkillTable, formatSkillWarning } from '../render/skills.ts';
 import { truncate } from '../render/truncate.ts';
+import { errorText } from './error-text.ts';
+import { listedModel, modelFacts, modelListLines, type ServerModels } from './model-picker.ts';
 import { type EffectiveSettings, settingsLines } from './settings.ts';
-import { type SlashCommandName, slashCommands } from './slash-commands.ts';
+import { allCommands, type SlashCommandName } from './slash-commands.ts';
 import type { Tone } from './transcript.ts';
 
 /** What the slash commands act on; the controller provides it. */
@@ -20,6 +22,10 @@ export interface SlashContext {
   skills(): Promise<SkillList>;
   attachImage(path: string): Promise<void>;
   settings(): EffectiveSettings;
+  /** The models of the endpoint the next run would use (a KeelError when they cannot be listed). */
+  serverModels(): Promise<ServerModels>;
+  /** The next runs use this model. */
+  chooseModel(id: string): void;
   quit(): void;
 }
 
@@ -61,6 +67,8 @@ export async function runSlashCommand(
       return listSkills(context);
     case 'settings':
       return context.notice('info', settingsLines(context.settings()).join('\n'));
+    case 'model':
+      return argument ? pickModel(argument, context) : listModels(context);
     case 'image':
       return argument ? context.attachImage(argument) : describeImages(context);
     case 'clear':
@@ -72,13 +80,13 @@ export async function runSlashCommand(
 
 export function helpText(): string {
   const width = Math.max(
-    ...[...slashCommands.map((command) => command.usage), ...keys.map(([key]) => key)].map(
+    ...[...allCommands.map((command) => command.usage), ...keys.map(([key]) => key)].map(
       (text) => text.length,
     ),
   );
   return [
     'Commands',
-    ...slashCommands.map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`),
+    ...allCommands.map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`),
     'Keys',
     ...keys.map(([key, meaning]) => `  ${key.padEnd(width)}  ${meaning}`),
   ].join('\n');
@@ -134,4 +142,60 @@ function describeImages(context: SlashContext): void {
       ? `Attached to the next prompt: ${attached.join(', ')}.`
       : 'Usage: /image <path> attaches a .png, .jpg, .gif or .webp image to your next prompt.',
   );
+}
+
+/** `/model`: the server's models; a list that cannot be had is its error, and a model can still be named. */
+async function listModels(context: SlashContext): Promise<void> {
+  const current = context.settings().model;
+  let found: ServerModels;
+  try {
+    found = await context.serverModels();
+  } catch (error) {
+    context.notice('error', errorText(error));
+    context.notice('muted', 'You can still choose a model by name: /model <id>.');
+    return;
+  }
+  context.notice('info', modelListLines(found, current).join('\n'));
+  if (current && found.models.length > 0 && !found.models.some((model) => model.id === current)) {
+    context.notice('warning', `The model in use, ${current}, is not in this list.`);
+  }
+}
+
+/**
+ * `/model <id or number>`: the next prompts use it. A name the server does not list is still used (some
+ * servers list only some of their models, or none) but warned of, as is one the server says cannot call tools.
+ */
+async function pickModel(argument: string, context: SlashContext): Promise<void> {
+  if (/\s/.test(argument)) {
+    context.notice('warning', 'Usage: /model <id or number>: a model id has no spaces (/model lists them).');
+    return;
+  }
+  let found: ServerModels | undefined;
+  let failure: unknown;
+  try {
+    found = await context.serverModels();
+  } catch (error) {
+    failure = error;
+  }
+  const listed = found && listedModel(found, argument);
+  const id = listed?.id ?? argument;
+  context.chooseModel(id);
+  const using = `Using ${id} for the next prompts`;
+  if (!found) {
+    const { message } = toErrorObject(failure);
+    context.notice('warning', `${using}; it could not be checked against the server's list: ${message}`);
+  } else if (!listed) {
+    context.notice(
+      'warning',
+      `${using}, but ${found.url} does not list it. Some servers do not list every model; if the name is wrong, the next prompt fails. /model lists the ones it does.`,
+    );
+  } else if (listed.tools === false) {
+    context.notice(
+      'warning',
+      `${using}, but the server says it cannot call tools, which the agent needs to read or change files. /model shows which models can.`,
+    );
+  } else {
+    const facts = modelFacts(listed);
+    context.notice('info', `${using}${facts ? ` (${facts})` : ''}.`);
+  }
 }

@@ -15,6 +15,7 @@ for (const bench of [
   'bench/workbench-review-paint.ts',
   'bench/workbench-scale.ts',
   'bench/fleet.ts',
+  'packages/desktop/bench/start.ts',
 ]) {
   const result = spawnSync(process.execPath, [bench], { stdio: 'inherit' });
   if (result.status !== 0) console.log(JSON.stringify({ bench, error: `exited with ${result.status}` }));

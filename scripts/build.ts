@@ -21,6 +21,7 @@ const packages = [
   'cli',
   'server',
   'workbench',
+  'desktop',
 ];
 
 /** Files the sources read beside themselves at run time, copied from src/ into dist/. */

@@ -265,6 +265,7 @@ test('the README lists an install row for each published package with a program 
     '@keel/all',
     '@keel/store-postgres',
     '@keel/workbench',
+    '@keel/desktop',
   ]);
 });
 

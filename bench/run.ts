@@ -14,6 +14,7 @@ for (const bench of [
   'bench/workbench-setup-reuse.ts',
   'bench/workbench-review-paint.ts',
   'bench/workbench-scale.ts',
+  'bench/workbench-stall.ts',
   'bench/fleet.ts',
   'packages/desktop/bench/start.ts',
 ]) {

@@ -1,9 +1,11 @@
 // What `@keel/runtime` offers its users, held still: a name added to or dropped from the public face
 // (src/index.ts and the subpath entries) shows up here and has to be a decision, not an accident.
 // `@keel/runtime/internal` is held too: what Keel's CLI and server use, with no stability promise, but
-// a name moving between it and the public face is still a decision.
+// a name moving between it and the public face is still a decision. `@keel/runtime/git` is internal too: git
+// alone, for the workbench's worker thread, which must start without loading the whole runtime.
 import { expect, test } from 'vitest';
 import * as errors from '../../src/errors/index.ts';
+import * as git from '../../src/git/index.ts';
 import * as root from '../../src/index.ts';
 import * as internal from '../../src/internal.ts';
 import * as store from '../../src/store/index.ts';
@@ -12,6 +14,7 @@ test('the public exports of @keel/runtime', () => {
   expect({
     '@keel/runtime': Object.keys(root).sort(),
     '@keel/runtime/errors': Object.keys(errors).sort(),
+    '@keel/runtime/git': Object.keys(git).sort(),
     '@keel/runtime/internal': Object.keys(internal).sort(),
     '@keel/runtime/store': Object.keys(store).sort(),
   }).toMatchSnapshot();

@@ -1,3 +1,4 @@
+import { offLoop } from '../off-loop/index.ts';
 import type { FileChange, RepoDiff } from './diff-types.ts';
 import { assertOwnGitDir } from './own-git-dir.ts';
 import { parseRawNumstat } from './parse-diff-stats.ts';
@@ -29,8 +30,20 @@ export const diffArgs = [
  * bound). The working tree is diffed in place (`git diff <tree>` with a private index naming untracked files,
  * see `withWorkingTreeIndex`): the same files, counts and patch as a diff to the tree `snapshot()` records,
  * without hashing and writing every changed file into the object store first.
+ *
+ * It runs in the workbench's worker thread: each of its git runs can hold the thread that spawns it for tens
+ * of milliseconds on a loaded machine, and the output of a 5,000-file change is megabytes to collect and
+ * parse; the service's event loop waits for none of it (issue #44).
  */
-export async function diff(
+export const diff: (
+  dir: string,
+  from: string,
+  to?: string,
+  options?: { maxPatchBytes?: number },
+) => Promise<RepoDiff> = offLoop(import.meta.url, 'diffHere', diffHere);
+
+/** `diff` on the calling thread (the worker's). */
+export async function diffHere(
   dir: string,
   from: string,
   to?: string,

@@ -1,4 +1,5 @@
 import { WorkbenchError } from '../errors.ts';
+import { offLoop } from '../off-loop/index.ts';
 import { defaultMaxPatchBytes, diffArgs, truncatePatch } from './diff.ts';
 import { assertOwnGitDir } from './own-git-dir.ts';
 import { parseRawNumstat } from './parse-diff-stats.ts';
@@ -16,9 +17,18 @@ export interface FilePatch {
  * The patch of one changed file, from commit/snapshot `from` to the current working tree (as `diff()`
  * computes the whole: untracked files included, the index untouched). `path` must be one of that diff's
  * files (its new path): anything else, and any path that could leave the repository, is refused (400)
- * before git sees it as a pathspec. A renamed file's patch names both paths, as in the full diff.
+ * before git sees it as a pathspec. A renamed file's patch names both paths, as in the full diff. It runs in
+ * the workbench's worker thread, as `diff` does.
  */
-export async function filePatch(
+export const filePatch: (
+  dir: string,
+  from: string,
+  path: string,
+  options?: { maxPatchBytes?: number },
+) => Promise<FilePatch> = offLoop(import.meta.url, 'filePatchHere', filePatchHere);
+
+/** `filePatch` on the calling thread (the worker's). */
+export async function filePatchHere(
   dir: string,
   from: string,
   path: string,

@@ -11,7 +11,7 @@ export type { FilePatch } from './file-patch.ts';
 export { filePatch } from './file-patch.ts';
 export { redactCredentials } from './git-error.ts';
 export { isGitRepository } from './is-git-repository.ts';
-export { listFiles } from './list-files.ts';
+export { listFiles, listTrackedAndUntracked } from './list-files.ts';
 export { mergeRequestPushOptions } from './merge-request-push-options.ts';
 export type { GitHubPullRequestOptions } from './open-github-pull-request.ts';
 export { openGitHubPullRequest } from './open-github-pull-request.ts';

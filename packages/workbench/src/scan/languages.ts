@@ -2,7 +2,7 @@ import type { LanguageShare } from './types.ts';
 
 // Programming and markup languages only: data and prose (JSON, YAML, Markdown) say little about a codebase.
 // biome-ignore format: a lookup table reads better packed.
-const byExtension: Record<string, string> = {
+const byExtension = new Map(Object.entries({
   ts: 'TypeScript', tsx: 'TypeScript', mts: 'TypeScript', cts: 'TypeScript',
   js: 'JavaScript', jsx: 'JavaScript', mjs: 'JavaScript', cjs: 'JavaScript',
   py: 'Python', pyi: 'Python', go: 'Go', rs: 'Rust', java: 'Java', kt: 'Kotlin', kts: 'Kotlin',
@@ -14,26 +14,33 @@ const byExtension: Record<string, string> = {
   ps1: 'PowerShell', sql: 'SQL', html: 'HTML', htm: 'HTML', css: 'CSS', scss: 'SCSS', sass: 'SCSS',
   less: 'Less', vue: 'Vue', svelte: 'Svelte', astro: 'Astro', proto: 'Protocol Buffers', tf: 'HCL',
   sol: 'Solidity',
-};
+}));
 
-const byName: Record<string, string> = { Dockerfile: 'Dockerfile', Makefile: 'Makefile', Rakefile: 'Ruby' };
+const byName = new Map([
+  ['Dockerfile', 'Dockerfile'],
+  ['Makefile', 'Makefile'],
+  ['Rakefile', 'Ruby'],
+]);
 
-/** The language of a file from its extension (or its whole name for Dockerfile, Makefile); null if unknown. */
-export function languageOf(path: string): string | null {
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  const dot = name.lastIndexOf('.');
-  const extension = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
-  return byExtension[extension] ?? byName[name] ?? null;
+/**
+ * The language of a file from its name: by its extension (`dot`: the index of the name's last '.', -1 for
+ * none; a leading dot is no extension), or by the whole name for Dockerfile, Makefile; null if unknown.
+ */
+export function languageOfName(name: string, dot: number): string | null {
+  const language = dot > 0 ? byExtension.get(name.slice(dot + 1).toLowerCase()) : undefined;
+  return language ?? byName.get(name) ?? null;
 }
 
-/** File counts per language, most files first (ties by name), with each one's share in percent. */
-export function languageShares(files: readonly string[]): LanguageShare[] {
-  const counts = new Map<string, number>();
-  for (const file of files) {
-    const language = languageOf(file);
-    if (language) counts.set(language, (counts.get(language) ?? 0) + 1);
-  }
-  const total = [...counts.values()].reduce((sum, count) => sum + count, 0);
+/** The language of a file from its path (see `languageOfName`). */
+export function languageOf(path: string): string | null {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return languageOfName(name, name.lastIndexOf('.'));
+}
+
+/** Language shares from file counts per language: most files first (ties by name), each in percent. */
+export function languageShares(counts: ReadonlyMap<string, number>): LanguageShare[] {
+  let total = 0;
+  for (const count of counts.values()) total += count;
   return [...counts]
     .map(([language, count]) => ({
       language,

@@ -1,3 +1,5 @@
+import type { PathsByFolder } from './paths-by-folder.ts';
+
 interface Folder {
   folders: Map<string, Folder>;
   files: string[];
@@ -19,9 +21,12 @@ export const linkMark = ' -> (link, not read)';
 /** Children listed per folder before a "… N more" line, so one huge folder cannot fill the listing. */
 const maxChildren = 25;
 
-/** An indented listing of `files`: folders first (with their file counts), then files, both by name. */
-export function renderTree(files: readonly string[], options: TreeOptions = {}): string {
-  const root = buildFolders([...files, ...(options.links ?? []).map((link) => `${link}${linkMark}`)]);
+/** Folder names in the order `localeCompare` gives, at a fraction of its cost per comparison. */
+const byName = new Intl.Collator().compare;
+
+/** An indented listing of the files: folders first (with their file counts), then files, both by name. */
+export function renderTree(files: PathsByFolder, options: TreeOptions = {}): string {
+  const root = buildFolders(files, options.links ?? []);
   const lines: string[] = [];
   const budget = { left: options.maxEntries ?? 300, skipped: 0 };
   renderFolder(root, 0, options.maxDepth ?? 4, lines, budget);
@@ -29,22 +34,42 @@ export function renderTree(files: readonly string[], options: TreeOptions = {}):
   return lines.join('\n');
 }
 
-function buildFolders(files: readonly string[]): Folder {
+/** The folder tree, each folder once (not each path): its files, then its count and its ancestors'. */
+function buildFolders(files: PathsByFolder, links: readonly string[]): Folder {
   const root: Folder = { folders: new Map(), files: [], count: 0 };
-  for (const file of files) {
-    const parts = file.split('/');
-    let folder = root;
-    folder.count++;
-    for (const part of parts.slice(0, -1)) {
-      let child = folder.folders.get(part);
-      if (!child) {
-        child = { folders: new Map(), files: [], count: 0 };
-        folder.folders.set(part, child);
-      }
-      child.count++;
-      folder = child;
+  const byPath = new Map<string, Folder>([['', root]]);
+  const folderAt = (path: string): Folder => {
+    let folder = byPath.get(path);
+    if (!folder) {
+      const slash = path.lastIndexOf('/');
+      const parent = folderAt(slash < 0 ? '' : path.slice(0, slash));
+      folder = { folders: new Map(), files: [], count: 0 };
+      parent.folders.set(slash < 0 ? path : path.slice(slash + 1), folder);
+      byPath.set(path, folder);
     }
-    folder.files.push(parts.at(-1) ?? file);
+    return folder;
+  };
+  const added = new Map<string, number>();
+  for (const [path, names] of files) {
+    const folder = folderAt(path);
+    for (const name of names) folder.files.push(name);
+    added.set(path, (added.get(path) ?? 0) + names.length);
+  }
+  for (const link of links) {
+    const slash = link.lastIndexOf('/');
+    const path = slash < 0 ? '' : link.slice(0, slash);
+    folderAt(path).files.push(`${slash < 0 ? link : link.slice(slash + 1)}${linkMark}`);
+    added.set(path, (added.get(path) ?? 0) + 1);
+  }
+  // Each folder counts the files beneath it, at any depth.
+  for (const [path, count] of added) {
+    let at = path;
+    for (;;) {
+      (byPath.get(at) as Folder).count += count;
+      if (at === '') break;
+      const slash = at.lastIndexOf('/');
+      at = slash < 0 ? '' : at.slice(0, slash);
+    }
   }
   return root;
 }
@@ -57,7 +82,7 @@ function renderFolder(
   budget: { left: number; skipped: number },
 ): void {
   const indent = '  '.repeat(depth);
-  const folders = [...folder.folders].sort(([a], [b]) => a.localeCompare(b));
+  const folders = [...folder.folders].sort(([a], [b]) => byName(a, b));
   const children = [
     ...folders.map(([name, child]) => ({ name, child })),
     ...folder.files.sort().map((name) => ({ name, child: null })),

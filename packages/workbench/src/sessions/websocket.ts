@@ -6,6 +6,7 @@ import { WorkbenchError } from '../errors.ts';
 import type { SocketAuthorizer } from '../http/index.ts';
 import { storeFailure } from '../store/index.ts';
 import type { ChannelMessage, Hub, ProjectSnapshot, TaskSnapshot } from './hub.ts';
+import { replayInPages } from './paged-replay.ts';
 import type { SessionLog } from './session-log.ts';
 import type { SessionRunner } from './session-runner.ts';
 import type { Sessions } from './sessions.ts';
@@ -89,8 +90,7 @@ class Connection {
         await this.#subscribe(message.channel, message.after ?? 0);
         return;
       case 'unsubscribe': {
-        this.#subscriptions.get(message.channel)?.stop();
-        this.#subscriptions.delete(message.channel);
+        this.#unsubscribe(message.channel);
         this.#send({ type: 'unsubscribed', channel: message.channel });
         return;
       }
@@ -107,9 +107,11 @@ class Connection {
   }
 
   /**
-   * Replay then live, with no seam: the log read, the replay and the registration run synchronously, and
-   * appends (also synchronous) cannot interleave with them, so every entry is sent exactly once. The seq
-   * check is a second guard.
+   * Replay then live, with no seam: the listener goes on first, in the same turn as the log's last seq is
+   * read, so every entry after that seq reaches it. The replay sends up to that seq a page at a time,
+   * yielding between pages (a long log must not stall the service); what the listener hears meanwhile waits,
+   * in order, and follows the replay. The seq check drops what the replay already sent, so each entry is sent
+   * exactly once, in seq order.
    */
   async #subscribe(channel: string, after: number): Promise<void> {
     if (channel.startsWith('task:')) {
@@ -126,19 +128,42 @@ class Connection {
     this.#subscriptions.get(channel)?.stop();
     const subscription = { stop: () => {}, lastSeq: after };
     this.#send({ type: 'subscribed', channel, after });
-    // Each stored line is an entry's JSON (`{"seq":…}`): wrapped as it is, not parsed and written again.
-    const prefix = `{"type":"event","channel":${JSON.stringify(channel)},`;
-    const lines = this.#deps.log.readLines(sessionId, after);
-    for (const line of lines) this.#sendText(prefix + line.slice(1));
-    subscription.lastSeq = after + lines.length;
-    subscription.stop = this.#deps.hub.subscribe(channel, (message: ChannelMessage) => {
+    let waiting: ChannelMessage[] | undefined = [];
+    const deliver = (message: ChannelMessage): void => {
       if (message.type === 'event') {
         if (message.seq <= subscription.lastSeq) return;
         subscription.lastSeq = message.seq;
       }
       this.#send(message);
+    };
+    subscription.stop = this.#deps.hub.subscribe(channel, (message: ChannelMessage) => {
+      if (waiting) waiting.push(message);
+      else deliver(message);
     });
     this.#subscriptions.set(channel, subscription);
+    const active = () =>
+      !this.#closed &&
+      this.#socket.readyState === this.#socket.OPEN &&
+      this.#subscriptions.get(channel) === subscription;
+    // Each stored line is an entry's JSON (`{"seq":…}`): wrapped as it is, not parsed and written again.
+    const prefix = `{"type":"event","channel":${JSON.stringify(channel)},`;
+    try {
+      const end = this.#deps.log.lastSeq(sessionId);
+      const sent = await replayInPages(after, end, {
+        read: (from, limit) => this.#deps.log.readLines(sessionId, from, limit),
+        send: (line) => this.#sendText(prefix + line.slice(1)),
+        active,
+      });
+      subscription.lastSeq = Math.max(subscription.lastSeq, sent);
+    } catch (error) {
+      // Not left listening with a replay that never ends (the waiting messages would pile up).
+      if (active()) this.#unsubscribe(channel);
+      throw error;
+    }
+    if (!active()) return;
+    const heard = waiting;
+    waiting = undefined;
+    for (const message of heard) deliver(message);
     // The row and the queue as they are now, read once the listener is on, so no change falls between.
     const session = await this.#deps.store.get(sessionId);
     this.#send({ type: 'status', channel, session: sessionView(session) });
@@ -162,6 +187,11 @@ class Connection {
     this.#send({ type: kind, channel, [kind]: snapshot });
     const stop = this.#deps.hub.subscribe(channel, (message: ChannelMessage) => this.#send(message));
     this.#subscriptions.set(channel, { stop, lastSeq: 0 });
+  }
+
+  #unsubscribe(channel: string): void {
+    this.#subscriptions.get(channel)?.stop();
+    this.#subscriptions.delete(channel);
   }
 
   /** An error, naming the channel it is about when there is one (a client multiplexing channels routes it). */

@@ -26,35 +26,9 @@ import { followable } from '../../merge-request-follower.ts';
 import { reservedTurn, startAutomatically, taskOfSucceededTurn } from '../../stage-errors.ts';
 import type { FollowedMergeRequest, SubmitResult, Task } from '../../types.ts';
 import { cleanCommitMessage, commitMessageAdjustPrompt, commitMessagePrompt } from './prompts.ts';
+import { taskDiff } from './task-diff.ts';
 
 const maxPatchChars = 60_000;
-
-/** Every repository's changes since the task branch started: base commit..working tree. */
-export async function taskDiff(deps: TaskDeps, taskId: string) {
-  const task = await deps.store.get(taskId);
-  if (task.workspaces.length === 0) {
-    throw new WorkbenchError(
-      'NO_WORKSPACE',
-      'The task has no workspaces yet: initialize it first (POST /api/tasks/{id}/init).',
-    );
-  }
-  deps.busy.assertOpen(taskId);
-  const repositories = [];
-  for (const workspace of task.workspaces) {
-    const changes = await diff(workspace.dir, workspace.base_commit).catch((error: unknown) => {
-      // A delete that began meanwhile removes the workspaces under git's feet: say so, not a git failure.
-      deps.busy.assertOpen(taskId);
-      throw error;
-    });
-    repositories.push({ repository: workspace.repository, base_commit: workspace.base_commit, ...changes });
-  }
-  return {
-    task_id: task.id,
-    repositories,
-    additions: repositories.reduce((sum, each) => sum + each.additions, 0),
-    deletions: repositories.reduce((sum, each) => sum + each.deletions, 0),
-  };
-}
 
 /** Starts (or, with `message`, adjusts) the AI commit message in the task's review session. */
 export async function startCommitMessage(deps: TaskDeps, taskId: string, message: string | undefined) {

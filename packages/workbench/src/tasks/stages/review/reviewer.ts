@@ -16,7 +16,8 @@ import {
   type TaskReview,
 } from '../../types.ts';
 import { reviewPrompt } from './prompts.ts';
-import { commitMessageAutomatically, taskDiff } from './review-stage.ts';
+import { commitMessageAutomatically } from './review-stage.ts';
+import { taskDiff } from './task-diff.ts';
 
 const maxPatchChars = 60_000;
 

@@ -9,7 +9,8 @@ import { viewTask } from '../../task-service.ts';
 import { submitBody } from '../../types.ts';
 import { messageTurnRoute, flowTags as tags } from '../route-helpers.ts';
 import { followUpRoutes } from './follow-up-routes.ts';
-import { startCommitMessage, submitMergeRequest, taskDiff } from './review-stage.ts';
+import { startCommitMessage, submitMergeRequest } from './review-stage.ts';
+import { taskDiffJson } from './task-diff.ts';
 
 /** Stage 05's endpoints: the change, the commit message, the merge request; then the reviewer and follow-ups. */
 export function reviewRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
@@ -26,7 +27,11 @@ export function reviewRoutes(deps: TaskDeps): FastifyPluginAsyncZod {
           response: responses(wire.taskDiff, 400, 404, 409, 422),
         },
       },
-      async (request) => taskDiff(deps, request.params.id),
+      // Checked and serialised in the worker thread (task-diff.ts): sent as the JSON text it already is.
+      async (request, reply) => {
+        const json = await taskDiffJson(deps, request.params.id);
+        return reply.type('application/json; charset=utf-8').send(json as never);
+      },
     );
     app.get(
       '/api/tasks/:id/diff/file',

@@ -1,51 +1,22 @@
-import { execFile } from 'node:child_process';
-import { access, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTempDir, type MockModel } from '@keel/testkit';
-import { agentsCacheDir } from '../cli/ensure-agents.ts';
+import { agentPackages, agentPrefix, ensureAgent } from '../cli/ensure-agents.ts';
 
-export const opencodeVersion = '1.18.33';
+export const opencodeVersion = agentPackages.opencode.spec.split('@').at(-1)!;
 
 /**
- * Where the real opencode is installed for these tests: its own folder of the shared agent cache, so
- * another test installing other agents into the cache at the same time cannot clash with it.
+ * Where the real opencode is installed for these tests: the pinned agent's folder of the shared cache,
+ * installed once by `ensureAgent` (a scratch install renamed into place), so test files that need it at the
+ * same time never install into one npm prefix together.
  */
-export const opencodeDir = join(agentsCacheDir, 'opencode-acp');
+export const opencodeDir = agentPrefix('opencode');
 
 /** Installs opencode-ai from npm unless it is already there; throws with npm's output when it fails. */
 export async function installOpencode(): Promise<{ binary: string; installMs: number }> {
-  const binary = join(opencodeDir, 'node_modules', '.bin', 'opencode');
   const started = Date.now();
-  const present = await access(binary).then(
-    () => true,
-    () => false,
-  );
-  if (!present) {
-    await mkdir(opencodeDir, { recursive: true });
-    const args = [
-      'install',
-      '--prefix',
-      opencodeDir,
-      '--no-audit',
-      '--no-fund',
-      `opencode-ai@${opencodeVersion}`,
-    ];
-    await new Promise<void>((done, fail) => {
-      execFile('npm', args, { timeout: 280_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-        if (error) {
-          fail(
-            new Error(
-              `Installing opencode-ai@${opencodeVersion} into ${opencodeDir} failed: ${error.message}\n${stdout}\n${stderr}`,
-            ),
-          );
-        } else done();
-      });
-    });
-    await access(binary).catch(() => {
-      throw new Error(`npm installed opencode-ai@${opencodeVersion} but ${binary} is missing.`);
-    });
-  }
-  return { binary, installMs: Date.now() - started };
+  await ensureAgent('opencode');
+  return { binary: join(opencodeDir, 'node_modules', '.bin', 'opencode'), installMs: Date.now() - started };
 }
 
 /**

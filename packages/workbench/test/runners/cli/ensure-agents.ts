@@ -36,7 +36,7 @@ export const agentsCacheDir = join(
  */
 export async function ensureAgent(name: AgentName): Promise<string> {
   const { spec, bin } = agentPackages[name];
-  const prefix = join(agentsCacheDir, spec.replace(/[@/]/g, '_'));
+  const prefix = agentPrefix(name);
   if (await isExecutable(join(prefix, 'node_modules', '.bin', bin))) return prefix;
   const scratch = `${prefix}.installing-${process.pid}-${Date.now()}`;
   await mkdir(scratch, { recursive: true });
@@ -69,6 +69,11 @@ export async function ensureAgent(name: AgentName): Promise<string> {
     await rm(scratch, { recursive: true, force: true });
   }
   return prefix;
+}
+
+/** Where `ensureAgent` installs the pinned agent (whether or not it is there yet). */
+export function agentPrefix(name: AgentName): string {
+  return join(agentsCacheDir, agentPackages[name].spec.replace(/[@/]/g, '_'));
 }
 
 async function isExecutable(path: string): Promise<boolean> {

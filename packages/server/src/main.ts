@@ -5,6 +5,7 @@ import {
   checkBind,
   collect,
   createServiceLog,
+  positiveInt,
   runServiceProgram,
   type ServeFlags,
   type ServiceLog,
@@ -14,11 +15,15 @@ import { listFromEnv } from './auth.ts';
 import { createServer } from './server.ts';
 import { version } from './version.ts';
 
+/** Runs keel-web executes at once unless told otherwise: a 2-core machine's share of model turns and tools. */
+const defaultMaxRunning = 8;
+
 interface RunFlags extends ServeFlags {
   workdir?: string;
   allowedOrigin: string[];
   trustProjectConfig?: boolean;
   queueOnly?: boolean;
+  maxRunning: number;
 }
 
 /**
@@ -46,7 +51,13 @@ export function main(argv: string[]): Promise<number> {
           '--trust-project-config',
           "apply every key of a workdir's .runtime/config.json (commands, endpoints, sandbox) without keel trust",
         )
-        .option('--queue-only', 'execute no run here: every run started over HTTP waits for a `keel worker`'),
+        .option('--queue-only', 'execute no run here: every run started over HTTP waits for a `keel worker`')
+        .option(
+          '--max-running <n>',
+          'execute at most this many runs here at once; the rest wait queued (for here or any `keel worker`)',
+          positiveInt,
+          defaultMaxRunning,
+        ),
     serve,
   });
 }
@@ -79,6 +90,7 @@ async function serveWeb(flags: RunFlags, runtimeDir: string, log: ServiceLog): P
   const runtime = {
     ...(trust ? { trustProjectConfig: trust } : {}),
     ...(flags.queueOnly ? { queueOnly: true } : {}),
+    maxRunning: flags.maxRunning,
   };
   const app = await createServer({
     runtime,
@@ -99,7 +111,13 @@ async function serveWeb(flags: RunFlags, runtimeDir: string, log: ServiceLog): P
     close: () => app.close(),
     announce: (url) => `Keel web server listening on ${url}`,
     log,
-    started: { runtime_dir: runtimeDir, workdir, log_file: log.file, queue_only: flags.queueOnly === true },
+    started: {
+      runtime_dir: runtimeDir,
+      workdir,
+      log_file: log.file,
+      queue_only: flags.queueOnly === true,
+      max_running: flags.queueOnly ? 0 : flags.maxRunning,
+    },
     notes: () => {
       const note = unconfinedCommandsNote(runtimeDir, workdir, trust);
       return [

@@ -62,6 +62,7 @@ export {
 export {
   collect,
   type Listening,
+  positiveInt,
   runServiceProgram,
   type ServeFlags,
   type ServiceProgram,

@@ -54,7 +54,8 @@ export async function followRun(
       run = await store.getRun(runId);
     }
     if (finishedStatuses.includes(run.status) && run.last_seq <= delivered) return finalResult(run);
-    if (run.status === 'queued' && !deps.queueOnly) {
+    // Unless cancelled meanwhile (it may have waited for a slot): then the run is asked to cancel, below.
+    if (run.status === 'queued' && !deps.queueOnly && !signal?.aborted) {
       const outcome = await deps.drive(runId, { ...(signal ? { signal } : {}), onEvent });
       if (outcome?.error && finishedStatuses.includes(outcome.run.status)) throw outcome.error;
       continue;

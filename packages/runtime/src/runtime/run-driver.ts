@@ -1,11 +1,13 @@
 import { type AgentsApi, settleEndedRun } from '../agents/index.ts';
 import type { RuntimeEnv } from '../config/index.ts';
+import { KeelError } from '../errors/index.ts';
 import type { EventManager } from '../events/index.ts';
 import type { McpClientPool } from '../mcp/index.ts';
 import { defaultRecoveryPolicy, type ExecutionOutcome, RunControls } from '../runs/index.ts';
 import type { Run, SessionStore } from '../store/index.ts';
 import type { LspServers } from '../tools/index.ts';
 import { executeClaimed } from './execute-claimed.ts';
+import { ExecutionSlots } from './execution-slots.ts';
 import { type FollowRunOptions, followRun } from './follow-run.ts';
 import type { DriveOptions, RuntimeOptions, WorkOptions } from './runtime-options.ts';
 import type { RuntimeStores } from './runtime-stores.ts';
@@ -42,25 +44,42 @@ export interface RunDriverDeps {
  */
 export class RunDriver {
   readonly #deps: RunDriverDeps;
+  readonly #slots: ExecutionSlots | undefined;
 
   constructor(deps: RunDriverDeps) {
     this.#deps = deps;
+    const { maxRunning } = deps.options;
+    if (maxRunning !== undefined && !(Number.isInteger(maxRunning) && maxRunning > 0)) {
+      throw new KeelError('CONFIG_ERROR', `maxRunning must be a whole number above 0, not ${maxRunning}.`);
+    }
+    this.#slots = maxRunning === undefined ? undefined : new ExecutionSlots(maxRunning);
   }
 
-  /** Claims a queued run and executes it here; null when another worker claimed it first. */
+  /**
+   * Claims a queued run and executes it here; null when another worker claimed it first (or `signal`
+   * aborted while it waited for a slot: RuntimeOptions.maxRunning).
+   */
   async drive(runId: string, options: DriveOptions = {}): Promise<ExecutionOutcome | null> {
     const { store } = await this.#deps.stores.opened();
     if (this.#deps.options.queueOnly) {
       await store.getRun(runId); // an unknown run is still RUN_NOT_FOUND
       return null;
     }
-    const claimed = await store.claimRun(runId, { owner: this.#deps.workerId, leaseMs: this.#leaseMs() });
-    if (!claimed) {
-      // An unknown run is RUN_NOT_FOUND, not null.
-      await store.getRun(runId);
-      return null;
+    // The slot is taken before the claim: a run waiting for one stays queued, for any worker to take.
+    const giveBack = this.#slots ? await this.#slots.take(options.signal) : () => {};
+    if (!giveBack) return null;
+    try {
+      const claimed = await store.claimRun(runId, { owner: this.#deps.workerId, leaseMs: this.#leaseMs() });
+      if (!claimed) {
+        // An unknown run is RUN_NOT_FOUND, not null.
+        await store.getRun(runId);
+        return null;
+      }
+      return await this.#execute(claimed, options);
+    } finally {
+      // Ended, waiting for a human or paused: the run no longer executes here.
+      giveBack();
     }
-    return this.#execute(claimed, options);
   }
 
   /** Claims queued runs one at a time until `stop` or `signal` aborts (see workLoop). */

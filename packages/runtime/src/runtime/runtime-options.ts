@@ -94,6 +94,12 @@ export interface RuntimeOptions {
    */
   queueOnly?: boolean;
   /**
+   * At most this many runs execute in this process at once (keel-web's `--max-running`); the rest stay
+   * queued, in the order they came, for this process or any worker. A run waiting for a human or paused
+   * holds no slot. Default: no bound. `runtime.work` executes one run at a time and takes no slot.
+   */
+  maxRunning?: number;
+  /**
    * Told each run this runtime executed once it has ended (succeeded, failed, cancelled, or paused for an
    * approval), with its final record: a service logs the failures (keel-web's log). A throw is ignored.
    */

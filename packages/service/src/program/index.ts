@@ -1,6 +1,7 @@
 export {
   collect,
   type Listening,
+  positiveInt,
   runServiceProgram,
   type ServeFlags,
   type ServiceProgram,

@@ -115,6 +115,14 @@ export async function serveUntilStopped(service: Listening): Promise<number> {
   return 0;
 }
 
+/** A count option's value: a whole number above 0, or the option is refused with usage help. */
+export function positiveInt(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0)
+    throw new InvalidArgumentError('must be a whole number above 0');
+  return parsed;
+}
+
 /** A repeatable option's values. */
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];

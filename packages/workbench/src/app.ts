@@ -17,6 +17,7 @@ import { apiTags, registerRoutes } from './routes.ts';
 import type { RunnerRegistry } from './runners/index.ts';
 import { createServices, type Services } from './services.ts';
 import { spaRoutes } from './spa/index.ts';
+import type { WorkbenchStore } from './store/index.ts';
 import type { StageModule } from './tasks/index.ts';
 import { version } from './version.ts';
 
@@ -27,6 +28,12 @@ export interface WorkbenchOptions {
   env?: Record<string, string | undefined>;
   /** First wait between two reads of a submitted merge request, in ms (default 30 s, doubling to 10 min). */
   mergeRequestPollMs?: number;
+  /**
+   * The store of every record (any dialect of `WorkbenchStore`; the workbench closes it on close). Default:
+   * PostgreSQL when `WORKBENCH_DATABASE_URL` is set (`@keel/store-postgres`), else SQLite in the data
+   * directory.
+   */
+  store?: WorkbenchStore;
   /** Replaces the runner registry (tests, embedding); default: the built-in runners. */
   runners?: RunnerRegistry;
   /**

@@ -13,6 +13,8 @@ export interface WorkbenchConfig {
   apiKey: string | undefined;
   /** Host names answered besides loopback (`WORKBENCH_ALLOWED_HOSTS`, comma separated): DNS rebinding. */
   allowedHosts: string[];
+  /** PostgreSQL to keep the records in (`WORKBENCH_DATABASE_URL`; unset: SQLite, `workbench.db` in home). */
+  databaseUrl: string | undefined;
 }
 
 export const defaultCorsOrigins = [
@@ -36,6 +38,7 @@ export function readConfig(env: Record<string, string | undefined>): WorkbenchCo
     corsOrigins: origins.length > 0 ? origins : defaultCorsOrigins,
     apiKey: env.WORKBENCH_AUTH_API_KEY || undefined,
     allowedHosts: list(env.WORKBENCH_ALLOWED_HOSTS),
+    databaseUrl: env.WORKBENCH_DATABASE_URL || undefined,
   };
 }
 

@@ -11,4 +11,6 @@ export { readConfig, type WorkbenchConfig } from './config.ts';
 export { WorkbenchError, type WorkbenchErrorObject } from './errors.ts';
 export { main } from './main.ts';
 export type { Services } from './services.ts';
+// The store contract, for another dialect (`@keel/store-postgres/workbench`) or an embedder's own store.
+export type * from './store/contract.ts';
 export { defaultStages, type StageModule } from './tasks/index.ts';

@@ -26,12 +26,7 @@ import {
 import { SettingsService } from './settings/index.ts';
 import { runtimeSetupRunner } from './setup/index.ts';
 import { SkillService } from './skills/index.ts';
-import {
-  createSqliteWorkbenchStore,
-  type Database,
-  storeFailure,
-  type WorkbenchStore,
-} from './store/index.ts';
+import { openWorkbenchStore, storeFailure, type WorkbenchStore } from './store/index.ts';
 import {
   buildFlow,
   defaultStages,
@@ -54,10 +49,8 @@ export interface Services {
   config: WorkbenchConfig;
   paths: WorkbenchPaths;
   env: Record<string, string | undefined>;
-  /** The store of every record (the SQLite dialect): what the services receive. */
+  /** The store of every record (SQLite, PostgreSQL or an embedder's): what the services receive. */
   store: WorkbenchStore;
-  /** The SQLite connection under `store`: for tests that set up or inspect rows directly. */
-  db: Database;
   registry: RunnerRegistry;
   settings: SettingsService;
   sessions: Sessions;
@@ -84,9 +77,7 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
   const config = readConfig(options.home ? { ...env, WORKBENCH_HOME: options.home } : env);
   const paths = workbenchPaths(config.home);
   mkdirSync(paths.sessionsDir, { recursive: true });
-  const sqlite = createSqliteWorkbenchStore(paths.database);
-  const store: WorkbenchStore = sqlite;
-  const db = sqlite.db;
+  const store = await openWorkbenchStore(options.store, config.databaseUrl, paths.database);
   const runtimeDir = env.RUNTIME_HOME || join(homedir(), '.runtime');
   // A repository's .runtime/config.json applies its security-relevant keys only in a project that trusts it.
   const trust = new RepositoryTrust(
@@ -205,7 +196,6 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
     paths,
     env,
     store,
-    db,
     registry,
     settings,
     sessions,

@@ -1,5 +1,6 @@
 export type * from './contract.ts';
 export { fromJson, nowIso } from './database.ts';
+export { openWorkbenchStore } from './open-store.ts';
 export {
   createSqliteWorkbenchStore,
   type Database,

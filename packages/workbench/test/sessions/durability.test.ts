@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { createWorkbench } from '../../src/index.ts';
 import { SessionLog } from '../../src/sessions/index.ts';
 import { tempDir } from '../harness.ts';
+import { sqliteDb } from '../sqlite-db.ts';
 
 describe('durability of sessions', () => {
   test('a torn last line is dropped and truncated; seq continues from the last complete line', () => {
@@ -50,13 +51,13 @@ describe('durability of sessions', () => {
     const old = await runner.create('conversation', null, 'keel', { workdir: home, skillDirs: [] });
     runner.record(old.id, { type: 'message', role: 'user', content: 'old' });
     await runner.setStatus(old.id, 'succeeded');
-    first.services.db
+    sqliteDb(first.services)
       .prepare('UPDATE sessions SET ended_at = ? WHERE id = ?')
       .run('2020-01-01T00:00:00.000Z', old.id);
     expect((await sessions.get(running.id)).status).toBe('running');
     // A crash mid-append: half a line at the end.
     appendFileSync(join(home, 'sessions', `${running.id}.jsonl`), '{"seq":2,"times');
-    first.services.db.close();
+    sqliteDb(first.services).close();
 
     const second = await createWorkbench({ home, env: { WORKBENCH_LOG_RETENTION_DAYS: '30' } });
     try {

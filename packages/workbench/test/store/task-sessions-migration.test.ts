@@ -7,6 +7,7 @@ import { openSqlite } from '@keel/runtime/store';
 import { describe, expect, test } from 'vitest';
 import { migrations } from '../../src/store/index.ts';
 import { startWorkbench, tempDir } from '../harness.ts';
+import { sqliteDb } from '../sqlite-db.ts';
 
 describe('the task_sessions migration', () => {
   test('a database at the old schema with sessions set migrates and answers the same', async () => {
@@ -63,7 +64,8 @@ describe('the task_sessions migration', () => {
       { init_session_id: 'session_init2', plan_session_id: 'session_plan2', review_session_id: null },
     ]);
     // The relation is the source of truth: the old columns are gone, the rows are there.
-    const { db, tasks } = wb.workbench.services;
+    const { tasks } = wb.workbench.services;
+    const db = sqliteDb(wb.workbench.services);
     const columns = (db.prepare('PRAGMA table_info(tasks)').all() as { name: string }[]).map((c) => c.name);
     expect(columns).not.toContain('plan_session_id');
     expect(await tasks.store.sessionOf('task_all', 'review')).toBe('session_review');

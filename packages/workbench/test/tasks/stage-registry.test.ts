@@ -5,6 +5,7 @@ import * as wire from '@keel/protocol/workbench';
 import { describe, expect, test } from 'vitest';
 import { buildFlow, defaultStages } from '../../src/tasks/index.ts';
 import { type Body, repoWithRemote, startWorkbench, tempDir } from '../harness.ts';
+import { sqliteDb } from '../sqlite-db.ts';
 import { securityReviewStage } from './security-review-stage.ts';
 
 describe('a stage is a module of the registry', () => {
@@ -48,7 +49,9 @@ describe('a stage is a module of the registry', () => {
       details: { state: 'CREATED', action: 'security_scan', allowed: ['init', 'cancel'] },
     });
     // A test's back door into REVIEWING: there the action is allowed, and the task says so.
-    wb.workbench.services.db.prepare('UPDATE tasks SET state = ? WHERE id = ?').run('REVIEWING', task.id);
+    sqliteDb(wb.workbench.services)
+      .prepare('UPDATE tasks SET state = ? WHERE id = ?')
+      .run('REVIEWING', task.id);
     const scanned = await wb.api('POST', `/api/tasks/${task.id}/security-scan`);
     expect(scanned.status).toBe(200);
     expect(scanned.body.allowed_actions).toContain('security_scan');

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { allowedActions, moves, nextState, stages, taskStates } from '../../src/tasks/index.ts';
 import { type Body, repoWithRemote, startWorkbench, tempDir } from '../harness.ts';
+import { sqliteDb } from '../sqlite-db.ts';
 
 /** Every user action and the request that asks for it (`:todo` is a todo of the task), with a valid body. */
 const endpoints: Record<string, [string, string, unknown?]> = {
@@ -68,7 +69,8 @@ describe('the task state machine', () => {
     ).body;
     const task = (await wb.api('POST', '/api/tasks', { project_id: project.id, description: 'State test' }))
       .body;
-    const { db, tasks } = wb.workbench.services;
+    const { tasks } = wb.workbench.services;
+    const db = sqliteDb(wb.workbench.services);
     const [todo] = await tasks.store.replaceTodos(task.id, [
       { title: 't', description: '', expected_output: '' },
     ]);

@@ -3,7 +3,7 @@
 //   only that index, never a file behind it;
 // - a package reaches another package by its name (@keel/…), never through a relative path; only tests
 //   may share another package's test files (the store contract suite runs on both stores).
-// Import cycles are Biome's job (noImportCycles).
+// Import cycles, type-only ones included, are checked in import-cycles.test.ts.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { expect, test } from 'vitest';

@@ -12,5 +12,5 @@ export { WorkbenchError, type WorkbenchErrorObject } from './errors.ts';
 export { main } from './main.ts';
 export type { Services } from './services.ts';
 // The store contract, for another dialect (`@keel/store-postgres/workbench`) or an embedder's own store.
-export type * from './store/contract.ts';
+export type * from './store/index.ts';
 export { defaultStages, type StageModule } from './tasks/index.ts';

@@ -6,7 +6,7 @@ import type { UnconfinedCommands } from './commands/unconfined-commands.ts';
 import type { FileHistory } from './files/file-history.ts';
 import type { LspAccess } from './lsp/lsp-access.ts';
 import type { PathGuard } from './path-guard.ts';
-import type { TodoList } from './todo.ts';
+import type { TodoList } from './todo-list.ts';
 import type { WebSettings } from './web/web-settings.ts';
 
 /** What every tool receives besides its arguments. Confinement lives here, never inside a tool. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import type { ErrorObject } from '@keel/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ServiceErrorObject } from './error-handler.ts';
 
 /**
  * How many times its body limit a refused body may be, in all, and still be read (and thrown away) so the
@@ -18,7 +18,7 @@ export function refusedBodyBound(bodyLimit: number): number {
 }
 
 /** The error of a body over `bodyLimit` bytes, saying the limit. */
-export function bodyTooLarge(bodyLimit: number): ServiceErrorObject {
+export function bodyTooLarge(bodyLimit: number): ErrorObject {
   return {
     code: 'PAYLOAD_TOO_LARGE',
     message: `The request body is larger than ${bodyLimit} bytes, the most this service accepts; send a smaller body.`,
@@ -36,7 +36,7 @@ export function bodyTooLarge(bodyLimit: number): ServiceErrorObject {
 export async function refuseTooLargeBody(
   request: FastifyRequest,
   reply: FastifyReply,
-): Promise<{ error: ServiceErrorObject }> {
+): Promise<{ error: ErrorObject }> {
   const bodyLimit = request.routeOptions.bodyLimit;
   // A declared length is refused before a byte of the body is read; a chunked one once past the limit.
   const alreadyRead = request.headers['content-length'] === undefined ? bodyLimit : 0;

@@ -12,9 +12,9 @@ import { invalidFields } from '@keel/runtime/internal';
 import { responses } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { answerInvalidFieldsWith422 } from '../errors.ts';
 import type { RuntimePool } from '../runtime-pool.ts';
 import { runBody } from './runtime-runs.ts';
-import { answerInvalidFieldsWith422 } from './unprocessable.ts';
 
 const projectParams = z.object({ project_id: z.string().min(1) });
 

@@ -2,9 +2,9 @@ import { deleted, newTask, task, taskPage, taskUpdate } from '@keel/protocol/run
 import { responses } from '@keel/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { answerInvalidFieldsWith422 } from '../errors.ts';
 import type { RuntimePool } from '../runtime-pool.ts';
 import { page, pageQuery } from './projects.ts';
-import { answerInvalidFieldsWith422 } from './unprocessable.ts';
 
 const projectParams = z.object({ project_id: z.string().min(1) });
 const taskParams = z.object({ task_id: z.string().min(1) });

@@ -11,8 +11,11 @@ export function errorBody<E extends ServiceErrorObject>(error: E): { error: E } 
 }
 
 export interface ErrorMapping {
-  /** A service's own error with the status its code table gives, or undefined (not one of ours). */
-  known(error: unknown): { status: number; error: ServiceErrorObject } | undefined;
+  /**
+   * A service's own error with the status its code table gives, or undefined (not one of ours). `request`
+   * tells which route it came from (`invalidFieldsStatusOf`).
+   */
+  known(error: unknown, request: FastifyRequest): { status: number; error: ServiceErrorObject } | undefined;
   /**
    * A fault worth naming to the client after it is logged (a full disk, a locked database), or undefined
    * for a plain 500 SERVER_ERROR.
@@ -21,8 +24,24 @@ export interface ErrorMapping {
 }
 
 /**
+ * The routes a plugin registers after this call answer invalid fields with `status` instead of 400 (keel-web's
+ * project and task endpoints: 422, spec section 7 rule 2). Set on each route, read by the one handler.
+ */
+export function answerInvalidFieldsWith(app: FastifyInstance, status: number): void {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...(route.config as object), invalidFieldsStatus: status } as typeof route.config;
+  });
+}
+
+/** The status the request's route answers invalid fields with: 400 unless `answerInvalidFieldsWith` said. */
+export function invalidFieldsStatusOf(request: FastifyRequest): number {
+  const config = request.routeOptions?.config as { invalidFieldsStatus?: number } | undefined;
+  return config?.invalidFieldsStatus ?? 400;
+}
+
+/**
  * The ONE mapping of failures to responses, for both services: invalid input is 400 INVALID_PARAMS naming
- * the field, a service's own error keeps its code and status, a body over the limit is 413 PAYLOAD_TOO_LARGE
+ * the field (or the status its route asked for: `answerInvalidFieldsWith`), a service's own error keeps its code and status, a body over the limit is 413 PAYLOAD_TOO_LARGE
  * (answered once the body is read, so the client gets it: `refuseTooLargeBody`), Fastify's other refusals
  * (bad JSON, a wrong content length) keep their 4xx status as INVALID_PARAMS, an unknown route is 404
  * NOT_FOUND, and anything else is a 500 whose cause goes to the log with the request id, never to the client.
@@ -35,7 +54,7 @@ export function installErrorHandling(app: FastifyInstance, mapping: ErrorMapping
         message: issue.message ?? 'is invalid',
       }));
       const first = issues[0];
-      return reply.status(400).send(
+      return reply.status(invalidFieldsStatusOf(request)).send(
         errorBody({
           code: 'INVALID_PARAMS',
           message: first ? `${first.field}: ${first.message}` : 'Invalid request.',
@@ -43,7 +62,7 @@ export function installErrorHandling(app: FastifyInstance, mapping: ErrorMapping
         }),
       );
     }
-    const known = mapping.known(error);
+    const known = mapping.known(error, request);
     if (known) return reply.status(known.status).send(errorBody(known.error));
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuseTooLargeBody(request, reply);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {

@@ -3,9 +3,11 @@ export { refusedBodyBound } from './body-limit.ts';
 export { answerClientError, frameworkOptions } from './client-error.ts';
 export {
   answerBadUrl,
+  answerInvalidFieldsWith,
   type ErrorMapping,
   errorBody,
   installErrorHandling,
+  invalidFieldsStatusOf,
   type ServiceErrorObject,
 } from './error-handler.ts';
 export { healthRoutes } from './health.ts';

@@ -15,7 +15,7 @@ export function errorBody(error: WorkbenchErrorObject): { error: WorkbenchErrorO
  */
 export function installErrorHandler(app: FastifyInstance): void {
   installErrorHandling(app, {
-    known: (error) =>
+    known: (error: unknown) =>
       WorkbenchError.is(error) ? { status: error.status, error: error.toJSON() } : undefined,
     fault: (error) => storeFailure(error)?.toJSON(),
   });

@@ -1,3 +1,4 @@
+export { type Reservation, stopReasons } from './holds.ts';
 export {
   type ChannelMessage,
   Hub,
@@ -9,19 +10,12 @@ export {
   taskChannel,
 } from './hub.ts';
 export { cleanUpLogs, failInterruptedSessions } from './maintenance.ts';
+export type { QueuedMessage, SentMessage } from './message-queue.ts';
 export { sessionRoutes } from './routes.ts';
 export { SessionLog } from './session-log.ts';
-export {
-  type QueuedMessage,
-  type Reservation,
-  type RunnerSource,
-  type SentMessage,
-  SessionRunner,
-  stopReasons,
-  type TurnHandler,
-  type TurnInput,
-} from './session-runner.ts';
+export { SessionRunner } from './session-runner.ts';
 export { Sessions } from './sessions.ts';
+export type { RunnerSource, TurnHandler, TurnInput } from './turn.ts';
 export {
   finishedSessionStatuses,
   type LogEntry,

@@ -282,6 +282,11 @@ test.each(readmeRows)(
         cwd: dir,
       });
       expect(stdout.trim(), bin).toBe('0.1.0');
+      // `keel --version` answers without loading the program: `--help` does load it.
+      const help = await run(process.execPath, [join(dir, 'node_modules', '.bin', bin), '--help'], {
+        cwd: dir,
+      });
+      expect(help.stdout, bin).toContain('Usage:');
     }
     if (manifest.exports?.['.']) {
       const { stdout } = await run(

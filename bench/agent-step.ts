@@ -9,7 +9,10 @@
 // the tool itself. It is printed for the whole run and for the first and last quarter of the steps (a
 // cost that grows with the history shows as a last quarter dearer than the first), beside the bytes of
 // checkpoint written per step. Heap growth is the heap in use after a forced GC, after the run, minus the
-// same before it, once a short warm-up run has loaded every module the run uses.
+// same before it, once a short warm-up run has loaded every module the run uses. Whether a step costs more
+// as the history grows: the process's CPU per step (model client included) in the last quarter of the
+// steps against the first. KEEL_BENCH_WINDOW=<tokens> sets the model's context window (default: the
+// runtime's, 32k for this model name, so long runs prune): a large one lets the history grow unpruned.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -26,6 +29,7 @@ import { benchStores } from './stores.ts';
 
 const steps = Number(process.env.KEEL_BENCH_STEPS ?? 200);
 const warmupSteps = 5;
+const contextWindow = process.env.KEEL_BENCH_WINDOW ? Number(process.env.KEEL_BENCH_WINDOW) : undefined;
 // The last line of the runtime's summary request (src/context/summary-prompt.ts).
 const summaryRequestEnd = 'Summarise the conversation above so the agent can continue the task.';
 
@@ -42,6 +46,8 @@ const heapAfterGc = (): number => {
 // it (µs): while a turn is awaited nothing else of the run works, so that is the model client's own.
 const turns: Array<[number, number]> = [];
 let turnCpuUs = 0;
+/** The process's CPU time (µs) at the start of each turn: a step's CPU runs from one to the next. */
+const turnCpuStarts: number[] = [];
 const cpuUs = () => {
   const { user, system } = process.cpuUsage();
   return user + system;
@@ -50,6 +56,7 @@ const turn = ModelClient.prototype.turn;
 ModelClient.prototype.turn = async function timedTurn(this: ModelClient, ...args: Parameters<typeof turn>) {
   const started = performance.now();
   const cpu = cpuUs();
+  turnCpuStarts.push(cpu);
   try {
     return await turn.apply(this, args);
   } finally {
@@ -77,6 +84,10 @@ for (const { name, store, cleanup } of await benchStores()) {
   const home = await mkdtemp(join(tmpdir(), 'keel-bench-'));
   const model = await startModelProcess(home, replies);
   const repo = await createTempGitRepo({ files });
+  if (contextWindow) {
+    const config = { context: { windows: { 'mock-model': contextWindow } } };
+    await writeFile(join(home, 'config.json'), JSON.stringify(config));
+  }
   const runtime = createRuntime({
     runtimeDir: home,
     model: 'mock-model',
@@ -89,6 +100,7 @@ for (const { name, store, cleanup } of await benchStores()) {
     await runtime.run(request);
     turns.length = 0;
     turnCpuUs = 0;
+    turnCpuStarts.length = 0;
 
     const heapBefore = heapAfterGc();
     let heapPeak = 0;
@@ -122,7 +134,8 @@ for (const { name, store, cleanup } of await benchStores()) {
     });
     // The forced GC at the last step (for the live heap) is no part of the run's time.
     const ended = performance.now() - gcPauseMs;
-    const cpuMs = (cpuUs() - cpuStarted - gcPauseCpuUs) / 1000;
+    const cpuEnded = cpuUs();
+    const cpuMs = (cpuEnded - cpuStarted - gcPauseCpuUs) / 1000;
     const heapGrowth = heapAfterGc() - heapBefore;
 
     const checkpoints = await runtime.runs.checkpoints(result.run_id);
@@ -144,6 +157,13 @@ for (const { name, store, cleanup } of await benchStores()) {
       if (gcPauseStep >= from && gcPauseStep < to) total -= gcPauseMs;
       return total / (to - from);
     };
+    // The process's CPU per step over the same windows, the forced GC left out (ms).
+    const windowCpu = (from: number, to: number) => {
+      const gcUs = gcPauseStep >= from && gcPauseStep < to ? gcPauseCpuUs : 0;
+      return ((turnCpuStarts[to] ?? cpuEnded) - turnCpuStarts[from]! - gcUs) / 1000 / (to - from);
+    };
+    const cpuFirst = windowCpu(0, quarter);
+    const cpuLast = windowCpu(turns.length - quarter, turns.length);
     const modelRef = { name: 'model time per step, same run (ModelClient.turn)', value: perStep(modelMs) };
     const commitUs = await rawCommitMicros(home);
     report({
@@ -165,6 +185,10 @@ for (const { name, store, cleanup } of await benchStores()) {
         tool_ms_per_step: round(perStep(toolMs)),
         overhead_first_quarter_ms: round(windowOverhead(0, quarter)),
         overhead_last_quarter_ms: round(windowOverhead(turns.length - quarter, turns.length)),
+        // Flat means the last quarter's CPU per step within 1.2x of the first's (issue #44).
+        cpu_ms_per_step_first_quarter: round(cpuFirst),
+        cpu_ms_per_step_last_quarter: round(cpuLast),
+        cpu_last_vs_first_quarter: round(cpuLast / cpuFirst),
         // A machine reference for the store's share: one raw node:sqlite commit of a 1.5 KB row here.
         sqlite_commit_us: round(commitUs),
         overhead_in_commits: round((overhead * 1000) / commitUs),

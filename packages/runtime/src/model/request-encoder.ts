@@ -28,7 +28,9 @@ export class RequestEncoder {
   /** Where the messages start in `#bytes`: the room before is for the opening. */
   #room = minimumRoom;
   #tools: readonly ModelTool[] | undefined;
-  #toolsField = '';
+  /** The head's JSON the opening was made from, and the opening's bytes: the same each turn of a run. */
+  #headJson: string | undefined;
+  #opening = Buffer.alloc(0);
   /** The buffer whose body is out (its request not settled yet). */
   #lent: Buffer | undefined;
   readonly #wire: WireOptions;
@@ -44,22 +46,25 @@ export class RequestEncoder {
     messages: readonly ChatMessage[],
     tools: readonly ModelTool[],
   ): Buffer {
-    if (tools !== this.#tools) {
+    // The opening carries the tools' definitions (tens of kB): encoded again only when they or the head change.
+    const headJson = JSON.stringify(head);
+    if (tools !== this.#tools || headJson !== this.#headJson) {
       this.#tools = tools;
-      this.#toolsField = tools.length ? `"tools":${JSON.stringify(tools)},` : '';
+      this.#headJson = headJson;
+      const fields = headJson.slice(1, -1);
+      const toolsField = tools.length ? `"tools":${JSON.stringify(tools)},` : '';
+      this.#opening = Buffer.from(`{${fields}${fields ? ',' : ''}${toolsField}"messages":[`);
     }
     // The body lent last is still out: leave that buffer to its request and go on in a copy.
     if (this.#lent === this.#bytes) this.#relayout(this.#room, this.#bytes.byteLength);
-    const fields = JSON.stringify(head).slice(1, -1);
-    const opening = `{${fields}${fields ? ',' : ''}${this.#toolsField}"messages":[`;
-    const openingBytes = Buffer.byteLength(opening);
+    const openingBytes = this.#opening.byteLength;
     if (openingBytes > this.#room)
       this.#relayout(openingBytes * 2, this.#bytes.byteLength + openingBytes * 2);
     const end = this.#encodeMessages(messages);
     this.#reserve(end, 2);
     this.#bytes.write(']}', end);
     const start = this.#room - openingBytes;
-    this.#bytes.write(opening, start);
+    this.#opening.copy(this.#bytes, start);
     this.#lent = this.#bytes;
     return this.#bytes.subarray(start, end + 2);
   }

@@ -67,6 +67,39 @@ describe('RequestEncoder: each turn encodes only what it adds', () => {
     expect(encoder.retainedBytes).toBeLessThan(2 * conversationBytes + 64 * 1024);
   });
 
+  test('the opening, tools and all, is encoded once while the head and the tools stay the same', () => {
+    const encoder = new RequestEncoder();
+    const messages = conversation(0);
+    const measured = vi.spyOn(Buffer, 'byteLength');
+    const made = vi.spyOn(Buffer, 'from');
+    // Calls given the opening's text (`{"model":…,"tools":[…],"messages":[`): each one encodes it again.
+    const encodings = () =>
+      [...measured.mock.calls, ...made.mock.calls].filter(
+        ([value]) => typeof value === 'string' && value.endsWith('"messages":['),
+      ).length;
+    const turn = (turnHead: Record<string, unknown>, turnTools: ModelTool[]) => {
+      const body = encoder.encode(turnHead, messages, turnTools);
+      expect(parsed(body)).toEqual({
+        ...turnHead,
+        ...(turnTools.length ? { tools: turnTools } : {}),
+        messages: toWireMessages(messages),
+      });
+      encoder.settle(body, true);
+      grow(messages, messages.length);
+    };
+    for (let i = 0; i < 10; i++) turn(head, tools);
+    expect(encodings()).toBe(1);
+    // A head without a field the server refused, then new tools: each is a new opening, once.
+    const { stream_options: _, ...refused } = head;
+    for (let i = 0; i < 3; i++) turn(refused, tools);
+    expect(encodings()).toBe(2);
+    const more = [...tools, { ...tools[0]!, function: { ...tools[0]!.function, name: 'list_files' } }];
+    for (let i = 0; i < 3; i++) turn(refused, more);
+    turn(refused, []);
+    turn(head, tools);
+    expect(encodings()).toBe(5);
+  });
+
   test('a pruned or shortened conversation is encoded again from the first message that changed', () => {
     const encoder = new RequestEncoder();
     const messages = conversation(10);

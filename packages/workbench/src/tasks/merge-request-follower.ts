@@ -32,6 +32,13 @@ export function followable(results: SubmitResult[]): FollowedMergeRequest[] {
   });
 }
 
+interface PendingRead {
+  started: boolean;
+  read: Promise<Task>;
+}
+
+const ignore = () => {};
+
 /**
  * Follows submitted merge requests to their end: reads each one's state, checks and comments from its
  * provider's REST API with the stored token, at a back-off that doubles while nothing changes (30 s up to
@@ -41,7 +48,8 @@ export function followable(results: SubmitResult[]): FollowedMergeRequest[] {
 export class MergeRequestFollower {
   readonly #options: FollowerOptions;
   readonly #timers = new Map<string, { timer: NodeJS.Timeout; interval: number }>();
-  readonly #reading = new Map<string, Promise<Task>>();
+  /** The newest read of each task's merge requests, while it is pending. */
+  readonly #reading = new Map<string, PendingRead>();
   #closed = false;
 
   constructor(options: FollowerOptions) {
@@ -64,13 +72,26 @@ export class MergeRequestFollower {
     }
   }
 
-  /** Reads every followed merge request of the task now; answers the task as it then is. */
+  /**
+   * Reads every followed merge request of the task now; answers the task as it then is. A call joins a read
+   * that has not started yet, never one already under way: that one may have read the provider before
+   * what the caller knows changed (a merge just done), so the call's read starts when it ends.
+   */
   refresh(taskId: string): Promise<Task> {
-    const running = this.#reading.get(taskId);
-    if (running) return running;
-    const reading = this.#read(taskId).finally(() => this.#reading.delete(taskId));
-    this.#reading.set(taskId, reading);
-    return reading;
+    const newest = this.#reading.get(taskId);
+    if (newest && !newest.started) return newest.read;
+    const entry: PendingRead = { started: false, read: Promise.resolve() as unknown as Promise<Task> };
+    entry.read = (newest?.read ?? Promise.resolve())
+      .then(ignore, ignore)
+      .then(() => {
+        entry.started = true;
+        return this.#read(taskId);
+      })
+      .finally(() => {
+        if (this.#reading.get(taskId) === entry) this.#reading.delete(taskId);
+      });
+    this.#reading.set(taskId, entry);
+    return entry.read;
   }
 
   close(): void {

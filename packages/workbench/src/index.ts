@@ -13,4 +13,14 @@ export { main } from './main.ts';
 export type { Services } from './services.ts';
 // The store contract, for another dialect (`@keel/store-postgres/workbench`) or an embedder's own store.
 export type * from './store/index.ts';
-export { defaultStages, type StageModule } from './tasks/index.ts';
+// A stage registered from outside (README "Adding a stage"): the registry, its place, and the hand-off.
+export {
+  afterSetup,
+  defaultStages,
+  type FlowState,
+  moveTask,
+  type StageEntry,
+  type StageModule,
+  type TaskDeps,
+  withStage,
+} from './tasks/index.ts';

@@ -21,8 +21,10 @@ export interface WorkbenchOptions {
   /** Replaces the runner registry (tests, embedding); default: the built-in runners. */
   runners?: RunnerRegistry;
   /**
-   * The stages of the task flow, in order (default `defaultStages`: the spec's five). The table of moves,
-   * `GET /api/flow` and the stages' routes are built from it (README: "Adding a stage").
+   * The stages of the task flow, in order (default `defaultStages`: the spec's five); a stage defined
+   * anywhere goes in with `withStage(defaultStages, stage, {before: 'review'})`. Their numbers, the table of
+   * moves (each `to: 'next'` the following stage's first state), `GET /api/flow`, the stages' routes and
+   * hand-offs are built from it (README: "Adding a stage").
    */
   stages?: readonly StageModule[];
   /** Port `listen()` uses when given none (default 8000; 0 = any free port). */

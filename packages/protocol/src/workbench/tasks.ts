@@ -6,11 +6,16 @@ import {
   repositoryProviders,
   sessionKinds,
   sessionStatuses,
-  taskStates,
+  type TaskState,
   todoStatuses,
 } from './names.ts';
 
-const taskState = z.enum(taskStates);
+/**
+ * A task's state, open on the wire: one of the spec's `taskStates`, or a state a stage registered beyond the
+ * five adds (README "Adding a stage"); the service writes only its registry's (GET /api/flow lists them).
+ */
+export type FlowState = TaskState | (string & {});
+export const taskState: z.ZodType<FlowState> = z.string().describe('A task state: GET /api/flow lists them.');
 
 /** An image as lists and views show it: what it is and how big, not its data. */
 export const taskImageInfo = z.object({
@@ -350,27 +355,20 @@ export const planDiff = z.object({
 });
 export type PlanDiff = z.infer<typeof planDiff>;
 
-/**
- * A state of the flow. Open on purpose, unlike a task's `state`: the service builds its flow from a registry
- * of stage modules, and a stage registered beyond the spec's five may add states of its own (the workbench
- * README's "Adding a stage"). A task record still carries only the spec's closed list (`taskState`).
- */
-const flowState = z.string().describe("One of the spec's task states, or a state a registered stage adds.");
-
 /** `GET /api/flow`: the stages with their states and the table of moves, as the service defines them. */
 export const flow = z.object({
   stages: z.array(
-    z.object({ number: z.string(), key: z.string(), title: z.string(), states: z.array(flowState) }),
+    z.object({ number: z.string(), key: z.string(), title: z.string(), states: z.array(taskState) }),
   ),
   /** The spec's task states, then those registered stages add. */
-  states: z.array(flowState),
+  states: z.array(taskState),
   moves: z.array(
     z.object({
       action: z.string(),
       by: z.enum(['user', 'system']),
-      from: z.array(flowState),
+      from: z.array(taskState),
       /** A state, or `previous` (the state a task was cancelled from) or `same`. */
-      to: z.union([flowState, z.enum(['previous', 'same'])]),
+      to: z.union([taskState, z.enum(['previous', 'same'])]),
       trigger: z.string(),
     }),
   ),

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { errorObject, timestamp } from './common.ts';
 import { logEntry } from './events.ts';
-import { knowledgeLayers, knowledgeStatuses, projectStatuses, taskStates } from './names.ts';
+import { knowledgeLayers, knowledgeStatuses, projectStatuses } from './names.ts';
 import { preview } from './previews.ts';
 import { queuedMessage, session } from './sessions.ts';
-import { followedMergeRequest, taskReview } from './tasks.ts';
+import { followedMergeRequest, taskReview, taskState } from './tasks.ts';
 
 // `WS /api/ws`: one connection carries many subscriptions. Channels: `session:{session_id}` (the session's
 // log, replayed after a cursor then live, and its status), `task:{task_id}` (every change of the task, and its
@@ -38,7 +38,7 @@ export type ClientMessage = z.infer<typeof clientMessage>;
  */
 export const taskSnapshot = z.object({
   id: z.string(),
-  state: z.enum(taskStates),
+  state: taskState,
   review: taskReview.nullable(),
   merge_requests: z.array(followedMergeRequest).nullable(),
   error: z.string().nullable(),

@@ -89,6 +89,9 @@ export function taskStatus(task: Task): StatusWords {
       return { label: 'done', tone: 'ok', title: 'The merge request is submitted.' };
     case 'CANCELLED':
       return { label: 'cancelled', tone: 'muted', title: 'Reopen the task to continue.' };
+    default:
+      // A state a stage registered beyond the five adds (the workbench README's "Adding a stage").
+      return { label: task.state.toLowerCase().replaceAll('_', ' '), tone: 'info', title: 'See this stage.' };
   }
 }
 

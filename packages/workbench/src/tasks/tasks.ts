@@ -9,7 +9,7 @@ import type {
   Todo,
   TodoPatch,
 } from '../store/index.ts';
-import type { Flow, TaskState } from './states.ts';
+import type { Flow, FlowState, TaskState } from './states.ts';
 import type { Task } from './types.ts';
 
 export type { ListedTask, TaskPatch } from '../store/index.ts';
@@ -101,8 +101,17 @@ export class Tasks {
 
   /** Checks `action` against the table of moves and, when allowed, writes the state it leads to. */
   async move(id: string, action: string): Promise<Task> {
-    const { task, moved } = await this.#records.move(id, (current) => this.#nextState(current, action));
-    return moved ? this.#changed(task) : task;
+    return (await this.moveFrom(id, action)).task;
+  }
+
+  /** `move`, answering also the state the task moved from (read in the same atomic step). */
+  async moveFrom(id: string, action: string): Promise<{ task: Task; from: FlowState }> {
+    let from: FlowState = 'CREATED';
+    const { task, moved } = await this.#records.move(id, (current) => {
+      from = current.state;
+      return this.#nextState(current, action);
+    });
+    return { task: moved ? this.#changed(task) : task, from };
   }
 
   /** Checks that `action` is allowed now, without moving (for work that moves only when it ends). */

@@ -1,4 +1,4 @@
-// A sixth stage, "06 Security review", defined only for tests: its own state and one action with its
+// A sixth stage, "Security review" (06 at the end of the registry), defined only for tests: its own state and one action with its
 // route. The registry test and the stepper's browser test register it; no file of the workbench names it.
 import * as wire from '@keel/protocol/workbench';
 import { idParams, responses } from '../../src/http/index.ts';
@@ -7,7 +7,6 @@ import { viewTask } from '../../src/tasks/task-service.ts';
 
 /** A stage of its own state and one action: a security scan of the change, allowed in review or in it. */
 export const securityReviewStage: StageModule = {
-  number: '06',
   key: 'security',
   title: 'Security review',
   states: ['SECURITY_REVIEW'],

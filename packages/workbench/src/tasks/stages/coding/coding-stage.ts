@@ -6,8 +6,8 @@ import type { RunnerOutcome } from '../../../runners/index.ts';
 import type { Reservation, SessionRecord } from '../../../sessions/index.ts';
 import { nowIso } from '../../../store/index.ts';
 import { claim, createTaskSession, reserveSession, type TaskDeps, taskRunner } from '../../deps.ts';
+import { moveTask } from '../../hand-off.ts';
 import type { Task, Todo } from '../../types.ts';
-import { reviewAutomatically } from '../review/reviewer.ts';
 import { baselineFor, changeBroke, noteEnvironment, todoEnvironmentError } from './baseline.ts';
 import { codingPrompt } from './prompts.ts';
 import { checksFailed, checksSummary, checkTodo } from './todo-checks.ts';
@@ -320,16 +320,14 @@ function stopped(outcome: RunnerOutcome): string | undefined {
   return outcome.status === 'cancelled' ? 'Stopped: execute it again to retry, or skip it.' : undefined;
 }
 
-/** CODING → REVIEWING when every todo is done or skipped. */
+/** CODING → the next stage (05, which starts its reviewer) when every todo is done or skipped. */
 async function finishIfLast(deps: TaskDeps, taskId: string): Promise<void> {
   const todos = await deps.store.todos(taskId);
   if (
     todos.every((todo) => todo.status === 'done' || todo.status === 'skipped') &&
     (await deps.store.get(taskId)).state === 'CODING'
   ) {
-    await deps.store.move(taskId, 'finish_coding');
-    // Review starts with the reviewer, then the commit message from the final diff, both by themselves.
-    await reviewAutomatically(deps, taskId);
+    await moveTask(deps, taskId, 'finish_coding');
   }
 }
 

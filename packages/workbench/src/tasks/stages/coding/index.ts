@@ -1,10 +1,10 @@
 import type { StageModule } from '../stage.ts';
+import { takeBaseline } from './baseline.ts';
 import { codingPrompt } from './prompts.ts';
 import { codingRoutes } from './routes.ts';
 
 /** 04 Coding: each todo in its own session (kept on the todo), strictly in order, with the checks after it. */
 export const codingStage: StageModule = {
-  number: '04',
   key: 'coding',
   title: 'Coding',
   states: ['CODING'],
@@ -42,10 +42,14 @@ export const codingStage: StageModule = {
       action: 'finish_coding',
       by: 'system',
       from: ['CODING'],
-      to: 'REVIEWING',
+      to: 'next',
       trigger: 'the last todo is done or skipped',
     },
   ],
   routes: codingRoutes,
+  // The setup ran again (the environment may be fixed): the checks' baseline again, at once.
+  async onSetup(deps, task) {
+    await takeBaseline(deps, task.id);
+  },
   prompts: { codingPrompt },
 };

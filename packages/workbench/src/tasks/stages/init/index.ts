@@ -3,7 +3,6 @@ import { initRoutes } from './routes.ts';
 
 /** 01 Initialization: clone, sync skills, copy knowledge (no AI, steps logged in its session); the user confirms. */
 export const initStage: StageModule = {
-  number: '01',
   key: 'init',
   title: 'Initialization',
   states: ['CREATED', 'INITIALIZING'],
@@ -19,7 +18,7 @@ export const initStage: StageModule = {
       action: 'confirm_init',
       by: 'user',
       from: ['INITIALIZING'],
-      to: 'PLANNING',
+      to: 'next',
       trigger: 'POST /api/tasks/{id}/confirm-init, every init step done',
     },
     {

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { WorkbenchError } from '../../../errors.ts';
 import { createWorkspace } from '../../../git/index.ts';
 import { claim, stageSession, type TaskDeps, taskRunner } from '../../deps.ts';
+import { moveTask } from '../../hand-off.ts';
 import { noteTaskError, startAutomatically } from '../../stage-errors.ts';
 import { writeTaskFile } from '../../task-files.ts';
 import type { InitStep, Task, Workspace } from '../../types.ts';
-import { startPlan } from '../plan/plan-stage.ts';
 import { outputExcerpt, runSetupStep, StepFailure, type StepOutcome } from './setup-step.ts';
 
 /**
@@ -203,7 +203,7 @@ async function setStep(deps: TaskDeps, taskId: string, next: InitStep): Promise<
   }));
 }
 
-/** INITIALIZING → PLANNING once every step is done (the user's confirmation). */
+/** INITIALIZING → the next stage (02, which starts its first draft) once every step is done (the user's confirmation). */
 export async function confirmInit(deps: TaskDeps, taskId: string): Promise<Task> {
   const task = await deps.store.check(taskId, 'confirm_init');
   if (task.init.status !== 'done') {
@@ -213,15 +213,7 @@ export async function confirmInit(deps: TaskDeps, taskId: string): Promise<Task>
       { init: task.init },
     );
   }
-  await deps.store.move(taskId, 'confirm_init');
-  // Confirming starts planning: the first draft is written by itself (POST .../plan retries it).
-  await startAutomatically(
-    deps,
-    taskId,
-    { what: 'Writing the technical plan', retry: `POST /api/tasks/${taskId}/plan` },
-    () => startPlan(deps, taskId, undefined),
-  );
-  return await deps.store.get(taskId);
+  return await moveTask(deps, taskId, 'confirm_init');
 }
 
 /**

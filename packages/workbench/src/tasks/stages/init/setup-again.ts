@@ -1,8 +1,8 @@
 import { WorkbenchError } from '../../../errors.ts';
 import { claim, type TaskDeps } from '../../deps.ts';
+import { afterSetup } from '../../hand-off.ts';
 import { noteTaskError } from '../../stage-errors.ts';
 import type { InitStep, Task } from '../../types.ts';
-import { takeBaseline } from '../coding/baseline.ts';
 import { runStep } from './init-stage.ts';
 import { runSetupStep } from './setup-step.ts';
 
@@ -13,8 +13,9 @@ const setupNote = 'Setup failed:';
  * `POST /api/tasks/{id}/setup`: runs every repository's setup step again in the task's workspaces (202, in
  * the background, holding the task), once init is done and until the task is done: after the user turned
  * `run_setup` on, edited a setup command, or was told of an environment problem. Each step is shown on the
- * task's init steps and logged in its init session, as during init. In CODING, a successful setup takes the
- * checks' baseline again, so an environment problem it fixed is cleared at once.
+ * task's init steps and logged in its init session, as during init. A successful setup is told to the stage
+ * the task is in (`onSetup`: in coding it takes the checks' baseline again, so an environment problem it
+ * fixed is cleared at once).
  */
 export async function runSetupAgain(deps: TaskDeps, taskId: string): Promise<Task> {
   const task = await deps.store.check(taskId, 'setup');
@@ -78,7 +79,7 @@ async function setupAll(deps: TaskDeps, taskId: string, sessionId: string, names
   }
   const task = await deps.store.get(taskId);
   if (task.error?.startsWith(setupNote)) await noteTaskError(deps, taskId, null);
-  if (task.state === 'CODING') await takeBaseline(deps, taskId);
+  await afterSetup(deps, taskId);
 }
 
 /** The init steps with a step for each of `names` (new ones after the clone steps), each pending. */

@@ -1,11 +1,10 @@
 import type { StageModule } from '../stage.ts';
-import { framePlanChat, planTurnEnded } from './plan-stage.ts';
+import { framePlanChat, planEntered, planTurnEnded } from './plan-stage.ts';
 import { planPrompt, planRefinePrompt } from './prompts.ts';
 import { planRoutes } from './routes.ts';
 
-/** 02 Plan: plan.md drafted and refined in the task's plan session (shared with 03), then locked. */
+/** 02 Plan: plan.md drafted (by itself on entry) and refined in the task's plan session (shared with 03), then locked. */
 export const planStage: StageModule = {
-  number: '02',
   key: 'plan',
   title: 'Plan',
   states: ['PLANNING'],
@@ -21,13 +20,14 @@ export const planStage: StageModule = {
       action: 'lock_plan',
       by: 'user',
       from: ['PLANNING'],
-      to: 'PLAN_LOCKED',
+      to: 'next',
       trigger: 'POST /api/tasks/{id}/lock-plan, plan.md exists',
     },
   ],
   routes: planRoutes,
   session: 'plan',
   prompts: { planPrompt, planRefinePrompt },
+  onEnter: planEntered,
   turnEnded: { kind: 'plan', handle: planTurnEnded },
   chatFramed: { kind: 'plan', frame: framePlanChat },
 };

@@ -3,12 +3,12 @@ import { WorkbenchError } from '../../../errors.ts';
 import type { RunnerOutcome } from '../../../runners/index.ts';
 import type { SessionRecord } from '../../../sessions/index.ts';
 import { reserveSession, type TaskDeps } from '../../deps.ts';
+import { moveTask } from '../../hand-off.ts';
+import { planSession } from '../../plan-session.ts';
 import { fetchPrdDocuments, type PrdDocument } from '../../prd-links.ts';
-import { reservedTurn, taskOfSucceededTurn } from '../../stage-errors.ts';
+import { reservedTurn, startAutomatically, taskOfSucceededTurn } from '../../stage-errors.ts';
 import { planPath, readIfExists, readPlan, taskFileExists, writeTaskFile } from '../../task-files.ts';
 import type { PlanVersion, Task } from '../../types.ts';
-import { startTodos } from '../todos/todos-stage.ts';
-import { planSession } from './plan-session.ts';
 import { planPrompt, planRefinePrompt } from './prompts.ts';
 
 /**
@@ -44,7 +44,20 @@ export async function startPlan(deps: TaskDeps, taskId: string, message: string 
   return { task: await deps.store.get(taskId), session: await deps.sessions.get(session.id) };
 }
 
-/** PLANNING → PLAN_LOCKED, then todo generation in the same session starts by itself. */
+/** On entering 02 (init confirmed): the first draft is written by itself (POST .../plan retries it). */
+export async function planEntered(deps: TaskDeps, task: Task): Promise<void> {
+  await startAutomatically(
+    deps,
+    task.id,
+    { what: 'Writing the technical plan', retry: `POST /api/tasks/${task.id}/plan` },
+    () => startPlan(deps, task.id, undefined),
+  );
+}
+
+/**
+ * PLANNING → the next stage (03), which breaks the plan into todos in the same session: held from before the
+ * move, so that no chat turn slips in between and is read as the todo list.
+ */
 export async function lockPlan(deps: TaskDeps, taskId: string) {
   const task = await deps.store.check(taskId, 'lock_plan');
   // Read (not just looked for) before the state moves: a plan.md that is a link is refused here.
@@ -59,13 +72,10 @@ export async function lockPlan(deps: TaskDeps, taskId: string) {
   }
   const session = await planSession(deps, task);
   const reservation = await reserveSession(deps, taskId, session.id, 'breaking the plan into todos');
-  try {
-    await deps.store.move(taskId, 'lock_plan');
-  } catch (error) {
-    reservation.release();
-    throw error;
-  }
-  return await startTodos(deps, taskId, undefined, reservation);
+  return {
+    task: await moveTask(deps, taskId, 'lock_plan', reservation),
+    session: await deps.sessions.get(session.id),
+  };
 }
 
 /**

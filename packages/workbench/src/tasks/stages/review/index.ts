@@ -6,6 +6,7 @@ import {
   reviewPrompt,
 } from './prompts.ts';
 import { frameReviewChat, reviewTurnEnded } from './review-stage.ts';
+import { reviewAutomatically } from './reviewer.ts';
 import { reviewRoutes } from './routes.ts';
 
 /**
@@ -13,7 +14,6 @@ import { reviewRoutes } from './routes.ts';
  * request, then the MR followed; follow-ups send the task back to coding on the same branch.
  */
 export const reviewStage: StageModule = {
-  number: '05',
   key: 'review',
   title: 'Review',
   states: ['REVIEWING', 'DONE'],
@@ -71,6 +71,10 @@ export const reviewStage: StageModule = {
     },
   ],
   routes: reviewRoutes,
+  // Review starts with the reviewer, then the commit message from the final diff, both by themselves.
+  async onEnter(deps, task) {
+    await reviewAutomatically(deps, task.id);
+  },
   session: 'review',
   prompts: { reviewPrompt, commitMessagePrompt, commitMessageAdjustPrompt, cleanCommitMessage },
   turnEnded: { kind: 'review', handle: reviewTurnEnded },

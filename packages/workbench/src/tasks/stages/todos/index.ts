@@ -1,11 +1,10 @@
 import type { StageModule } from '../stage.ts';
 import { todoAdjustPrompt, todoPrompt } from './prompts.ts';
 import { todosRoutes } from './routes.ts';
-import { todosTurnEnded } from './todos-stage.ts';
+import { todosEntered, todosTurnEnded } from './todos-stage.ts';
 
 /** 03 Todos: the locked plan broken into todos in the plan session (02's: one conversation). */
 export const todosStage: StageModule = {
-  number: '03',
   key: 'todos',
   title: 'Todos',
   states: ['PLAN_LOCKED', 'TODO_READY'],
@@ -27,5 +26,6 @@ export const todosStage: StageModule = {
   ],
   routes: todosRoutes,
   prompts: { todoPrompt, todoAdjustPrompt },
+  onEnter: todosEntered,
   turnEnded: { kind: 'plan', handle: todosTurnEnded },
 };

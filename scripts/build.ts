@@ -12,9 +12,9 @@ import { build } from 'rolldown';
 /** In dependency order: a package's declarations must exist before a dependant is compiled. */
 const packages = [
   'testkit',
+  'runtime',
   'protocol',
   'web-client',
-  'runtime',
   'service',
   'workbench-client',
   'store-postgres',

@@ -1,21 +1,15 @@
 // keel-web's closed sets of names as plain lists, without the schema library: for a browser bundle that
 // wants the values (the console's status filters) and not zod. The schemas of `./index.ts` are built on them.
 
-/**
- * queued: waiting for a worker; running: a worker holds its lease; waiting: needs an approval or an
- * answer; paused: stopped at a safe boundary on request; succeeded, failed and cancelled are final.
- */
-export const runStatuses = [
-  'queued',
-  'running',
-  'waiting',
-  'paused',
-  'succeeded',
-  'failed',
-  'cancelled',
-] as const;
-export type RunStatus = (typeof runStatuses)[number];
-export const finishedStatuses: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
+// The run statuses and the kinds of sub-agent are the runtime's own, from its zod-free wire names
+// (docs/decisions/2026-11-28-wire-defined-once.md).
+export {
+  finishedStatuses,
+  type RunStatus,
+  runStatuses,
+  type SubAgentType,
+  subAgentTypes,
+} from '@keel/runtime/wire/names';
 
 /** `context`: the agent's history pruned or compacted to fit its model. */
 export const stepKinds = ['model_turn', 'tool_batch', 'context', 'tool', 'approval', 'gate', 'node'] as const;
@@ -37,8 +31,6 @@ export const approvalStatuses = [
 ] as const;
 export type ApprovalStatus = (typeof approvalStatuses)[number];
 
-export const subAgentTypes = ['code', 'research', 'test', 'generic'] as const;
-export type SubAgentType = (typeof subAgentTypes)[number];
 export const subAgentStatuses = ['pending', 'running', 'completed', 'failed', 'killed', 'timeout'] as const;
 export type SubAgentStatus = (typeof subAgentStatuses)[number];
 

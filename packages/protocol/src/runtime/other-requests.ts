@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { subAgentTypes } from './names.ts';
 
 // keel-web's other request bodies: starting a run on the canonical API, run input, forks, approval
 // decisions, sub-agents, one tool call and the configuration. keel-web validates them with these schemas;
@@ -36,38 +35,16 @@ export type ApprovalDecisionBody = z.input<typeof approvalDecisionBody>;
 export const approvalAnswerBody = z.object({ answer: z.string(), by: z.string().optional() });
 export type ApprovalAnswerBody = z.input<typeof approvalAnswerBody>;
 
-/** The longest timeout a spawn may ask for: one day. */
-export const maxAgentTimeoutSeconds = 86_400;
-
 /**
  * `POST /agent/spawn`: `task` required; `type` code, research, test or generic (default generic);
  * `timeout` in seconds, null or absent meaning the configured default (300); `workdir` (default the
- * server's). The runtime's `spawnRequestSchema` is the same (packages/server/test/protocol-agreement.test.ts).
+ * server's). The runtime's own schema (`@keel/runtime/wire`), descriptions included.
  */
-export const spawnRequest = z.object({
-  task: z
-    .string()
-    .min(1)
-    .max(100_000)
-    .refine((task) => task.trim().length > 0, 'must not be blank')
-    .describe('What the sub-agent should do: complete on its own, since it does not see your conversation.'),
-  type: z
-    .enum(subAgentTypes)
-    .optional()
-    .describe(
-      'research: reads and searches only; test: reads and runs commands; code: reads and edits files; ' +
-        'generic (default): the coding tools.',
-    ),
-  timeout: z
-    .number()
-    .positive()
-    .max(maxAgentTimeoutSeconds)
-    .nullable()
-    .optional()
-    .describe('Seconds the sub-agent may take before it ends with status timeout (default 300).'),
-  workdir: z.string().min(1).optional().describe('The directory it works in (default the runtime’s).'),
-});
-export type SpawnRequest = z.input<typeof spawnRequest>;
+export {
+  maxAgentTimeoutSeconds,
+  type SpawnRequest,
+  spawnRequestSchema as spawnRequest,
+} from '@keel/runtime/wire';
 
 /** `POST /tool`: one tool of the runtime, with its arguments, in `workdir` (default the server's). */
 export const toolCallBody = z.object({

@@ -2,14 +2,6 @@ import type { SubAgentType } from '../store/index.ts';
 import type { ToolRegistry, ToolTraits } from '../tools/index.ts';
 import { builtinSpecialists, type Capability, type Specialist } from './specialists.ts';
 
-/** The kinds of sub-agent, as `POST /agent/spawn` and spawn_agent name them. */
-export const subAgentTypes = [
-  'code',
-  'research',
-  'test',
-  'generic',
-] as const satisfies readonly SubAgentType[];
-
 /**
  * Never offered to a sub-agent: nobody answers its questions, and sub-agents do not spawn sub-agents of
  * their own (one level keeps the fan-out within the limit the parent sees).

@@ -1,3 +1,5 @@
+// The kinds of sub-agent, as `POST /agent/spawn` and spawn_agent name them, are the wire's.
+export { subAgentTypes } from '../wire/index.ts';
 export { taskPrompt } from './agent-prompt.ts';
 export type { SubAgent, SubAgentStatus } from './agent-record.ts';
 export {
@@ -12,7 +14,6 @@ export {
   agentMetaToolNames,
   promptForSpecialist,
   promptForType,
-  subAgentTypes,
   toolsForSpecialist,
   toolsForType,
 } from './agent-types.ts';

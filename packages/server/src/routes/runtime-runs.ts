@@ -19,7 +19,7 @@ import type { RuntimePool } from '../runtime-pool.ts';
 
 const runParams = z.object({ id: z.string().min(1) });
 const listQuery = z.object({
-  status: z.enum(runStatuses as [string, ...string[]]).optional(),
+  status: z.enum(runStatuses).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   /** The `next_cursor` of the previous page. */
   cursor: z.string().min(1).optional(),

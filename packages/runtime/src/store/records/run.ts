@@ -3,24 +3,10 @@ import type { JsonObject, JsonValue } from './json.ts';
 
 // The run record: its status, usage and lease, and what creating, listing, moving and claiming one take.
 
-/**
- * queued: waiting for a worker to claim it; running: a worker holds its lease; waiting: needs an approval
- * or an answer, no worker holds it; paused: stopped at a safe boundary on request; succeeded, failed and
- * cancelled are final.
- */
-export type RunStatus = 'queued' | 'running' | 'waiting' | 'paused' | 'succeeded' | 'failed' | 'cancelled';
+// The statuses are the wire's (one definition, `src/wire/names.ts`).
+import type { RunStatus } from '../../wire/names.ts';
 
-export const runStatuses: readonly RunStatus[] = [
-  'queued',
-  'running',
-  'waiting',
-  'paused',
-  'succeeded',
-  'failed',
-  'cancelled',
-];
-
-export const finishedStatuses: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
+export { finishedStatuses, type RunStatus, runStatuses } from '../../wire/names.ts';
 
 export interface RunUsage {
   input_tokens: number;

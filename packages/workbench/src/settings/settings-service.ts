@@ -1,6 +1,6 @@
 import { WorkbenchError } from '../errors.ts';
 import type { ModelSetting, RunnerConfig } from '../runners/index.ts';
-import type { SettingsRecords } from '../store/index.ts';
+import { type SettingsRecords, storeFailure } from '../store/index.ts';
 import {
   defaultSettings,
   type McpServerSetting,
@@ -37,6 +37,8 @@ export interface SettingsCheck {
   reasons: Record<string, string>;
 }
 
+const ignore = () => {};
+
 /**
  * Settings: one row in the store (`store.settings`) for the plain fields, the secrets in their own 0600 file.
  * Every read and write goes through the async contract; nothing is kept in between.
@@ -45,6 +47,8 @@ export class SettingsService {
   readonly #records: SettingsRecords;
   readonly #secrets: SecretsFile;
   readonly #builtins: RunnerConfig[];
+  /** The change under way: the next waits for it. */
+  #updating: Promise<void> = Promise.resolve();
 
   constructor(records: SettingsRecords, secretsPath: string, builtins: RunnerConfig[]) {
     this.#records = records;
@@ -76,7 +80,14 @@ export class SettingsService {
     };
   }
 
-  async update(patch: SettingsUpdate): Promise<SettingsUpdateResult> {
+  /** Changes the settings; one change at a time in this process, so a change never interleaves another. */
+  update(patch: SettingsUpdate): Promise<SettingsUpdateResult> {
+    const update = this.#updating.then(() => this.#update(patch));
+    this.#updating = update.then(ignore, ignore);
+    return update;
+  }
+
+  async #update(patch: SettingsUpdate): Promise<SettingsUpdateResult> {
     const current = await this.stored();
     const next: StoredSettings = { ...current };
     if (patch.model !== undefined) next.model = patch.model;
@@ -103,26 +114,24 @@ export class SettingsService {
       });
     }
     this.#configById(next.default_runner, this.#allConfigs(next), 'default_runner');
-    // The row and the secrets file change together or not at all (a full disk, a read-only database): the
-    // secrets are written inside the transaction, and put back if the commit then fails.
+    // The row and the secrets file change together or not at all (a full disk, a read-only database), and
+    // no file is written inside a database transaction: the row first, then the file; when the file cannot
+    // be written, the row is put back as it was.
     const before = this.#read(current);
     // A secret goes only where it was saved for: an address changed without its secret clears the secret.
     const { secrets, cleared } = patchSecrets(before, patch, next);
-    let secretsWritten = false;
-    try {
-      await this.#records.write(next, () => {
-        if (JSON.stringify(secrets) !== JSON.stringify(before)) {
-          this.#secrets.write(secrets);
-          secretsWritten = true;
-        }
-      });
-    } catch (error) {
-      if (secretsWritten) {
-        try {
-          this.#secrets.write(before);
-        } catch {}
+    await this.#records.write(next);
+    if (JSON.stringify(secrets) !== JSON.stringify(before)) {
+      try {
+        this.#secrets.write(secrets);
+      } catch (error) {
+        await this.#records.write(current);
+        const what = 'The secrets file could not be written; the settings are as they were';
+        throw (
+          storeFailure(error, what) ??
+          new WorkbenchError('STORE_ERROR', `${what}: ${(error as Error).message}`, { reason: 'secrets_file' })
+        );
       }
-      throw error;
     }
     return {
       ...(await this.view()),

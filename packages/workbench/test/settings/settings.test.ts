@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { startWorkbench } from '../harness.ts';
@@ -28,6 +28,29 @@ describe('settings', () => {
     });
     const cleared = await wb.api('PUT', '/api/settings', { api_key: null });
     expect(cleared.body).toMatchObject({ api_key_set: false, github_token_set: true });
+  });
+
+  test('a secrets file that cannot be written leaves the settings as they were; changes at once do not mix', async () => {
+    await using wb = await startWorkbench([], { configure: false });
+    await wb.api('PUT', '/api/settings', { model: 'm1', api_key: 'sk-one' });
+    const secrets = join(wb.home, 'secrets.json');
+    // The file is written through `secrets.json.tmp`: a directory there fails the write, whoever runs it.
+    mkdirSync(`${secrets}.tmp`);
+    const refused = await wb.api('PUT', '/api/settings', { model: 'm2', api_key: 'sk-two' });
+    expect(refused.status).toBe(500);
+    expect(refused.body.error.code).toBe('STORE_ERROR');
+    expect(refused.body.error.message).toContain('secrets file could not be written');
+    expect((await wb.api('GET', '/api/settings')).body).toMatchObject({ model: 'm1', api_key_set: true });
+    expect(JSON.parse(readFileSync(secrets, 'utf8'))).toMatchObject({ api_key: 'sk-one' });
+    rmSync(`${secrets}.tmp`, { recursive: true });
+
+    // Ten changes at once, each of the model and the key together: the row and the file end on the same one.
+    const puts = Array.from({ length: 10 }, (_, index) =>
+      wb.api('PUT', '/api/settings', { model: `m-${index}`, api_key: `sk-${index}` }),
+    );
+    expect((await Promise.all(puts)).map((put) => put.status)).toEqual(Array(10).fill(200));
+    const { model } = (await wb.api('GET', '/api/settings')).body;
+    expect(JSON.parse(readFileSync(secrets, 'utf8')).api_key).toBe(`sk-${model.slice(2)}`);
   });
 
   test('check lists the missing model; an AI action without one is MODEL_NOT_CONFIGURED', async () => {

@@ -6,9 +6,6 @@ export type { StoredSettings };
 export interface SettingsRecords {
   /** The stored fields, or an empty object when the settings were never saved. */
   read(): Promise<Partial<StoredSettings>>;
-  /**
-   * Replaces the row. `alongside` runs inside the same transaction, after the write: when it throws, or
-   * the commit fails, the row is not changed and the error is thrown (the secrets file is written there).
-   */
-  write(settings: StoredSettings, alongside?: () => void): Promise<void>;
+  /** Replaces the row (the secrets file is the service's, written after it: nothing else in a transaction). */
+  write(settings: StoredSettings): Promise<void>;
 }

@@ -17,6 +17,7 @@ import type {
   RunMetrics,
   RunPage,
   RunResult,
+  ServerInfo,
   ServerMetrics,
   Session,
   SessionDetail,
@@ -253,6 +254,8 @@ export function createKeelWebClient(options: KeelWebClientOptions) {
     agents,
     /** `GET /health`: open even when a key is required. */
     health: (): Promise<Health> => call('GET', '/health', wire.health),
+    /** `GET /console/info`: the server's version and workdir, and its built-in tools with their traits' kind. */
+    info: (): Promise<ServerInfo> => call('GET', '/console/info', wire.serverInfo),
     /** `GET /metrics`: totals of the server's store. */
     metrics: (): Promise<ServerMetrics> => call('GET', '/metrics', wire.serverMetrics),
     /** `GET /audit`: newest first, and how many match. */

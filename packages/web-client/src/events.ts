@@ -15,7 +15,7 @@ export interface ReconnectOptions {
   initialDelayMs?: number;
   /** Default 5000. */
   maxDelayMs?: number;
-  /** Failed connections in a row before giving up with `KeelWebConnectionError` (default 10). */
+  /** Failed connections in a row before giving up with `KeelWebConnectionError` (default 10; `Infinity`: never). */
   maxAttempts?: number;
 }
 
@@ -26,6 +26,10 @@ export interface FollowOptions {
   onEvent?: (entry: RunEventEntry) => void;
   /** Gives up following: the promise rejects with the signal's reason (the run goes on). */
   signal?: AbortSignal;
+  /** Told each time a stream is open, before its replay: a page can stop saying "loading" or "reconnecting". */
+  onOpen?: () => void;
+  /** Told of each connection that failed or broke, with why (tried again unless `maxAttempts` is reached). */
+  onDrop?: (error: unknown) => void;
 }
 
 export interface StreamContext {
@@ -58,9 +62,12 @@ async function* entries(
   runId: string,
   after: number,
   signal: AbortSignal | undefined,
+  onOpen?: () => void,
 ): AsyncGenerator<RunEventEntry> {
   const route = `GET /runtime/runs/${runId}/events`;
-  for await (const message of sseMessages(await openStream(context, runId, after, signal))) {
+  const body = await openStream(context, runId, after, signal);
+  onOpen?.();
+  for await (const message of sseMessages(body)) {
     const seq = Number(message.id);
     let data: unknown;
     try {
@@ -113,7 +120,7 @@ export async function followRun(
   runId: string,
   options: FollowOptions = {},
 ): Promise<RunDetail> {
-  const { signal, onEvent } = options;
+  const { signal, onEvent, onOpen, onDrop } = options;
   const route = `GET /runtime/runs/${runId}/events`;
   const { initialDelayMs, maxDelayMs, maxAttempts } = context.reconnect;
   let last = options.after ?? 0;
@@ -123,7 +130,7 @@ export async function followRun(
     let cause: unknown;
     let progressed = false;
     try {
-      for await (const entry of entries(context, runId, last, signal)) {
+      for await (const entry of entries(context, runId, last, signal, onOpen)) {
         if (entry.seq <= last) continue;
         last = entry.seq;
         progressed = true;
@@ -135,6 +142,7 @@ export async function followRun(
       signal?.throwIfAborted();
       if (fatal(error)) throw error;
       cause = error;
+      onDrop?.(error);
     }
     failures = progressed ? 0 : failures + 1;
     if (failures >= maxAttempts) throw new KeelWebConnectionError(route, failures, cause);

@@ -121,6 +121,15 @@ describe('@keel/web-client against a real keel-web', () => {
       status: 'success',
     });
     expect((await client.metrics()).total_runs).toBeGreaterThan(0);
+    // What the browser console starts from: the server's workdir and its tools by kind.
+    const info = await client.info();
+    expect(info.workdir).toBe(world.repo.path);
+    expect(info.tools).toEqual(
+      expect.arrayContaining([
+        { name: 'read_file', kind: 'read' },
+        { name: 'exec_command', kind: 'execute' },
+      ]),
+    );
     expect((await client.audit({ limit: 5 })).entries.length).toBeGreaterThan(0);
   });
 });

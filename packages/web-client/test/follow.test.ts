@@ -37,8 +37,12 @@ describe('runs.follow across a dropped connection', () => {
 
     const heard: RunEventEntry[] = [];
     const toolCall = gate();
+    // Each stream opened and each connection lost, in order (a page shows "reconnecting" in between).
+    const connection: string[] = [];
     const following = follower.runs.follow(started.id, {
       signal: patience(),
+      onOpen: () => connection.push('open'),
+      onDrop: () => connection.push('drop'),
       onEvent: (entry) => {
         heard.push(entry);
         if (entry.event.type === 'tool_call') toolCall.open();
@@ -62,6 +66,9 @@ describe('runs.follow across a dropped connection', () => {
     const ended = await following;
     expect(ended).toMatchObject({ status: 'succeeded', last_seq: finished.last_seq });
     expect(refused).toBeGreaterThan(0);
+    expect(connection.join(' ')).toMatch(/^open( drop)+ open$/);
+    // Every refused request was a lost connection (the stream cut by the server may be one more).
+    expect(connection.filter((each) => each === 'drop').length).toBeGreaterThanOrEqual(refused);
     expect(streams).toEqual([0, heard[beforeCut - 1]!.seq]);
     expect(heard.map((entry) => entry.seq)).toEqual(heard.map((_, index) => index + 1));
     expect(heard).toEqual(await world.client.runs.events(started.id));

@@ -1,12 +1,13 @@
 // How the console shows sub-agents: a child run's label in lists and headers, and a parent's
 // `agent_spawned` / `agent_finished` events as transcript blocks that link to the child run.
+import type { RunAgent, RunEvent } from '@keel/protocol/runtime';
+import type { RunEventEntry } from '@keel/web-client';
 import { describe, expect, test } from 'vitest';
 import { foldRunEvents, toolCatalogue } from '../src/console/api/run-transcript.ts';
-import type { RunAgent, RunEvent, RunEventRecord } from '../src/console/api/runtime-types.ts';
 import { agentOutcome, runLabel } from '../src/console/run-label.ts';
 
 type Body = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'session_id'> : never) : never;
-const records = (...events: Body[]): RunEventRecord[] =>
+const records = (...events: Body[]): RunEventEntry[] =>
   events.map((event, index) => ({ seq: index + 1, event: { ...event, session_id: 's' } as RunEvent }));
 
 const agent: RunAgent = {

@@ -1,14 +1,16 @@
 // How the console folds a run's events into transcript blocks, places an API error on a form field, and
 // reads a file edit from a tool call's arguments.
+import type { RunEvent } from '@keel/protocol/runtime';
+import type { RunEventEntry } from '@keel/web-client';
 import { describe, expect, test } from 'vitest';
 import { ApiError } from '../src/api/errors.ts';
 import { toolEditOf } from '../src/api/tool-edit.ts';
 import { foldRunEvents, toolCatalogue } from '../src/console/api/run-transcript.ts';
-import type { RunEvent, RunEventRecord } from '../src/console/api/runtime-types.ts';
+
 import { fieldOfError } from '../src/console/field-error.ts';
 
 type Body = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'session_id'> : never) : never;
-const records = (...events: Body[]): RunEventRecord[] =>
+const records = (...events: Body[]): RunEventEntry[] =>
   events.map((event, index) => ({ seq: index + 1, event: { ...event, session_id: 's' } as RunEvent }));
 
 // What `GET /console/info` lists: each built-in tool with its traits' kind.

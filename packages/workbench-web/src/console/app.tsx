@@ -1,11 +1,11 @@
+import type { ConfigStatus, ServerInfo } from '@keel/protocol/runtime';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import type { ApiError } from '../api/errors.ts';
 import { KeyPrompt } from '../components/key-prompt.tsx';
 import { Loading } from '../components/status.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
-import { runtimeApi } from './api/runtime-client.ts';
-import type { ConfigStatus, ServerInfo } from './api/runtime-types.ts';
+import { keelWeb } from './api/keel-web.ts';
 import { NewRunForm } from './components/new-run-form.tsx';
 import { PendingApprovals } from './components/pending-approvals.tsx';
 import { ProjectList } from './components/project-list.tsx';
@@ -47,7 +47,7 @@ export function ConsoleApp() {
   const openRun = useCallback((id: string) => go('run', id), [go]);
   const openProject = useCallback((id: string) => go('project', id), [go]);
   const [target, setTarget] = useState<RunTarget | null>(null);
-  const info = useQuery<ServerInfo, ApiError>({ queryKey: ['info'], queryFn: runtimeApi.info });
+  const info = useQuery<ServerInfo, ApiError>({ queryKey: ['info'], queryFn: keelWeb.info });
   return (
     <div className="shell console">
       <header className="topbar">
@@ -82,7 +82,7 @@ export function ConsoleApp() {
             keel-web runs with <code>RUNTIME_AUTH_API_KEY</code>. The key stays in this browser.
           </>
         }
-        check={runtimeApi.info}
+        check={keelWeb.info}
       />
       <ReadinessBanner />
       <div className="console-layout">
@@ -125,7 +125,7 @@ export function ConsoleApp() {
 function ReadinessBanner() {
   const status = useQuery<ConfigStatus, ApiError>({
     queryKey: ['config-status'],
-    queryFn: runtimeApi.configStatus,
+    queryFn: keelWeb.config.status,
   });
   if (!status.data || status.data.ready) return null;
   return (

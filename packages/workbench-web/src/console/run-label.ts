@@ -1,4 +1,4 @@
-import type { Run } from './api/runtime-types.ts';
+import type { Run } from '@keel/protocol/runtime';
 
 /**
  * How a run is named in lists and headers: a sub-agent's run by its type and task ("↳ research: Find …"),

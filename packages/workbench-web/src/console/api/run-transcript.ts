@@ -1,8 +1,8 @@
 import { toolKindOfRuntimeTool } from '@keel/protocol/workbench/names';
+import type { RunEventEntry } from '@keel/web-client';
 import { toolEditOf } from '../../api/tool-edit.ts';
 import type { TranscriptItem } from '../../api/transcript.ts';
 import type { ToolKind, Usage } from '../../api/types.ts';
-import type { RunEventRecord } from './runtime-types.ts';
 
 /** A question or approval the run asked for, answered in place (it is an approval's id). */
 export type AskItem = {
@@ -68,7 +68,7 @@ const failedResult = /^(Error: |Not run: )/;
  * (the run goes on), the last text block is complete too.
  */
 export function foldRunEvents(
-  records: readonly RunEventRecord[],
+  records: readonly RunEventEntry[],
   catalogue: ToolCatalogue,
   live = true,
 ): RunItem[] {

@@ -1,11 +1,11 @@
+import type { Approval } from '@keel/protocol/runtime';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import type { ApiError } from '../../api/errors.ts';
 import { toolEditOf } from '../../api/tool-edit.ts';
 import { EditDiffViewer } from '../../components/lazy.tsx';
 import { Badge, ErrorNote } from '../../components/status.tsx';
-import { runtimeApi } from '../api/runtime-client.ts';
-import type { Approval } from '../api/runtime-types.ts';
+import { keelWeb } from '../api/keel-web.ts';
 import { timeAgo } from '../format.ts';
 
 type Decision = { action: 'approve' | 'reject'; reason?: string } | { action: 'answer'; answer: string };
@@ -31,8 +31,8 @@ export function ApprovalCard({
   const decide = useMutation<unknown, ApiError, Decision>({
     mutationFn: (decision) =>
       decision.action === 'answer'
-        ? runtimeApi.approvals.answer(approval.id, decision.answer)
-        : runtimeApi.approvals[decision.action](approval.id, decision.reason),
+        ? keelWeb.approvals.answer(approval.id, { answer: decision.answer })
+        : keelWeb.approvals[decision.action](approval.id, decision.reason ? { reason: decision.reason } : {}),
     onSuccess: () => {
       setText('');
       void queryClient.invalidateQueries({ queryKey: ['approvals'] });

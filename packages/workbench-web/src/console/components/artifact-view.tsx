@@ -1,9 +1,9 @@
+import type { Artifact } from '@keel/protocol/runtime';
 import { useState } from 'react';
 import { type ApiError, asApiError, errorFromResponse } from '../../api/errors.ts';
 import { authorizedFetch } from '../../api/request.ts';
 import { Markdown } from '../../components/lazy.tsx';
 import { ErrorNote, Loading } from '../../components/status.tsx';
-import type { Artifact } from '../api/runtime-types.ts';
 import { formatBytes } from '../format.ts';
 
 const readable = /^(text\/|application\/(json|x-ndjson|yaml|xml))/;

@@ -1,9 +1,9 @@
+import type { Directory } from '@keel/protocol/runtime';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ApiError } from '../../api/errors.ts';
 import { ErrorNote, Loading } from '../../components/status.tsx';
-import { runtimeApi } from '../api/runtime-client.ts';
-import type { Directory } from '../api/runtime-types.ts';
+import { keelWeb } from '../api/keel-web.ts';
 
 /**
  * keel-web's directories (`GET /api/directories`), browsed to pick a project's directory: opens at `start`
@@ -18,7 +18,7 @@ export default function DirectoryPicker(props: {
   const [path, setPath] = useState<string | undefined>(props.start || undefined);
   const listing = useQuery<Directory, ApiError>({
     queryKey: ['directories', path ?? '~'],
-    queryFn: () => runtimeApi.directories(path),
+    queryFn: () => keelWeb.directory(path === undefined ? {} : { path }),
     retry: false,
   });
   const here = listing.data;

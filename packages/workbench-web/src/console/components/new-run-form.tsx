@@ -1,3 +1,5 @@
+import type { Run } from '@keel/protocol/runtime';
+import type { RunRequest, StartRunBody } from '@keel/web-client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   type FormEvent,
@@ -10,8 +12,7 @@ import {
 } from 'react';
 import type { ApiError } from '../../api/errors.ts';
 import { ErrorNote } from '../../components/status.tsx';
-import { runtimeApi } from '../api/runtime-client.ts';
-import type { Run, RunStart } from '../api/runtime-types.ts';
+import { keelWeb } from '../api/keel-web.ts';
 import { fieldOfError } from '../field-error.ts';
 import type { RunTarget } from '../run-target.ts';
 
@@ -25,6 +26,8 @@ const fields = [
   'enable_thinking',
 ] as const;
 type Field = (typeof fields)[number];
+/** `POST /runtime/runs`'s body: its prompt and workdir, and the run request's options it passes on. */
+type RunStart = StartRunBody & RunRequest;
 const optionFields: readonly Field[] = [
   'model',
   'max_tokens',
@@ -82,7 +85,7 @@ export function NewRunForm({
   const session = target && workdir.trim() === target.workdir ? target.session_id : undefined;
 
   const start = useMutation<Run, ApiError, RunStart>({
-    mutationFn: runtimeApi.runs.start,
+    mutationFn: keelWeb.runs.start,
     onSuccess: (run) => {
       setPrompt('');
       void queryClient.invalidateQueries({ queryKey: ['runs'] });

@@ -1,19 +1,19 @@
+import type { Approval } from '@keel/protocol/runtime';
 import { useQuery } from '@tanstack/react-query';
 import type { ApiError } from '../../api/errors.ts';
 import { Empty, ErrorNote, Loading } from '../../components/status.tsx';
-import { runtimeApi } from '../api/runtime-client.ts';
-import type { Approval } from '../api/runtime-types.ts';
+import { keelWeb } from '../api/keel-web.ts';
 import { ApprovalCard } from './approval-card.tsx';
 
 /** Every request waiting for a person, from any run in the server's store, decided here. */
 export function PendingApprovals({ onOpenRun }: { onOpenRun: (runId: string) => void }) {
-  const pending = useQuery<{ approvals: Approval[] }, ApiError>({
+  const pending = useQuery<Approval[], ApiError>({
     queryKey: ['approvals', 'pending'],
-    queryFn: () => runtimeApi.approvals.list({ status: 'pending' }),
+    queryFn: () => keelWeb.approvals.list({ status: 'pending' }),
     // Nothing pushes new approvals of other runs: look again every few seconds.
     refetchInterval: 3000,
   });
-  const approvals = pending.data?.approvals ?? [];
+  const approvals = pending.data ?? [];
   return (
     <section className="side-section" aria-label="Waiting for you">
       <h2>Waiting for you {approvals.length ? <span className="count">{approvals.length}</span> : null}</h2>

@@ -1,9 +1,10 @@
+import type { Project } from '@keel/protocol/runtime';
+import type { NewProject, ProjectUpdate } from '@keel/web-client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import type { ApiError } from '../../api/errors.ts';
 import { ErrorNote, Loading } from '../../components/status.tsx';
-import { runtimeApi } from '../api/runtime-client.ts';
-import type { NewProject, Project, ProjectUpdate } from '../api/runtime-types.ts';
+import { keelWeb } from '../api/keel-web.ts';
 import { useFieldErrors } from '../use-field-errors.tsx';
 
 const DirectoryPicker = lazy(() => import('./directory-picker.tsx'));
@@ -51,7 +52,7 @@ export default function ProjectForm({
   const save = useMutation<Project, ApiError, NewProject | ProjectUpdate>({
     // Creating, the body is always a whole NewProject (see `body` below).
     mutationFn: (body) =>
-      project ? runtimeApi.projects.update(project.id, body) : runtimeApi.projects.create(body as NewProject),
+      project ? keelWeb.projects.update(project.id, body) : keelWeb.projects.create(body as NewProject),
     onSuccess: (saved) => {
       queryClient.setQueryData(['project', saved.id], saved);
       void queryClient.invalidateQueries({ queryKey: ['projects'] });

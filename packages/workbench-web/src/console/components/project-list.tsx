@@ -1,9 +1,9 @@
+import type { Project } from '@keel/protocol/runtime';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import type { ApiError } from '../../api/errors.ts';
 import { Empty, ErrorNote, Loading } from '../../components/status.tsx';
-import { runtimeApi } from '../api/runtime-client.ts';
-import type { Project } from '../api/runtime-types.ts';
+import { keelWeb } from '../api/keel-web.ts';
 
 // The form (and its directory picker) loads when "New project" is pressed: the first load stays the shell.
 const ProjectForm = lazy(() => import('./project-form.tsx'));
@@ -21,7 +21,7 @@ export function ProjectList({
   const [creating, setCreating] = useState(false);
   const projects = useQuery<{ projects: Project[] }, ApiError>({
     queryKey: ['projects'],
-    queryFn: () => runtimeApi.projects.list({ limit: 100 }),
+    queryFn: () => keelWeb.projects.list({ limit: 100 }),
     refetchInterval: 10_000,
   });
   const list = projects.data?.projects ?? [];

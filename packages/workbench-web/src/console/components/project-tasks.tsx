@@ -1,10 +1,10 @@
+import type { Project, Task } from '@keel/protocol/runtime';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ApiError } from '../../api/errors.ts';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { Empty, ErrorNote, Loading } from '../../components/status.tsx';
-import { runtimeApi } from '../api/runtime-client.ts';
-import type { Project, Task } from '../api/runtime-types.ts';
+import { keelWeb } from '../api/keel-web.ts';
 import { timeAgo } from '../format.ts';
 import type { RunTarget } from '../run-target.ts';
 import { TaskForm } from './task-form.tsx';
@@ -24,10 +24,10 @@ export function ProjectTasks({
   const [editing, setEditing] = useState<string | null>(null);
   const tasks = useQuery<{ tasks: Task[] }, ApiError>({
     queryKey: ['tasks', project.id],
-    queryFn: () => runtimeApi.projects.tasks(project.id, { limit: 100 }),
+    queryFn: () => keelWeb.projects.tasks(project.id, { limit: 100 }),
   });
   const remove = useMutation<unknown, ApiError, string>({
-    mutationFn: runtimeApi.tasks.remove,
+    mutationFn: keelWeb.tasks.remove,
     onSettled: () => void queryClient.invalidateQueries({ queryKey: ['tasks', project.id] }),
   });
   const list = tasks.data?.tasks ?? [];

@@ -1,10 +1,10 @@
+import type { Project, ProjectInit } from '@keel/protocol/runtime';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import type { ApiError } from '../../api/errors.ts';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { ErrorNote, Loading } from '../../components/status.tsx';
-import { runtimeApi } from '../api/runtime-client.ts';
-import type { Project, ProjectInit } from '../api/runtime-types.ts';
+import { keelWeb } from '../api/keel-web.ts';
 import { timeAgo } from '../format.ts';
 import type { RunTarget } from '../run-target.ts';
 import { ProjectTasks } from './project-tasks.tsx';
@@ -32,17 +32,17 @@ export default function ProjectView({
   const [editing, setEditing] = useState(false);
   const project = useQuery<Project, ApiError>({
     queryKey: ['project', projectId],
-    queryFn: () => runtimeApi.projects.get(projectId),
+    queryFn: () => keelWeb.projects.get(projectId),
   });
   const init = useMutation<ProjectInit, ApiError, void>({
-    mutationFn: () => runtimeApi.projects.init(projectId),
+    mutationFn: () => keelWeb.projects.init(projectId),
     onSuccess: (started) => {
       void queryClient.invalidateQueries({ queryKey: ['runs'] });
       onOpenRun(started.run_id);
     },
   });
   const remove = useMutation<unknown, ApiError, void>({
-    mutationFn: () => runtimeApi.projects.remove(projectId),
+    mutationFn: () => keelWeb.projects.remove(projectId),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['projects'] });
       onClosed();

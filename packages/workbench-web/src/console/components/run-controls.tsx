@@ -1,16 +1,11 @@
+import type { Checkpoint, Run, RunDetail, RunStatus } from '@keel/protocol/runtime';
+import { finishedStatuses } from '@keel/protocol/runtime/names';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ApiError } from '../../api/errors.ts';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { ErrorNote } from '../../components/status.tsx';
-import { type RunControl, runtimeApi } from '../api/runtime-client.ts';
-import {
-  type Checkpoint,
-  finishedStatuses,
-  type Run,
-  type RunDetail,
-  type RunStatus,
-} from '../api/runtime-types.ts';
+import { keelWeb, type RunControl } from '../api/keel-web.ts';
 
 /** Which statuses each control applies to (spec section 3; the server refuses the rest with 409 INVALID_STATE). */
 const allowed: Record<Exclude<RunControl, 'recover'>, readonly RunStatus[]> = {
@@ -29,14 +24,14 @@ type Action = RunControl | 'fork';
 export function RunControls({ run, onOpenRun }: { run: RunDetail; onOpenRun: (runId: string) => void }) {
   const queryClient = useQueryClient();
   const [pauseAsked, setPauseAsked] = useState(false);
-  const checkpoints = useQuery<{ checkpoints: Checkpoint[] }, ApiError>({
+  const checkpoints = useQuery<Checkpoint[], ApiError>({
     queryKey: ['checkpoints', run.id, run.last_seq],
-    queryFn: () => runtimeApi.runs.checkpoints(run.id),
+    queryFn: () => keelWeb.runs.checkpoints(run.id),
   });
-  const latest = checkpoints.data?.checkpoints.at(-1);
+  const latest = checkpoints.data?.at(-1);
   const act = useMutation<Run, ApiError, Action>({
     mutationFn: (action) =>
-      action === 'fork' ? runtimeApi.runs.fork(latest!.id) : runtimeApi.runs.control(run.id, action),
+      action === 'fork' ? keelWeb.runs.fork(latest!.id) : keelWeb.runs[action](run.id),
     onSuccess: (answer, action) => {
       setPauseAsked(action === 'pause' && answer.status === 'running');
       void queryClient.invalidateQueries({ queryKey: ['run', run.id] });

@@ -1,5 +1,5 @@
+import type { RunDetail } from '@keel/protocol/runtime';
 import { Badge } from '../../components/status.tsx';
-import type { RunDetail } from '../api/runtime-types.ts';
 import { formatCost, formatTokens } from '../format.ts';
 import { runLabel } from '../run-label.ts';
 import { Elapsed } from './elapsed.tsx';

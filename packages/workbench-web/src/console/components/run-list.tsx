@@ -1,9 +1,10 @@
+import type { RunPage, RunStatus } from '@keel/protocol/runtime';
+import { runStatuses } from '@keel/protocol/runtime/names';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ApiError } from '../../api/errors.ts';
 import { Badge, Empty, ErrorNote, Loading } from '../../components/status.tsx';
-import { runtimeApi } from '../api/runtime-client.ts';
-import { type RunPage, type RunStatus, runStatuses } from '../api/runtime-types.ts';
+import { keelWeb } from '../api/keel-web.ts';
 import { formatTokens, timeAgo } from '../format.ts';
 import { runLabel } from '../run-label.ts';
 
@@ -13,7 +14,7 @@ export function RunList({ selected, onOpen }: { selected: string | null; onOpen:
   const runs = useInfiniteQuery<RunPage, ApiError>({
     queryKey: ['runs', status],
     queryFn: ({ pageParam }) =>
-      runtimeApi.runs.list({
+      keelWeb.runs.list({
         limit: 20,
         ...(status ? { status } : {}),
         ...(pageParam ? { cursor: pageParam as string } : {}),

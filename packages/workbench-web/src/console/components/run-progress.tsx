@@ -1,4 +1,4 @@
-import type { RunDetail, Step } from '../api/runtime-types.ts';
+import type { RunDetail, Step } from '@keel/protocol/runtime';
 import { Elapsed } from './elapsed.tsx';
 
 /** The step a running run is in, if any. */

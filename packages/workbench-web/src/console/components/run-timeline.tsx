@@ -1,17 +1,17 @@
+import type {
+  CheckpointSummary,
+  Run,
+  RunDetail,
+  RunMetrics,
+  Step,
+  Timeline,
+  TimelineEntry,
+} from '@keel/protocol/runtime';
+import { finishedStatuses } from '@keel/protocol/runtime/names';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApiError } from '../../api/errors.ts';
 import { Badge, Empty, ErrorNote, Loading } from '../../components/status.tsx';
-import { runtimeApi } from '../api/runtime-client.ts';
-import {
-  type CheckpointSummary,
-  finishedStatuses,
-  type Run,
-  type RunDetail,
-  type RunMetrics,
-  type Step,
-  type Timeline,
-  type TimelineEntry,
-} from '../api/runtime-types.ts';
+import { keelWeb } from '../api/keel-web.ts';
 import { clockTime, formatDuration } from '../format.ts';
 import { ArtifactView } from './artifact-view.tsx';
 import { Elapsed } from './elapsed.tsx';
@@ -42,12 +42,12 @@ export default function RunTimeline({
   const active = !finishedStatuses.includes(run.status);
   const timeline = useQuery<Timeline, ApiError>({
     queryKey: ['timeline', run.id, run.last_seq, run.status],
-    queryFn: () => runtimeApi.runs.timeline(run.id),
+    queryFn: () => keelWeb.runs.timeline(run.id),
     placeholderData: (previous) => previous,
   });
   const metrics = useQuery<RunMetrics, ApiError>({
     queryKey: ['metrics', run.id, run.last_seq, run.status],
-    queryFn: () => runtimeApi.runs.metrics(run.id),
+    queryFn: () => keelWeb.runs.metrics(run.id),
     placeholderData: (previous) => previous,
     refetchInterval: active ? 5000 : false,
   });
@@ -141,7 +141,7 @@ function CheckpointRow({
 }) {
   const queryClient = useQueryClient();
   const fork = useMutation<Run, ApiError, void>({
-    mutationFn: () => runtimeApi.runs.fork(checkpoint.id),
+    mutationFn: () => keelWeb.runs.fork(checkpoint.id),
     onSuccess: (run) => {
       void queryClient.invalidateQueries({ queryKey: ['runs'] });
       onOpenRun(run.id);

@@ -1,3 +1,5 @@
+import type { Approval, RunDetail, ServerInfo, Step } from '@keel/protocol/runtime';
+import { finishedStatuses } from '@keel/protocol/runtime/names';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import type { ApiError } from '../../api/errors.ts';
@@ -5,15 +7,8 @@ import { Markdown } from '../../components/lazy.tsx';
 import { MessageBox } from '../../components/message-box.tsx';
 import { Empty, ErrorNote, Loading } from '../../components/status.tsx';
 import { TranscriptBlock } from '../../components/transcript-block.tsx';
+import { keelWeb } from '../api/keel-web.ts';
 import { type AgentItem, foldRunEvents, type RunItem, toolCatalogue } from '../api/run-transcript.ts';
-import { runtimeApi } from '../api/runtime-client.ts';
-import {
-  type Approval,
-  finishedStatuses,
-  type RunDetail,
-  type ServerInfo,
-  type Step,
-} from '../api/runtime-types.ts';
 import { formatTokens } from '../format.ts';
 import { agentOutcome } from '../run-label.ts';
 import { useRunEvents } from '../use-run-events.ts';
@@ -33,21 +28,21 @@ export function RunTranscript({ run, onOpenRun }: { run: RunDetail; onOpenRun: (
   // The server's tool catalogue, from the top bar's query (`/console/info`): fixed while the server lives.
   const info = useQuery<ServerInfo, ApiError>({
     queryKey: ['info'],
-    queryFn: runtimeApi.info,
+    queryFn: keelWeb.info,
     staleTime: Number.POSITIVE_INFINITY,
   });
   const catalogue = useMemo(() => toolCatalogue(info.data?.tools), [info.data]);
   const items = useMemo(() => foldRunEvents(records, catalogue, active), [records, catalogue, active]);
-  const approvals = useQuery<{ approvals: Approval[] }, ApiError>({
+  const approvals = useQuery<Approval[], ApiError>({
     queryKey: ['approvals', 'run', run.id],
-    queryFn: () => runtimeApi.approvals.list({ run_id: run.id, limit: 500 }),
+    queryFn: () => keelWeb.approvals.list({ run_id: run.id, limit: 500 }),
   });
   const byId = useMemo(
-    () => new Map((approvals.data?.approvals ?? []).map((approval) => [approval.id, approval])),
+    () => new Map((approvals.data ?? []).map((approval) => [approval.id, approval])),
     [approvals.data],
   );
   const send = useMutation<unknown, ApiError, string>({
-    mutationFn: (content) => runtimeApi.runs.input(run.id, content),
+    mutationFn: (content) => keelWeb.runs.input(run.id, content),
   });
   const step = currentStep(run);
   const lastText = items.findLast(

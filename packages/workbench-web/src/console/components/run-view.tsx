@@ -1,9 +1,10 @@
+import type { RunDetail } from '@keel/protocol/runtime';
+import { finishedStatuses } from '@keel/protocol/runtime/names';
 import { useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, lazy, Suspense, useState } from 'react';
 import type { ApiError } from '../../api/errors.ts';
 import { ErrorNote, Loading } from '../../components/status.tsx';
-import { runtimeApi } from '../api/runtime-client.ts';
-import { finishedStatuses, type RunDetail } from '../api/runtime-types.ts';
+import { keelWeb } from '../api/keel-web.ts';
 import { RunControls } from './run-controls.tsx';
 import { RunHeader } from './run-header.tsx';
 import { RunTranscript } from './run-transcript.tsx';
@@ -22,7 +23,7 @@ export default function RunView({ runId, onOpenRun }: { runId: string; onOpenRun
   const [tab, setTab] = useState<Tab>('transcript');
   const detail = useQuery<RunDetail, ApiError>({
     queryKey: ['run', runId],
-    queryFn: () => runtimeApi.runs.get(runId),
+    queryFn: () => keelWeb.runs.get(runId),
     // Status, usage and the current step, while the run can still change.
     refetchInterval: (query) => {
       const status = query.state.data?.status;

@@ -1,9 +1,10 @@
+import type { Task } from '@keel/protocol/runtime';
+import type { NewTask, TaskUpdate } from '@keel/web-client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import type { ApiError } from '../../api/errors.ts';
 import { ErrorNote } from '../../components/status.tsx';
-import { runtimeApi } from '../api/runtime-client.ts';
-import type { NewTask, Task, TaskUpdate } from '../api/runtime-types.ts';
+import { keelWeb } from '../api/keel-web.ts';
 import { useFieldErrors } from '../use-field-errors.tsx';
 
 const fields = ['name', 'branch_name'] as const;
@@ -39,9 +40,7 @@ export function TaskForm({
   const save = useMutation<Task, ApiError, NewTask | TaskUpdate>({
     // Creating, the body is always a whole NewTask (see `body` below).
     mutationFn: (body) =>
-      task
-        ? runtimeApi.tasks.update(task.id, body)
-        : runtimeApi.projects.createTask(projectId, body as NewTask),
+      task ? keelWeb.tasks.update(task.id, body) : keelWeb.projects.createTask(projectId, body as NewTask),
     onSuccess: (saved) => {
       if (task) {
         // The row shows the saved task at once, not the old one until the list is read again.

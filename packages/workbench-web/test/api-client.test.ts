@@ -1,7 +1,7 @@
-import { WorkbenchApiError, WorkbenchResponseError } from '@keel/workbench-client';
+import { WorkbenchApiError, WorkbenchResponseError, WorkbenchSocket } from '@keel/workbench-client';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { onUnauthorized } from '../src/api/auth.ts';
-import { api, fromClientError } from '../src/api/client.ts';
+import { api, fromClientError, translatingErrors, workbench } from '../src/api/client.ts';
 import { errorWords } from '../src/api/error-words.ts';
 import { ApiError } from '../src/api/errors.ts';
 
@@ -74,7 +74,7 @@ describe("the SPA's api over @keel/workbench-client", () => {
       updated_at: 'now',
     };
     answering(200, { todos: [] });
-    expect(await api.tasks.reorderTodos('task_1', [])).toEqual({ todos: [] });
+    expect(await api.tasks.reorderTodos('task_1', [])).toEqual([]);
     answering(204, null);
     expect(await api.projects.remove('p1')).toBeUndefined();
     // An answer its schema does not describe is not shown as if it were right.
@@ -102,5 +102,56 @@ describe("the SPA's api over @keel/workbench-client", () => {
     ).toMatchObject({
       code: 'UNEXPECTED_ANSWER',
     });
+  });
+
+  test("every REST method of the client, none written again here, answers a refusal as the SPA's ApiError", async () => {
+    const asked = answering(409, { error: { code: 'TASK_BUSY', message: 'busy' } });
+    // These follow over the WebSocket (the app uses its one socket instead): not REST calls.
+    const following = ['socket', 'tasks.watch', 'tasks.waitFor', 'sessions.subscribe', 'sessions.waitFor'];
+    const methods = (client: object) =>
+      Object.entries(client).flatMap(([name, value]) =>
+        typeof value === 'function'
+          ? [[name, value]]
+          : Object.entries(value as object).map(([method, call]) => [`${name}.${method}`, call]),
+      ) as [string, (...args: string[]) => unknown][];
+    const calls = methods(api);
+    // The SPA's api is the client's every method, by the same names.
+    expect(calls.map(([name]) => name)).toEqual(methods(workbench).map(([name]) => name));
+    const rest = calls.filter(([name]) => !following.includes(name));
+    expect(rest.length).toBeGreaterThan(70);
+    for (const [name, call] of rest) {
+      const failure = await Promise.resolve(call('a1', 'b2', 'c3')).catch((error: unknown) => error);
+      expect([name, failure]).toEqual([name, expect.any(ApiError)]);
+      expect([name, failure]).toMatchObject([name, { status: 409, code: 'TASK_BUSY' }]);
+    }
+    expect(asked).toHaveLength(rest.length);
+    // An answer that is no promise comes back as it is.
+    expect(api.socket()).toBeInstanceOf(WorkbenchSocket);
+  });
+
+  test('the translating layer: throws and rejections translated, `this` kept, a method the same at every read', async () => {
+    const resource = {
+      base: 2,
+      twice(n: number) {
+        return this.base * n;
+      },
+      async later(n: number) {
+        if (n < 0) throw new Error('negative');
+        return n;
+      },
+      now(): never {
+        throw new Error('at once');
+      },
+    };
+    const client = translatingErrors(
+      { resource },
+      (error) => new Error(`translated: ${(error as Error).message}`),
+    );
+    expect(client.resource.twice(3)).toBe(6);
+    expect(await client.resource.later(1)).toBe(1);
+    await expect(client.resource.later(-1)).rejects.toThrow('translated: negative');
+    expect(() => client.resource.now()).toThrow('translated: at once');
+    expect(client.resource.twice).toBe(client.resource.twice);
+    expect(api.settings.check).toBe(api.settings.check);
   });
 });

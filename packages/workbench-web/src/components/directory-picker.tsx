@@ -25,7 +25,7 @@ export function DirectoryPicker(props: {
   const setPath = (next: string | undefined) => setPlace({ path: next, offset: 0 });
   const listing = useQuery<DirectoryListing, ApiError>({
     queryKey: ['directories', path ?? '~', offset],
-    queryFn: () => api.directories.list(path, offset),
+    queryFn: () => api.directories.list({ path, offset }),
     retry: false,
   });
   const here = listing.data;

@@ -38,7 +38,7 @@ export function useFilePatch(
     let live = true;
     let pending = cache.pending.get(key);
     if (!pending) {
-      pending = api.tasks.fileDiff(taskId, repository, path).then(
+      pending = api.tasks.fileDiff(taskId, { repository, path }).then(
         (patch) => void cache.done.set(key, { patch }),
         (error: unknown) => void cache.done.set(key, { error: asApiError(error) }),
       );

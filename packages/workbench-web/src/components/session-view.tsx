@@ -40,7 +40,7 @@ export function useSessionLog(sessionId: string, onEntry?: (entry: LogEntry) => 
         let after = 0;
         let replayed: LogEntry[] = [];
         for (;;) {
-          const page = await api.sessions.logs(sessionId, after);
+          const page = await api.sessions.logs(sessionId, { after, limit: 1000 });
           replayed = mergeEntries(replayed, page.entries);
           after = Math.max(after, page.next_cursor);
           if (!page.has_more || page.entries.length === 0) break;

@@ -24,7 +24,7 @@ export function TaskImageThumb({
     const controller = new AbortController();
     let objectUrl: string | null = null;
     api.tasks
-      .image(taskId, index, controller.signal)
+      .image(taskId, index, { signal: controller.signal })
       .then((bytes) => {
         objectUrl = URL.createObjectURL(bytes);
         setUrl(objectUrl);

@@ -13,7 +13,7 @@ import { Empty, ErrorNote, invalidBy, Loading } from '../components/status.tsx';
 export default function ConversationsPage() {
   const conversations = useQuery<Conversation[], ApiError>({
     queryKey: ['conversations'],
-    queryFn: api.conversations.list,
+    queryFn: () => api.conversations.list(),
   });
   const projects = useQuery<Project[], ApiError>({ queryKey: ['projects'], queryFn: api.projects.list });
   const projectName = (id: string | null) =>

@@ -58,7 +58,10 @@ export default function ProjectPage() {
       }),
     [id, queryClient],
   );
-  const tasks = useQuery<Task[], ApiError>({ queryKey: ['tasks', id], queryFn: () => api.tasks.list(id) });
+  const tasks = useQuery<Task[], ApiError>({
+    queryKey: ['tasks', id],
+    queryFn: () => api.tasks.list({ projectId: id }),
+  });
   const [selected, setSelected] = useState<{ repository: string; layer: KnowledgeLayer } | null>(null);
   const [watching, setWatching] = useState<string | null>(null);
 

@@ -8,7 +8,7 @@ import { SkillEditor } from './skills/skill-editor.tsx';
 
 /** The skill library: the list on the left, the chosen skill (or a new one) on the right (`?skill=<id>`). */
 export default function SkillsPage() {
-  const skills = useQuery<Skill[], ApiError>({ queryKey: ['skills'], queryFn: api.skills.list });
+  const skills = useQuery<Skill[], ApiError>({ queryKey: ['skills'], queryFn: () => api.skills.list() });
   const [params, setParams] = useSearchParams();
   const selected = params.get('skill');
   const choose = (id: string | null) => setParams(id ? { skill: id } : {});

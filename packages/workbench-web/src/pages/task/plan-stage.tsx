@@ -12,7 +12,7 @@ import { storeTask, useRefreshOnFinish, useTaskAction } from './task-actions.ts'
 
 export function PlanStage({ task }: { task: Task }) {
   const can = (action: string) => task.allowed_actions.includes(action);
-  const plan = useTaskAction<string | undefined>(task, (message) => api.tasks.plan(task.id, message));
+  const plan = useTaskAction<{ message?: string }>(task, (body) => api.tasks.plan(task.id, body));
   const lock = useTaskAction(task, () => api.tasks.lockPlan(task.id));
   const refresh = useRefreshOnFinish(task);
   // The plan session as its view last saw it: a turn that ended without a plan (stopped, failed) lets the
@@ -73,7 +73,7 @@ export function PlanStage({ task }: { task: Task }) {
                 type="button"
                 className="button-primary"
                 disabled={!can('plan') || plan.isPending}
-                onClick={() => plan.mutate(undefined)}
+                onClick={() => plan.mutate({})}
               >
                 Draft the plan
               </button>
@@ -139,7 +139,7 @@ export function PlanStage({ task }: { task: Task }) {
               onSend={(message) => {
                 queueMessage.reset();
                 if (turnRunning && task.plan_session_id) queueMessage.mutate(message);
-                else plan.mutate(message);
+                else plan.mutate({ message });
               }}
             />
           )}

@@ -11,7 +11,7 @@ import { ErrorNote, Loading } from '../../components/status.tsx';
  * one version with the one before it.
  */
 export function PlanVersions({ task }: { task: Task }) {
-  const versions = useQuery<{ versions: PlanVersion[] }, ApiError>({
+  const versions = useQuery<PlanVersion[], ApiError>({
     // A new version changes the task (its plan and updated_at): the list is read again then.
     queryKey: ['plan-versions', task.id, task.updated_at],
     queryFn: () => api.tasks.planVersions(task.id),
@@ -21,11 +21,11 @@ export function PlanVersions({ task }: { task: Task }) {
   const [shown, setShown] = useState<number | null>(null);
   const diff = useQuery<PlanDiff, ApiError>({
     queryKey: ['plan-diff', task.id, shown],
-    queryFn: () => api.tasks.planDiff(task.id, (shown ?? 2) - 1, shown ?? 2),
+    queryFn: () => api.tasks.planDiff(task.id, { from: (shown ?? 2) - 1, to: shown ?? 2 }),
     enabled: shown !== null && shown > 1,
   });
   if (task.plan === null) return null;
-  const list = [...(versions.data?.versions ?? [])].reverse();
+  const list = [...(versions.data ?? [])].reverse();
   return (
     <section className="plan-versions" aria-labelledby={`plan-versions-${task.id}`}>
       <h3 id={`plan-versions-${task.id}`}>Versions</h3>

@@ -22,7 +22,7 @@ export function ReviewStage({ task }: { task: Task }) {
   });
   // The viewer's code loads alongside the diff, not after it.
   useEffect(preloadDiffViewer, []);
-  const message = useTaskAction<string | undefined>(task, (text) => api.tasks.commitMessage(task.id, text));
+  const message = useTaskAction<{ message?: string }>(task, (body) => api.tasks.commitMessage(task.id, body));
   const submit = useTaskAction<{ title?: string }>(task, (input) => api.tasks.submitMr(task.id, input));
   const refresh = useRefreshOnFinish(task);
   // The review session as its view last saw it: a turn that ended without a message lets the user ask again.
@@ -101,7 +101,7 @@ export function ReviewStage({ task }: { task: Task }) {
               type="button"
               className="button-secondary"
               disabled={!can('commit_message') || message.isPending}
-              onClick={() => message.mutate(undefined)}
+              onClick={() => message.mutate({})}
             >
               Write the commit message
             </button>
@@ -112,7 +112,7 @@ export function ReviewStage({ task }: { task: Task }) {
             disabled={!can('commit_message')}
             pending={message.isPending}
             error={message.error}
-            onSend={(text) => message.mutate(text)}
+            onSend={(text) => message.mutate({ message: text })}
           />
           {task.state === 'DONE' ? null : (
             <form

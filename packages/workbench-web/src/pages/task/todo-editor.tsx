@@ -12,13 +12,14 @@ import { ErrorNote, invalidBy } from '../../components/status.tsx';
  */
 export function useTodoEdits(task: Task) {
   const queryClient = useQueryClient();
-  const onSuccess = (answer: { todos: Todo[] }) => {
+  // Adding and editing answer `{todo, todos}`, removing and reordering the list itself.
+  const onList = (todos: Todo[]) => {
     queryClient.setQueryData<Task>(['task', task.id], (current) =>
       current
         ? {
             ...current,
             // The list answers todos without their tokens: kept from the task until it is read again.
-            todos: answer.todos.map((todo) => ({
+            todos: todos.map((todo) => ({
               ...todo,
               usage: current.todos.find((known) => known.id === todo.id)?.usage ?? null,
             })),
@@ -29,19 +30,19 @@ export function useTodoEdits(task: Task) {
   };
   const add = useMutation<{ todos: Todo[] }, ApiError, { title: string; description: string }>({
     mutationFn: (input) => api.tasks.addTodo(task.id, input),
-    onSuccess,
+    onSuccess: (answer) => onList(answer.todos),
   });
   const edit = useMutation<{ todos: Todo[] }, ApiError, { id: string; patch: TodoPatch }>({
     mutationFn: ({ id, patch }) => api.tasks.editTodo(task.id, id, patch),
-    onSuccess,
+    onSuccess: (answer) => onList(answer.todos),
   });
-  const remove = useMutation<{ todos: Todo[] }, ApiError, string>({
+  const remove = useMutation<Todo[], ApiError, string>({
     mutationFn: (id) => api.tasks.removeTodo(task.id, id),
-    onSuccess,
+    onSuccess: onList,
   });
-  const reorder = useMutation<{ todos: Todo[] }, ApiError, string[]>({
+  const reorder = useMutation<Todo[], ApiError, string[]>({
     mutationFn: (order) => api.tasks.reorderTodos(task.id, order),
-    onSuccess,
+    onSuccess: onList,
   });
   /** Moves the todo at `index` one place up (-1) or down (+1). */
   const move = (index: number, by: -1 | 1) => {

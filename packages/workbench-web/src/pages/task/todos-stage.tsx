@@ -10,7 +10,7 @@ import { TodoOrigin } from './todo-origin.tsx';
 
 export function TodosStage({ task }: { task: Task }) {
   const can = (action: string) => task.allowed_actions.includes(action);
-  const adjust = useTaskAction<string | undefined>(task, (message) => api.tasks.todo(task.id, message));
+  const adjust = useTaskAction<{ message?: string }>(task, (body) => api.tasks.todo(task.id, body));
   const start = useTaskAction(task, () => api.tasks.startCoding(task.id));
   const refresh = useRefreshOnFinish(task);
   // The list is edited by hand while it waits for coding and no AI turn is adjusting it.
@@ -133,7 +133,7 @@ export function TodosStage({ task }: { task: Task }) {
             disabled={!can('todo')}
             pending={adjust.isPending}
             error={adjust.error}
-            onSend={(message) => adjust.mutate(message)}
+            onSend={(message) => adjust.mutate({ message })}
           />
         </div>
         <div>

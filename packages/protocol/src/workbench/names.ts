@@ -62,12 +62,15 @@ export const toolKinds = [
 ] as const;
 export type ToolKind = (typeof toolKinds)[number];
 
-// How a call of a runtime tool is shown, by the kind its traits declare (`ToolTraits.kind`,
-// `@keel/protocol/runtime/names`' toolTraitKinds): the one table the workbench's Keel runner and keel-web's
-// console both read.
-const toolKindOfTraitKind: Readonly<Record<string, ToolKind>> = {
+// How a tool call is shown, by the kind it declares: a runtime tool's traits (`ToolTraits.kind`,
+// `@keel/protocol/runtime/names`' toolTraitKinds) or an ACP agent's `tool_call.kind` (the traits' kinds are
+// ACP's, plus `agent`). The one table the workbench's runners and keel-web's console read.
+const toolKindOfDeclaredTable: Readonly<Record<string, ToolKind>> = {
   read: 'file_read',
   edit: 'file_edit',
+  // Deleting or moving a file (ACP) changes the workspace as surely as an edit.
+  delete: 'file_edit',
+  move: 'file_edit',
   search: 'search',
   execute: 'command',
   fetch: 'web',
@@ -75,6 +78,13 @@ const toolKindOfTraitKind: Readonly<Record<string, ToolKind>> = {
   agent: 'other',
   other: 'other',
 };
+
+/** The kind a tool call is shown as from the kind it declares (none, or one not known here: 'other'). */
+export function toolKindOfDeclared(declared: string | null | undefined): ToolKind {
+  return declared != null && Object.hasOwn(toolKindOfDeclaredTable, declared)
+    ? (toolKindOfDeclaredTable[declared] ?? 'other')
+    : 'other';
+}
 
 /**
  * How a call of the runtime's tool `toolName` is shown, from the kind its traits declare (`traitKind`;
@@ -86,10 +96,7 @@ const toolKindOfTraitKind: Readonly<Record<string, ToolKind>> = {
  * toolKindOfRuntimeTool('mcp_call', undefined); // 'mcp'
  */
 export function toolKindOfRuntimeTool(toolName: string, traitKind: string | undefined): ToolKind {
-  const kind =
-    traitKind !== undefined && Object.hasOwn(toolKindOfTraitKind, traitKind)
-      ? (toolKindOfTraitKind[traitKind] ?? 'other')
-      : 'other';
+  const kind = toolKindOfDeclared(traitKind);
   if (kind !== 'other') return kind;
   if (toolName.startsWith('todo_')) return 'todo';
   if (toolName.startsWith('mcp_')) return 'mcp';

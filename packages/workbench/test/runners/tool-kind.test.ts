@@ -1,4 +1,4 @@
-import { toolKindOfRuntimeTool } from '@keel/protocol/workbench/names';
+import { toolKindOfDeclared, toolKindOfRuntimeTool } from '@keel/protocol/workbench/names';
 import { createCodingTools, type ToolTraits } from '@keel/runtime';
 import { describe, expect, test } from 'vitest';
 import { toolKindOf } from '../../src/runners/index.ts';
@@ -92,5 +92,23 @@ describe('readOnlyTools', () => {
       const traits = tools.traitsOf(name);
       expect([name, traits.writesFiles ?? false, traits.runsCommands ?? false]).toEqual([name, false, false]);
     }
+  });
+});
+
+describe('toolKindOfDeclared: the one table of declared kinds, runtime traits and ACP alike', () => {
+  test.each([
+    ['read', 'file_read'],
+    ['edit', 'file_edit'],
+    ['delete', 'file_edit'],
+    ['move', 'file_edit'],
+    ['execute', 'command'],
+    ['search', 'search'],
+    ['fetch', 'web'],
+    ['think', 'other'],
+    ['switch_mode', 'other'],
+    ['toString', 'other'],
+    [null, 'other'],
+  ])('%s is shown as %s', (declared, kind) => {
+    expect(toolKindOfDeclared(declared)).toBe(kind);
   });
 });

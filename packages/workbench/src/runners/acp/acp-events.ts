@@ -6,19 +6,9 @@ import type {
   ToolCallLocation,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
+import { toolKindOfDeclared } from '@keel/protocol/workbench';
 import type { PathGuard } from '@keel/runtime';
 import type { RunnerEvent, ToolKind } from '../contract.ts';
-
-const kindOfAcp: Readonly<Record<string, ToolKind>> = {
-  read: 'file_read',
-  edit: 'file_edit',
-  // Deleting or moving a file changes the workspace as surely as an edit.
-  delete: 'file_edit',
-  move: 'file_edit',
-  execute: 'command',
-  search: 'search',
-  fetch: 'web',
-};
 
 interface ToolState {
   id: string;
@@ -150,7 +140,7 @@ export class AcpEventMapper {
   #kindOf(tool: ToolState): ToolKind {
     if (this.#mcpPrefixes.some((prefix) => tool.name.startsWith(prefix))) return 'mcp';
     if (tool.acpKind === 'think' && tool.name.startsWith('todo')) return 'todo';
-    return kindOfAcp[tool.acpKind ?? 'other'] ?? 'other';
+    return toolKindOfDeclared(tool.acpKind);
   }
 
   /** The file the call touches, relative to the workdir: its first location, else a path in its input. */

@@ -3,8 +3,10 @@
 // bound), 100 runs appending at once (what a busy server does: the group commit writes them together), and
 // one run with appends in flight. Then fan-out wake-ups and a paged replay of the run's events.
 // The many-runs case is measured a few times (KEEL_BENCH_ROUNDS, default 3) and its median printed, beside
-// the median of a raw loop of the same shape (a transaction per 100 rows, one row for each of 100 runs), and
-// of that loop into a table without the (run_id, seq) index, which is what the shape pays for.
+// the median of a raw loop of the same shape (a transaction per 100 rows, one row for each of 100 runs)
+// into a table keyed like the store's events were before segments (the reference the target is held
+// against), of that loop into a table without the (run_id, seq) index, which is what that shape pays for,
+// and into the store's own shape: rows in append order, each run's found by segment (migrations.ts, 9).
 //   target: ≥ 50,000 appends/s, every event stored before anyone sees it.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,6 +27,7 @@ async function rawInserts(): Promise<{
   oneTransaction: number;
   manyRuns: number;
   manyRunsUnindexed: number;
+  manyRunsSegments: number;
 }> {
   const dir = await mkdtemp(join(tmpdir(), 'keel-bench-raw-'));
   const db = openSqlite(join(dir, 'raw.db'), [
@@ -33,13 +36,34 @@ async function rawInserts(): Promise<{
     // The same without the index that finds a run's events: what that index costs the many-runs shape.
     `CREATE TABLE unindexed (id TEXT PRIMARY KEY, run_id TEXT NOT NULL, seq INTEGER NOT NULL,
        type TEXT NOT NULL, data TEXT NOT NULL, created_at TEXT NOT NULL)`,
+    // The store's shape: a run's segment is the rowid of its first event, renewed every 4096 rows.
+    `CREATE TABLE segmented (rid INTEGER PRIMARY KEY, seg INTEGER NOT NULL, seq INTEGER NOT NULL,
+       id TEXT NOT NULL, run_id TEXT NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
+       created_at TEXT NOT NULL);
+     CREATE UNIQUE INDEX segmented_seq ON segmented (seg, seq)`,
   ]);
   try {
     const insert = db.prepare('INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)');
     const insertUnindexed = db.prepare('INSERT INTO unindexed VALUES (?, ?, ?, ?, ?, ?)');
+    const insertSegmented = db.prepare('INSERT INTO segmented VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const segments = new Map<string, number>();
     let id = 0;
-    const row = (runId: string, seq: number, i: number, statement = insert) =>
-      statement.run(
+    const row = (runId: string, seq: number, i: number, statement = insert) => {
+      if (statement === insertSegmented) {
+        const rid = id + 1;
+        if (rid - (segments.get(runId) ?? -Infinity) >= 4096) segments.set(runId, rid);
+        return statement.run(
+          rid,
+          segments.get(runId)!,
+          seq,
+          `evt_${String(id++).padStart(26, '0')}`,
+          runId,
+          'text_delta',
+          JSON.stringify(event(i)),
+          new Date().toISOString(),
+        );
+      }
+      return statement.run(
         `evt_${String(id++).padStart(26, '0')}`,
         runId,
         seq,
@@ -47,6 +71,7 @@ async function rawInserts(): Promise<{
         JSON.stringify(event(i)),
         new Date().toISOString(),
       );
+    };
     let started = performance.now();
     for (let i = 0; i < count; i++) row('run_autocommit', i + 1, i);
     const autocommit = perSecond(count, performance.now() - started);
@@ -75,7 +100,9 @@ async function rawInserts(): Promise<{
     };
     const manyRuns = manyRunsInto(insert);
     const manyRunsUnindexed = manyRunsInto(insertUnindexed);
-    return { autocommit, oneTransaction, manyRuns, manyRunsUnindexed };
+    id = 0;
+    const manyRunsSegments = manyRunsInto(insertSegmented);
+    return { autocommit, oneTransaction, manyRuns, manyRunsUnindexed, manyRunsSegments };
   } finally {
     db.close();
     await rm(dir, { recursive: true, force: true });
@@ -112,6 +139,18 @@ report({
   bench: 'event_append_reference',
   figure: `the same, without the (run_id, seq) index (median of ${rounds})`,
   value: raw.manyRunsUnindexed,
+  unit: 'rows/s',
+  reference: manyRunsRef,
+});
+// The store's own shape: what it costs over the raw loop is its bookkeeping (promises, cursors, segments).
+const segmentsRef = {
+  name: `raw node:sqlite insert loop of the store's shape (segments), ${writers} rows of ${writers} runs`,
+  value: raw.manyRunsSegments,
+};
+report({
+  bench: 'event_append_reference',
+  figure: `the same, into the store's shape: append order, runs found by segment (median of ${rounds})`,
+  value: raw.manyRunsSegments,
   unit: 'rows/s',
   reference: manyRunsRef,
 });
@@ -161,6 +200,7 @@ for (const { name, store, cleanup } of await benchStores()) {
         rounds: concurrent.map(Math.round),
         ratio_to_autocommit: Number((median(concurrent) / autocommitRef.value).toFixed(2)),
         ratio_to_one_transaction: Number((median(concurrent) / batchRef.value).toFixed(2)),
+        ratio_to_raw_segments: Number((median(concurrent) / segmentsRef.value).toFixed(2)),
         // Commits seen by one run's subscriber: one per batch of appends.
         subscriber_wakeups: wakeups,
       },

@@ -143,21 +143,37 @@ describe('SQLite group commit', () => {
     }
   });
 
-  test('reserving numbers finds each run of a batch by its key, however many runs the table holds', () => {
+  test('where runs stand, and their events, are found by key however many runs there are', () => {
     const db = openSqlite(path);
     try {
-      // Many runs, and the statistics that tell the planner so.
+      // Many runs with segments, and the statistics that tell the planner so.
       db.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
                INSERT INTO runs (id, status, workdir, prompt, created_at, updated_at)
                SELECT 'run_' || i, 'queued', '/w', 'p', '', '' FROM n;
+               WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
+               INSERT INTO run_segments (run_id, first_seq, seg) SELECT 'run_' || i, 1, i FROM n;
                ANALYZE;`);
-      const { bumpSeqs } = prepareStatements(db);
-      const plan = db.prepare(`EXPLAIN QUERY PLAN ${bumpSeqs.sourceSQL}`).all({ now: '', counts: '{}' }) as {
-        detail: string;
-      }[];
-      const steps = plan.map((step) => step.detail);
-      expect(steps.some((detail) => /^SEARCH runs USING .*\(id=\?\)/.test(detail))).toBe(true);
-      expect(steps.some((detail) => /^SCAN runs\b/.test(detail))).toBe(false);
+      const { eventCursors, listEventTexts, listEvents } = prepareStatements(db);
+      const planOf = (statement: typeof eventCursors, params: Record<string, string | number>) =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${statement.sourceSQL}`).all(params) as { detail: string }[]).map(
+          (step) => step.detail,
+        );
+      const cursors = planOf(eventCursors, { ids: '[]' });
+      expect(cursors.some((detail) => /^SEARCH r USING .*\(id=\?\)/.test(detail))).toBe(true);
+      expect(
+        cursors.some((detail) => /^SEARCH c USING PRIMARY KEY \(run_id=\? AND first_seq=\?\)/.test(detail)),
+      ).toBe(true);
+      for (const plan of [
+        cursors,
+        planOf(listEvents, { run_id: 'run_1', after: 0, limit: 10 }),
+        planOf(listEventTexts, { run_id: 'run_1', after: 0, limit: 10 }),
+      ]) {
+        // No table walked whole, and no page of events sorted: segments and events are read in key order.
+        expect(plan.some((detail) => /^SCAN (runs|r|run_segments|s|run_events|e)\b/.test(detail))).toBe(
+          false,
+        );
+        expect(plan.some((detail) => /TEMP B-TREE/.test(detail))).toBe(false);
+      }
     } finally {
       db.close();
     }

@@ -2,6 +2,7 @@ import { RunNotFoundError } from '../../errors/index.ts';
 import type { ControlKind, RunEventRecord, RunEventText } from '../contract.ts';
 import { newId } from '../ids.ts';
 import { immediate, type SqliteContext, stamp } from './context.ts';
+import { type CursorState, forgetCursors, keepCursors, readCursors } from './event-cursors.ts';
 import { type Row, toEventRecord } from './rows.ts';
 import { notWhileEnded } from './run-queries.ts';
 
@@ -15,10 +16,20 @@ export interface EventToAppend {
 }
 
 /**
+ * Events per segment, across all runs: a run starts a new segment once this many events (of any run) were
+ * stored since its current one began. The segments being written then span about this many entries of the
+ * (seg, seq) index, a few pages that every commit rewrites whatever the number of runs; a run's page of
+ * 1000 events read back touches 1000 × runs ÷ this many segments (about 25 with 100 runs at once).
+ */
+export const eventsPerSegment = 4096;
+
+/**
  * Writes a batch of events in one `BEGIN IMMEDIATE` transaction (a group commit), whichever runs they belong
- * to: one statement reserves every run's sequence numbers, then the events are inserted in batch order, each
- * run's taking its next numbers. Returns, per event, its seq, or RunNotFoundError for an unknown run (the
- * others are still written). A failure of the transaction itself throws, writing nothing.
+ * to: where every run of the batch stands is read under the write lock (event-cursors.ts: one statement, or
+ * the cursors this connection wrote last while nobody else committed since), then the events are inserted
+ * in batch order, each run's taking its next numbers; writers in other processes are ordered by the lock.
+ * Returns, per event, its seq, or RunNotFoundError for an unknown run (the others are still written). A
+ * failure of the transaction itself throws, writing nothing.
  */
 export function appendEvents(
   ctx: SqliteContext,
@@ -27,28 +38,43 @@ export function appendEvents(
   const now = ctx.now();
   const timestamp = now.toISOString();
   const time = now.getTime();
-  const counts = new Map<string, number>();
-  for (const event of batch) counts.set(event.runId, (counts.get(event.runId) ?? 0) + 1);
+  const runIds = [...new Set(batch.map((event) => event.runId))];
   const results: (number | RunNotFoundError)[] = new Array(batch.length);
-  immediate(ctx, () => {
-    const reserved = ctx.sql.bumpSeqs.all({
-      now: timestamp,
-      counts: JSON.stringify(Object.fromEntries(counts)),
-    }) as { id: string; last_seq: number }[];
-    // Each run's next number: the first of those just reserved for it.
-    const next = new Map<string, number>();
-    for (const row of reserved) next.set(row.id, row.last_seq - counts.get(row.id)! + 1);
-    batch.forEach((event, index) => {
-      const seq = next.get(event.runId);
-      if (seq === undefined) {
-        results[index] = new RunNotFoundError(event.runId);
-        return;
-      }
-      next.set(event.runId, seq + 1);
-      ctx.sql.insertEvent.run(newId('evt', time), event.runId, seq, event.type, event.data, timestamp);
-      results[index] = seq;
+  let state: CursorState;
+  try {
+    state = immediate(ctx, () => {
+      const read = readCursors(ctx, runIds);
+      batch.forEach((event, index) => {
+        const run = read.runs.get(event.runId);
+        if (!run) {
+          results[index] = new RunNotFoundError(event.runId);
+          return;
+        }
+        const rid = ++read.lastRid;
+        const seq = ++run.seq;
+        if (run.seg === null || rid - run.seg >= eventsPerSegment) {
+          run.seg = rid;
+          ctx.sql.insertSegment.run(event.runId, seq, rid);
+        }
+        ctx.sql.insertEvent.run(
+          rid,
+          run.seg,
+          seq,
+          newId('evt', time),
+          event.runId,
+          event.type,
+          event.data,
+          timestamp,
+        );
+        results[index] = seq;
+      });
+      return read;
     });
-  });
+  } catch (error) {
+    forgetCursors(ctx);
+    throw error;
+  }
+  keepCursors(ctx, state);
   return results;
 }
 

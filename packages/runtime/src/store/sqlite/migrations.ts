@@ -177,4 +177,37 @@ export const migrations: string[] = [
    CREATE INDEX run_checkpoints_whole ON run_checkpoints (run_id, id) WHERE whole = 1;`,
   // The worker that ran each step (`keel runs show`): null for steps recorded before.
   `ALTER TABLE run_steps ADD COLUMN worker_id TEXT;`,
+  // Events in segments (event-queries.ts): the rows in append order (rid), each run's events found through
+  // its segments. A segment is a run of consecutive events of one run; its key `seg` is the rid of its first
+  // event, so the segments being written sit together at the end of the (seg, seq) index and a commit of
+  // 100 runs' events writes a few of its pages, not one per run as (run_id, seq) did. Appends no longer
+  // touch the run's row: `runs.last_seq` is left as it was, and a run's cursor is read from its newest
+  // segment. Existing events are copied in (run_id, seq) order, one segment per run. No foreign key on the
+  // hot table: appends check the run in the statement that reads its cursor, and runs are never deleted.
+  `CREATE TABLE run_events_by_segment (
+     rid INTEGER PRIMARY KEY,
+     seg INTEGER NOT NULL,
+     seq INTEGER NOT NULL,
+     id TEXT NOT NULL,
+     run_id TEXT NOT NULL,
+     type TEXT NOT NULL,
+     data TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   INSERT INTO run_events_by_segment (rid, seg, seq, id, run_id, type, data, created_at)
+     SELECT row_number() OVER everything,
+            row_number() OVER everything - row_number() OVER (PARTITION BY run_id ORDER BY seq) + 1,
+            seq, id, run_id, type, data, created_at
+     FROM run_events WINDOW everything AS (ORDER BY run_id, seq);
+   DROP TABLE run_events;
+   ALTER TABLE run_events_by_segment RENAME TO run_events;
+   CREATE UNIQUE INDEX run_events_segment ON run_events (seg, seq);
+   CREATE TABLE run_segments (
+     run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+     first_seq INTEGER NOT NULL,
+     seg INTEGER NOT NULL,
+     PRIMARY KEY (run_id, first_seq)
+   ) WITHOUT ROWID;
+   INSERT INTO run_segments (run_id, first_seq, seg)
+     SELECT run_id, seq, seg FROM run_events WHERE rid = seg;`,
 ];

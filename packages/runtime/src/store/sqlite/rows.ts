@@ -59,7 +59,8 @@ export function toRun(row: Row): Run {
     input: json<JsonObject>(row.input),
     result: jsonOrNull<JsonValue>(row.result),
     error: jsonOrNull<ErrorObject>(row.error),
-    last_seq: row.last_seq as number,
+    // Read from the run's events (statements.ts, `run`): appends do not rewrite the run's row.
+    last_seq: row.events_last_seq as number,
     attempt: row.attempt as number,
     forked_from: jsonOrNull<{ run_id: string; checkpoint_id: string }>(row.forked_from),
     lease_owner: textOrNull(row.lease_owner),
@@ -73,10 +74,15 @@ export function toRun(row: Row): Run {
     parent_run_id: textOrNull(row.parent_run_id),
     agent: jsonOrNull<RunAgent>(row.agent),
     created_at: text(row.created_at),
-    updated_at: text(row.updated_at),
+    updated_at: later(text(row.updated_at), textOrNull(row.events_updated_at)),
     started_at: textOrNull(row.started_at),
     ended_at: textOrNull(row.ended_at),
   };
+}
+
+/** The later of two ISO 8601 UTC timestamps (they sort as text). */
+function later(a: string, b: string | null): string {
+  return b !== null && b > a ? b : a;
 }
 
 export function toEventRecord(row: Row): RunEventRecord {

@@ -79,9 +79,9 @@ export class SqliteRunStore implements RunStore {
     // Preparing reads the schema, which can meet another process converting the file.
     const sql = retryWhileBusy(() => prepareStatements(db));
     this.#ctx = { db, sql, now: options.now ?? (() => new Date()) };
-    // A longer interval between checkpoints than SQLite's 1000 pages: many runs appending at once rewrite
-    // each run's index page in every commit, so a longer interval copies that page to the database once
-    // for more commits, and syncs the files less often (decisions/2026-11-23-event-append-and-replay.md).
+    // A longer interval between checkpoints than SQLite's 1000 pages: appends rewrite the same few pages
+    // (the events' last, the open segments') commit after commit; a longer interval copies each once for
+    // more commits, and syncs less often (decisions/2026-11-23-event-append-and-replay.md).
     db.exec(`PRAGMA wal_autocheckpoint = ${walCheckpointPages}`);
     this.#watch = new SqliteRunWatch(sql.watchRuns, options.pollMs ?? 100);
     this.#appender = new SqliteEventAppender(

@@ -7,6 +7,20 @@ import { prepareStatement } from './prepare-statement.ts';
 
 const finished = finishedStatuses.map((status) => `'${status}'`).join(', ');
 
+// Appends do not rewrite the run's row (migrations.ts, entry 9): a run's cursor is its newest segment's
+// last seq, and it was last updated by its own changes or its last event, whichever came later.
+const newestSegment = `(SELECT s.seg FROM run_segments s WHERE s.run_id = runs.id
+                        ORDER BY s.first_seq DESC LIMIT 1)`;
+const runLastSeq = `coalesce((SELECT max(e.seq) FROM run_events e WHERE e.seg = ${newestSegment}), 0)`;
+const runLastEventAt = `(SELECT e.created_at FROM run_events e WHERE e.seg = ${newestSegment}
+                         ORDER BY e.seq DESC LIMIT 1)`;
+/** The first seq of the run's segment holding `seq` (0 before any): a page of events starts there. */
+const segmentHolding = (seq: string) =>
+  `coalesce((SELECT first_seq FROM run_segments WHERE run_id = $run_id AND first_seq <= ${seq}
+             ORDER BY first_seq DESC LIMIT 1), 0)`;
+/** What a statement returning a run selects: its row, its cursor and its last event's time (rows.ts). */
+const run = `*, ${runLastSeq} AS events_last_seq, ${runLastEventAt} AS events_updated_at`;
+
 const sql = {
   begin: 'BEGIN IMMEDIATE',
   beginRead: 'BEGIN',
@@ -17,10 +31,10 @@ const sql = {
                 parent_run_id, agent_id, agent, created_at, updated_at, started_at, ended_at)
               VALUES ($id, $status, $session_id, $workdir, $prompt, $workflow, $input, $forked_from,
                 $parent_run_id, $agent_id, $agent, $now, $now, $started_at, $ended_at)
-              RETURNING *`,
-  getRun: 'SELECT * FROM runs WHERE id = $id',
+              RETURNING ${run}`,
+  getRun: `SELECT ${run} FROM runs WHERE id = $id`,
   runExists: 'SELECT 1 AS found FROM runs WHERE id = $id',
-  listRuns: `SELECT * FROM runs
+  listRuns: `SELECT ${run} FROM runs
              WHERE ($status IS NULL OR status = $status) AND ($before IS NULL OR id < $before)
                AND ($parent_run_id IS NULL OR parent_run_id = $parent_run_id)
                AND ($agent_id IS NULL OR agent_id = $agent_id)
@@ -42,7 +56,7 @@ const sql = {
                  updated_at = $now
                WHERE id = $id AND status IN (SELECT value FROM json_each($from))
                  AND ($owner IS NULL OR lease_owner = $owner)
-               RETURNING *`,
+               RETURNING ${run}`,
   addUsage: `UPDATE runs SET input_tokens = input_tokens + $input_tokens,
                output_tokens = output_tokens + $output_tokens, total_tokens = total_tokens + $total_tokens,
                cost_usd = cost_usd + $cost_usd, updated_at = $now
@@ -53,11 +67,11 @@ const sql = {
                started_at = coalesce(started_at, $now), ended_at = NULL, updated_at = $now
              WHERE id = $id AND status IN (SELECT value FROM json_each($from))
                AND (status <> 'running' OR lease_expires_at < $now)
-             RETURNING *`,
+             RETURNING ${run}`,
   claimNext: `UPDATE runs SET status = 'running', lease_owner = $owner, lease_expires_at = $expires,
                 started_at = coalesce(started_at, $now), updated_at = $now
               WHERE id = (SELECT id FROM runs WHERE status = 'queued' ORDER BY id LIMIT 1)
-              RETURNING *`,
+              RETURNING ${run}`,
   // The oldest running run whose lease ran out; read and taken over in one immediate transaction.
   findOrphan: `SELECT id, lease_owner FROM runs
                WHERE status = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < $now)
@@ -65,26 +79,38 @@ const sql = {
   takeOrphan: `UPDATE runs SET lease_owner = $owner, lease_expires_at = $expires, updated_at = $now
                WHERE id = $id AND status = 'running'
                  AND (lease_expires_at IS NULL OR lease_expires_at < $now)
-               RETURNING *`,
+               RETURNING ${run}`,
   // No updated_at: a renewal is not a change subscribers need to hear about.
   renewLease: `UPDATE runs SET lease_expires_at = $expires
                WHERE id = $id AND status = 'running' AND lease_owner = $owner`,
 
-  // Reserves the sequence numbers of every run in a group commit at once: $counts is a JSON object
-  // {run id: how many}. One statement per batch, not one per run: with 100 runs writing, a statement per
-  // run cost more than all the batch's inserts (profiled). The plan reads $counts and finds each run by
-  // its key; a run missing from what it returns does not exist. OR FAIL spares SQLite a statement journal
-  // (a temporary file once the batch's runs fill 64 KiB of pages): the whole transaction is rolled back
-  // on any failure anyway.
-  bumpSeqs: `UPDATE OR FAIL runs SET last_seq = last_seq + counts.value, updated_at = $now
-             FROM json_each($counts) AS counts WHERE runs.id = counts.key
-             RETURNING runs.id AS id, runs.last_seq AS last_seq`,
+  // Where each run of a group commit stands, read under the write lock: $ids is a JSON array of run ids;
+  // per existing run, its newest segment (null before its first event) and that segment's last seq, and
+  // the last rid of the table. One statement per batch, not one per run: with 100 runs writing, a statement
+  // per run cost more than all the batch's inserts (profiled). A run missing from the rows does not exist.
+  eventCursors: `SELECT j.value AS id, c.seg AS seg,
+                   coalesce((SELECT max(e.seq) FROM run_events e WHERE e.seg = c.seg), 0) AS last_seq,
+                   (SELECT coalesce(max(rid), 0) FROM run_events) AS last_rid
+                 FROM json_each($ids) AS j JOIN runs AS r ON r.id = j.value
+                 LEFT JOIN run_segments AS c ON c.run_id = j.value
+                   AND c.first_seq = (SELECT max(first_seq) FROM run_segments WHERE run_id = j.value)`,
+  // Changes exactly when another connection committed: whether the cursors kept in memory still hold.
+  dataVersion: 'PRAGMA data_version',
   // Positional parameters: binding them costs half what named ones do, once per event.
-  insertEvent: `INSERT INTO run_events (id, run_id, seq, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-  listEvents: `SELECT * FROM run_events WHERE run_id = $run_id AND seq > $after ORDER BY seq LIMIT $limit`,
+  insertEvent: `INSERT INTO run_events (rid, seg, seq, id, run_id, type, data, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  insertSegment: 'INSERT INTO run_segments (run_id, first_seq, seg) VALUES (?, ?, ?)',
+  // A run's events after a cursor: from the segment holding seq $after + 1 on, each segment's events by
+  // index, in segment order (no sort: the plan walks both keys in order).
+  listEvents: `SELECT e.* FROM run_segments s JOIN run_events e ON e.seg = s.seg
+               WHERE s.run_id = $run_id AND e.seq > $after
+                 AND s.first_seq >= ${segmentHolding('$after + 1')}
+               ORDER BY s.first_seq, e.seq LIMIT $limit`,
   // Replays read only what they send: three columns cost a third of `SELECT *` per row.
-  listEventTexts: `SELECT seq, type, data FROM run_events WHERE run_id = $run_id AND seq > $after
-                   ORDER BY seq LIMIT $limit`,
+  listEventTexts: `SELECT e.seq, e.type, e.data FROM run_segments s JOIN run_events e ON e.seg = s.seg
+                   WHERE s.run_id = $run_id AND e.seq > $after
+                     AND s.first_seq >= ${segmentHolding('$after + 1')}
+                   ORDER BY s.first_seq, e.seq LIMIT $limit`,
 
   // Inserting through a SELECT on runs checks the run exists in the same statement: no row, no run.
   // The step's worker defaults to the run's lease holder: the worker executing it.
@@ -100,9 +126,10 @@ const sql = {
                RETURNING *`,
   listSteps: 'SELECT * FROM run_steps WHERE run_id = $run_id ORDER BY id',
 
-  // The checkpoint's seq is the run's last_seq read by the same statement that inserts it.
+  // The checkpoint's seq is the run's cursor read by the same statement that inserts it.
   insertCheckpoint: `INSERT INTO run_checkpoints (id, run_id, step_id, seq, state, whole, created_at)
-                     SELECT $id, id, $step_id, last_seq, $state, $whole, $now FROM runs WHERE id = $run_id
+                     SELECT $id, id, $step_id, ${runLastSeq}, $state, $whole, $now
+                     FROM runs WHERE id = $run_id
                      RETURNING *`,
   getCheckpoint: 'SELECT * FROM run_checkpoints WHERE id = $id',
   latestCheckpoint: 'SELECT * FROM run_checkpoints WHERE run_id = $run_id ORDER BY id DESC LIMIT 1',
@@ -164,7 +191,7 @@ const sql = {
                  AND ($since IS NULL OR timestamp >= $since)`,
 
   // What subscribers watch: $ids is a JSON array of run ids.
-  watchRuns: `SELECT id, last_seq, status, updated_at FROM runs
+  watchRuns: `SELECT id, ${runLastSeq} AS last_seq, status, updated_at FROM runs
               WHERE id IN (SELECT value FROM json_each($ids))`,
 } as const;
 

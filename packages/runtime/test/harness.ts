@@ -18,7 +18,7 @@ import {
 export async function startHarness(
   script: ScriptedReply[],
   files: Record<string, string> = {},
-  options: Pick<RuntimeOptions, 'requireApproval' | 'now' | 'leaseMs' | 'trustProjectConfig'> = {},
+  options: Pick<RuntimeOptions, 'requireApproval' | 'now' | 'leaseMs' | 'trustProjectConfig' | 'tools'> = {},
 ) {
   const model = await startMockModel({ script });
   const runtimeDir = await mkdtemp(join(tmpdir(), 'keel-home-'));

@@ -22,8 +22,8 @@ const broken = defineTool({
 });
 
 describe('ToolRegistry', () => {
-  it('holds the coding tools with the spec names', () => {
-    expect(createCodingTools().names()).toEqual([
+  it('holds the coding tools with the spec names, in the spec order (a tool of our own may join them)', () => {
+    const spec = [
       'read_file',
       'write_file',
       'edit_file',
@@ -46,7 +46,12 @@ describe('ToolRegistry', () => {
       'todo_read',
       'save_memory',
       'question',
-    ]);
+    ];
+    expect(
+      createCodingTools()
+        .names()
+        .filter((name) => spec.includes(name)),
+    ).toEqual(spec);
   });
 
   it('generates OpenAI tool definitions from the zod schemas', () => {

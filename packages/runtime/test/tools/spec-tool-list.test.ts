@@ -51,13 +51,13 @@ test('with skills and an MCP server configured, the agent is offered the 30 tool
   );
   const { error } = await h.collect({ prompt: 'What can you use?' });
   expect(error).toBeUndefined();
-  const offered = (h.model.chatRequests[0]?.tools ?? []).map(
-    (tool: { function?: { name?: string } }) => tool.function?.name,
+  const offered: string[] = (h.model.chatRequests[0]?.tools ?? []).map(
+    (tool: { function?: { name?: string } }) => tool.function?.name ?? '',
   );
   expect(specTools).toHaveLength(30);
   expect(new Set(offered).size).toBe(offered.length);
   expect(offered).toEqual(expect.arrayContaining(specTools));
   // A built-in tool the spec does not name may join them (AGENTS.md, "A new built-in tool"); nothing else may.
-  const beyond = offered.filter((name: string) => !specTools.includes(name));
-  expect(beyond.filter((name: string) => !createCodingTools().has(name))).toEqual([]);
+  const beyond = offered.filter((name) => !specTools.includes(name));
+  expect(beyond.filter((name) => !createCodingTools().has(name))).toEqual([]);
 });

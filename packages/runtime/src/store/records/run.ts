@@ -4,9 +4,9 @@ import type { JsonObject, JsonValue } from './json.ts';
 // The run record: its status, usage and lease, and what creating, listing, moving and claiming one take.
 
 // The statuses are the wire's (one definition, `src/wire/names.ts`).
-import type { RunStatus } from '../../wire/names.ts';
+import type { RunStatus } from '../../wire/index.ts';
 
-export { finishedStatuses, type RunStatus, runStatuses } from '../../wire/names.ts';
+export { finishedStatuses, type RunStatus, runStatuses } from '../../wire/index.ts';
 
 export interface RunUsage {
   input_tokens: number;

@@ -13,10 +13,6 @@ const knownKnots: Readonly<Record<string, { maxFiles: number; why: string }>> = 
     maxFiles: 3,
     why: "model/client.ts's turn and tool types, imported by the request encoder and the turn assembler",
   },
-  workbench: {
-    maxFiles: 94,
-    why: "store/records import each area's record types from the area's index, which exports its services (#43)",
-  },
 };
 
 function sourceFiles(dir: string): string[] {

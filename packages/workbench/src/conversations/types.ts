@@ -1,8 +1,2 @@
-export interface Conversation {
-  id: string;
-  title: string;
-  project_id: string | null;
-  session_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
+// A conversation's record is the store's (store/records/conversation.ts): the store imports no area.
+export type { Conversation } from '../store/index.ts';

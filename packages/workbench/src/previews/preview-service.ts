@@ -1,14 +1,25 @@
 import type { Preview, PreviewLog } from '@keel/protocol/workbench';
 import { WorkbenchError } from '../errors.ts';
 import { type Hub, taskChannel } from '../sessions/index.ts';
-import type { TaskDeps } from '../tasks/index.ts';
+import type { ProjectRecords, Task } from '../store/index.ts';
 import { freePort } from './free-port.ts';
 import { type PreviewLaunchOptions, previewLaunch } from './preview-launch.ts';
 import { PreviewProcess, type PreviewTimings } from './preview-process.ts';
 
+/**
+ * What the previews use of the tasks' deps (`TaskDeps` is one): the tasks' workspaces, their delete lock and
+ * the projects' settings. Named here, not imported: projects find a repository's preview command here, and
+ * tasks need the projects, so the previews may not need the tasks.
+ */
+export interface PreviewTaskDeps {
+  store: { get(id: string): Promise<Task> };
+  projects: ProjectRecords;
+  busy: { assertOpen(taskId: string): void };
+}
+
 /** What the previews use: the tasks (their workspaces and delete lock), the projects' settings, the hub. */
 export interface PreviewDeps {
-  tasks: Pick<TaskDeps, 'store' | 'projects' | 'busy'>;
+  tasks: PreviewTaskDeps;
   hub: Hub;
   launch: PreviewLaunchOptions;
   timings?: PreviewTimings;

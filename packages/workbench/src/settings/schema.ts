@@ -7,6 +7,10 @@ import {
 } from '@keel/protocol/workbench';
 import { HostPolicy } from '@keel/runtime/internal';
 import type { z } from 'zod';
+import type { StoredSettings } from '../store/index.ts';
+
+// The settings' record is the store's (store/records/settings.ts): the store imports no area.
+export type { StoredSettings };
 
 export { gitIdentitySchema, mcpServerSchema, modelBaseUrl, runnerConfigSchema };
 
@@ -42,19 +46,6 @@ export const settingsUpdateSchema = wire.settingsUpdateSchema.extend({
 export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
 export type McpServerSetting = z.infer<typeof mcpServerSchema>;
 export type GitIdentitySettings = z.infer<typeof gitIdentitySchema>;
-
-/** What the database holds: everything but the secrets. */
-export interface StoredSettings {
-  model: string | null;
-  base_url: string | null;
-  default_runner: string;
-  runner_configs: z.infer<typeof runnerConfigSchema>[];
-  mcp_servers: z.infer<typeof mcpServerSchema>[];
-  github_api_url: string;
-  gitlab_api_url: string;
-  prd_links: PrdLinksSettings;
-  git_identity: GitIdentitySettings;
-}
 
 export const defaultSettings: StoredSettings = {
   model: null,

@@ -1,12 +1,7 @@
-export interface Skill {
-  id: string;
-  name: string;
-  description: string;
-  /** Ids of the projects the skill is linked to. */
-  project_ids: string[];
-  created_at: string;
-  updated_at: string;
-}
+import type { Skill } from '../store/index.ts';
+
+// A skill's record is the store's (store/records/skill.ts): the store imports no area.
+export type { Skill };
 
 export interface SkillWithContent extends Skill {
   /** The SKILL.md body (after its front matter). */

@@ -1,125 +1,15 @@
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import type { Background } from '../background.ts';
-import type { CommandRunner } from '../checks/index.ts';
-import type { WorkbenchPaths } from '../config.ts';
-import { WorkbenchError } from '../errors.ts';
-import type { KnowledgeService, Project, RepositoryTrust } from '../projects/index.ts';
+import type { Project } from '../projects/index.ts';
 import { type RunnerConfig, resolveRunner } from '../runners/index.ts';
-import type { Reservation, SessionKind, SessionRecord, SessionRunner, Sessions } from '../sessions/index.ts';
-import type { SettingsService } from '../settings/index.ts';
-import type { SetupRunner } from '../setup/index.ts';
-import type { SkillService } from '../skills/index.ts';
-import type { ProjectRecords } from '../store/index.ts';
-import type { MergeRequestFollower } from './merge-request-follower.ts';
+import type { Reservation, SessionKind, SessionRecord } from '../sessions/index.ts';
 import { taskInstructions } from './prompts.ts';
-import type { Flow } from './states.ts';
+import type { TaskDeps } from './stages/stage.ts';
 import { readTaskFile } from './task-files.ts';
-import type { Tasks } from './tasks.ts';
 import type { Task } from './types.ts';
 
-/** What the stages of the flow share. */
-export interface TaskDeps {
-  store: Tasks;
-  projects: ProjectRecords;
-  /** The trust decision for repositories' `.runtime/config.json`: refreshed when a task is created. */
-  trust: RepositoryTrust;
-  knowledge: KnowledgeService;
-  skills: SkillService;
-  settings: SettingsService;
-  runner: SessionRunner;
-  sessions: Sessions;
-  background: Background;
-  paths: WorkbenchPaths;
-  /** Tasks with work in progress that is not a session (init steps, run-all, submit): one at a time. */
-  busy: TaskLocks;
-  /** Runs the repositories' checks after a todo. */
-  commands: CommandRunner;
-  /** Runs the repositories' setup (install) commands during init: sandboxed, the network on. */
-  setup: SetupRunner;
-  /** Follows submitted merge requests to their end. */
-  mergeRequests: MergeRequestFollower;
-  /** The flow built from the registered stages: the table of moves every action is checked against. */
-  flow: Flow;
-  /** The task's previews (running dev servers): stopped by its delete, before its workspaces go. */
-  previews?: { stopTask(taskId: string): Promise<void> };
-}
-
-/**
- * Per task: the one piece of non-session work running (init steps, a todo, run-all, submit), and whether the
- * task is being deleted (then nothing new starts, and the delete waits for what runs).
- */
-export class TaskLocks {
-  readonly #held = new Map<string, { what: string; ended: Promise<void> }>();
-  readonly #closing = new Set<string>();
-
-  /** What runs in the task, if anything. */
-  get(taskId: string): string | undefined {
-    return this.#held.get(taskId)?.what;
-  }
-
-  has(taskId: string): boolean {
-    return this.#held.has(taskId);
-  }
-
-  /** True once a delete of the task began: work in progress stops at its next step. */
-  closing(taskId: string): boolean {
-    return this.#closing.has(taskId);
-  }
-
-  /** Refuses new work on a task being deleted (409 TASK_DELETING). */
-  assertOpen(taskId: string): void {
-    if (this.#closing.has(taskId)) {
-      throw new WorkbenchError('TASK_DELETING', 'This task is being deleted: nothing new can start in it.', {
-        task_id: taskId,
-      });
-    }
-  }
-
-  /** Holds the task for `what`; the release is idempotent. 409 TASK_BUSY when it is held already. */
-  claim(taskId: string, what: string): () => void {
-    this.assertOpen(taskId);
-    const running = this.#held.get(taskId);
-    if (running) {
-      throw new WorkbenchError(
-        'TASK_BUSY',
-        `The task is busy with ${running.what}: wait for it to end, then try again.`,
-        { task_id: taskId, running: running.what },
-      );
-    }
-    let end = () => {};
-    const ended = new Promise<void>((resolve) => {
-      end = resolve;
-    });
-    const hold = { what, ended };
-    this.#held.set(taskId, hold);
-    return () => {
-      if (this.#held.get(taskId) === hold) this.#held.delete(taskId);
-      end();
-    };
-  }
-
-  /** Waits up to `ms` for the work the task holds to end; true when nothing runs in it any more. */
-  async settled(taskId: string, ms: number): Promise<boolean> {
-    const held = this.#held.get(taskId);
-    if (!held) return true;
-    const timer = new AbortController();
-    await Promise.race([held.ended, delay(ms, undefined, { signal: timer.signal }).catch(() => undefined)]);
-    timer.abort();
-    return !this.#held.has(taskId);
-  }
-
-  /** Starts refusing new work on the task; answers when the work it holds (if any) has ended. */
-  async close(taskId: string): Promise<void> {
-    this.#closing.add(taskId);
-    await this.#held.get(taskId)?.ended;
-  }
-
-  /** Forgets a task closed for deleting, once its row is gone (nothing can address it any more). */
-  forget(taskId: string): void {
-    this.#closing.delete(taskId);
-  }
-}
+export { TaskLocks } from './task-locks.ts';
+// TaskDeps sits with the stage module and the flow (stages/stage.ts): the three refer to each other.
+export type { TaskDeps };
 
 /** The runner config of a task: task, then project, then global (spec "Runner resolution"). */
 export async function taskRunner(deps: TaskDeps, task: Task, project: Project): Promise<RunnerConfig> {

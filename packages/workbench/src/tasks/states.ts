@@ -1,69 +1,13 @@
-import { type TaskState as SpecState, taskStates } from '@keel/protocol/workbench/names';
+import { taskStates } from '@keel/protocol/workbench/names';
 import { WorkbenchError } from '../errors.ts';
-import type { StageModule } from './stages/stage.ts';
+import type { Flow, FlowState, Move, StageModule } from './stages/stage.ts';
+
+// The flow's types sit with the stage module (stages/stage.ts): a flow holds its modules, a module is given
+// the task deps, and the deps hold the flow.
+export type { Flow, FlowStage, FlowState, Move, TaskState } from './stages/stage.ts';
 
 /** The task states of spec section 3, and CANCELLED (the workbench's addition, see the decision record). */
 export { taskStates };
-
-/**
- * A state of the flow: one of the spec's task states, or a state a registered stage adds (a stage module
- * beyond the five; see the README's "Adding a stage"). Open on the wire too (`taskState` of the protocol).
- */
-export type FlowState = SpecState | (string & {});
-
-/** A task's state: a state of its flow (the table of moves writes only states of the registry). */
-export type TaskState = FlowState;
-
-export interface Move {
-  /** The action's name; `user` actions have an endpoint, `system` ones follow from finished work. */
-  action: string;
-  by: 'user' | 'system';
-  from: readonly FlowState[];
-  /**
-   * The state after the move; 'previous' is the state the task was cancelled from, 'same' no change, and
-   * 'next' the first state of the following stage in the registry (a stage's hand-off: resolved when the
-   * flow is built, so the table served and checked names the state).
-   */
-  to: FlowState | 'previous' | 'same' | 'next';
-  /** What triggers it. */
-  trigger: string;
-}
-
-/** A stage as `GET /api/flow` serves it (the stepper's source). */
-export interface FlowStage {
-  number: string;
-  key: string;
-  title: string;
-  states: FlowState[];
-}
-
-/**
- * The flow built from a registry of stage modules (`stages/index.ts`, `defaultStages`): the stages in order,
- * every state, and THE table of task moves. Every change of a task's state is one row of `moves`
- * (Tasks.move is the only writer of the state column). Moves within a state (retry, refine, run a todo)
- * are rows too, so that an action in the wrong state is refused by the same check. Nothing moves a task back
- * a stage but `follow_up`, which the user asks for explicitly: it appends todos (earlier ones stay done) and
- * the task goes through coding and review again on the same branch, updating the same merge request
- * (decision record 2026-11-27-review-and-merge-request-follow-up). Otherwise a stage is redone only through
- * cancel and re-open, which return to the same state.
- */
-export interface Flow {
-  /** The registered modules, in order. */
-  readonly modules: readonly StageModule[];
-  readonly stages: readonly FlowStage[];
-  /** The spec's task states, then the states registered stages add, in stage order. */
-  readonly states: readonly FlowState[];
-  /** The stages' rows in stage order ('next' resolved), then cancel and re-open (which every stage shares). */
-  readonly moves: readonly Move[];
-  /** The registered stage a state belongs to (none for CANCELLED). */
-  stageOf(state: FlowState): StageModule | undefined;
-  /** The actions allowed from a state, in table order. */
-  allowedActions(state: FlowState): string[];
-  /** The state `action` leads to from `state`, or 409 INVALID_STATE with `{state, action, allowed}`. */
-  nextState(state: FlowState, action: string, cancelledFrom: FlowState | null): FlowState;
-  /** Whether `action` is allowed from `state` (no error). */
-  canMove(state: FlowState, action: string): boolean;
-}
 
 /**
  * Builds the flow from the registry: the stages numbered in registry order ('01', '02'…), the table the

@@ -6,14 +6,22 @@ import type {
   PlanVersion,
   TaskPatch,
   TaskRecords,
+  TaskState,
   Todo,
   TodoPatch,
 } from '../store/index.ts';
-import type { Flow, FlowState, TaskState } from './states.ts';
 import type { Task } from './types.ts';
 
 export type { ListedTask, TaskPatch } from '../store/index.ts';
 export { imageInfoOf } from '../store/index.ts';
+
+/**
+ * What moving a task asks of the flow: its table's next state (a `Flow`, states.ts, is one). Named here, not
+ * imported: the flow holds the stage modules, which are given these tasks, and imports must not go round.
+ */
+export interface FlowMoves {
+  nextState(state: TaskState, action: string, cancelledFrom: TaskState | null): TaskState;
+}
 
 /**
  * The tasks as the stages see them: the store contract's task records (`store.tasks`), with two things
@@ -23,7 +31,7 @@ export { imageInfoOf } from '../store/index.ts';
  */
 export class Tasks {
   readonly #records: TaskRecords;
-  readonly #flow: Flow | undefined;
+  readonly #flow: FlowMoves | undefined;
   /** Per (task, stage): the stage session being found or made, so two requests agree on one. */
   readonly #making = new Map<string, Promise<string>>();
   /** Per task: the read-modify-write in progress (`change`), which the next one waits for. */
@@ -33,7 +41,7 @@ export class Tasks {
   /** Told of every change of a todo by `updateTodo` (the service log's failures). */
   onTodoChange: ((todo: Todo) => void) | undefined;
 
-  constructor(records: TaskRecords, flow?: Flow) {
+  constructor(records: TaskRecords, flow?: FlowMoves) {
     this.#records = records;
     this.#flow = flow;
   }
@@ -105,8 +113,8 @@ export class Tasks {
   }
 
   /** `move`, answering also the state the task moved from (read in the same atomic step). */
-  async moveFrom(id: string, action: string): Promise<{ task: Task; from: FlowState }> {
-    let from: FlowState = 'CREATED';
+  async moveFrom(id: string, action: string): Promise<{ task: Task; from: TaskState }> {
+    let from: TaskState = 'CREATED';
     const { task, moved } = await this.#records.move(id, (current) => {
       from = current.state;
       return this.#nextState(current, action);

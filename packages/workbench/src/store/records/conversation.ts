@@ -1,6 +1,11 @@
-import type { Conversation } from '../../conversations/index.ts';
-
-export type { Conversation };
+export interface Conversation {
+  id: string;
+  title: string;
+  project_id: string | null;
+  session_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
 
 /** Free conversations (about a project or not). */
 export interface ConversationRecords {

@@ -1,4 +1,19 @@
-import type { SessionContext, SessionKind, SessionRecord } from '../../sessions/index.ts';
+import type { Session, SessionKind } from '@keel/protocol/workbench';
+
+/** Where and how a session's runner works; kept so that a later turn (chat) runs the same way. */
+export interface SessionContext {
+  workdir: string;
+  allowedRoots?: string[];
+  instructions?: string;
+  skillDirs: string[];
+  /** The agent may read the workdir but not change it (knowledge runs in the user's own repositories). */
+  readOnly?: boolean;
+}
+
+/** A session as the service keeps it: what clients see, and where and how its runner works. */
+export interface SessionRecord extends Session {
+  context: SessionContext;
+}
 
 /** A session as stored: `busy` (whether a runner holds it now) is the session runner's, in memory. */
 export type StoredSession = Omit<SessionRecord, 'busy'>;

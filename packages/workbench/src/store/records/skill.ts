@@ -1,6 +1,12 @@
-import type { Skill } from '../../skills/index.ts';
-
-export type { Skill };
+export interface Skill {
+  id: string;
+  name: string;
+  description: string;
+  /** Ids of the projects the skill is linked to. */
+  project_ids: string[];
+  created_at: string;
+  updated_at: string;
+}
 
 /** The skill library's rows and their links to projects (the SKILL.md files are the service's). */
 export interface SkillRecords {

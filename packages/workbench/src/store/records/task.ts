@@ -1,14 +1,60 @@
 import type {
+  ChecksBaseline,
+  FollowedMergeRequest,
+  InitProgress,
   PlanVersion,
-  Task,
+  PrdLinkError,
+  SubmitResult,
   TaskImage,
   TaskImageInfo,
-  TaskState,
+  TaskReview,
   Todo,
   TodoOrigin,
-} from '../../tasks/index.ts';
+  Workspace,
+} from '@keel/protocol/workbench';
+import type { TaskState as SpecState } from '@keel/protocol/workbench/names';
 
-export type { PlanVersion, Task, TaskImage, TaskImageInfo, TaskState, Todo, TodoOrigin };
+export type { PlanVersion, TaskImage, TaskImageInfo, Todo, TodoOrigin };
+
+/**
+ * A task's state: one of the spec's task states, or a state a registered stage adds (a stage module
+ * beyond the five; see the README's "Adding a stage"). Open on the wire too (`taskState` of the protocol).
+ * The flow (tasks/states.ts) calls it FlowState.
+ */
+export type TaskState = SpecState | (string & {});
+
+export interface Task {
+  id: string;
+  project_id: string;
+  description: string;
+  prd_links: string[];
+  images: TaskImage[];
+  runner: string | null;
+  branch: string;
+  state: TaskState;
+  cancelled_from: TaskState | null;
+  init: InitProgress;
+  workspaces: Workspace[];
+  plan_session_id: string | null;
+  review_session_id: string | null;
+  init_session_id: string | null;
+  commit_message: string | null;
+  /** The MR's title and description as the user edited them in review (null: from the commit message). */
+  mr_title: string | null;
+  mr_description: string | null;
+  results: SubmitResult[] | null;
+  /** The PRD links the latest first plan draft could not read (it was written without them); [] when all were read. */
+  prd_link_errors: PrdLinkError[];
+  /** The reviewer's findings on the change (null until the task first reaches review). */
+  review: TaskReview | null;
+  /** The submitted merge requests, followed until merged or closed (null before submit). */
+  merge_requests: FollowedMergeRequest[] | null;
+  /** The checks on the workspace before the todos changed it (null until the first todo runs). */
+  baseline: ChecksBaseline | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
 
 /** A task as `list` reads it: its images' sizes, not their data (megabytes each). */
 export type ListedTask = Omit<Task, 'images'> & { images: TaskImageInfo[] };

@@ -1,9 +1,115 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Background } from '../../background.ts';
+import type { CommandRunner } from '../../checks/index.ts';
+import type { WorkbenchPaths } from '../../config.ts';
+import type { KnowledgeService, RepositoryTrust } from '../../projects/index.ts';
 import type { RunnerOutcome } from '../../runners/index.ts';
-import type { Reservation, SessionKind, SessionRecord } from '../../sessions/index.ts';
-import type { TaskDeps } from '../deps.ts';
-import type { FlowState, Move } from '../states.ts';
+import type {
+  Reservation,
+  SessionKind,
+  SessionRecord,
+  SessionRunner,
+  Sessions,
+} from '../../sessions/index.ts';
+import type { SettingsService } from '../../settings/index.ts';
+import type { SetupRunner } from '../../setup/index.ts';
+import type { SkillService } from '../../skills/index.ts';
+import type { ProjectRecords, TaskState } from '../../store/index.ts';
+import type { MergeRequestFollower } from '../merge-request-follower.ts';
+import type { TaskLocks } from '../task-locks.ts';
+import type { Tasks } from '../tasks.ts';
 import type { Task } from '../types.ts';
+
+// A stage module, the task deps it is given and the flow built from the modules refer to each other, so
+// they are declared in this one file (deps.ts and states.ts re-export theirs): no import goes in a circle.
+
+/** What the stages of the flow share. */
+export interface TaskDeps {
+  store: Tasks;
+  projects: ProjectRecords;
+  /** The trust decision for repositories' `.runtime/config.json`: refreshed when a task is created. */
+  trust: RepositoryTrust;
+  knowledge: KnowledgeService;
+  skills: SkillService;
+  settings: SettingsService;
+  runner: SessionRunner;
+  sessions: Sessions;
+  background: Background;
+  paths: WorkbenchPaths;
+  /** Tasks with work in progress that is not a session (init steps, run-all, submit): one at a time. */
+  busy: TaskLocks;
+  /** Runs the repositories' checks after a todo. */
+  commands: CommandRunner;
+  /** Runs the repositories' setup (install) commands during init: sandboxed, the network on. */
+  setup: SetupRunner;
+  /** Follows submitted merge requests to their end. */
+  mergeRequests: MergeRequestFollower;
+  /** The flow built from the registered stages: the table of moves every action is checked against. */
+  flow: Flow;
+  /** The task's previews (running dev servers): stopped by its delete, before its workspaces go. */
+  previews?: { stopTask(taskId: string): Promise<void> };
+}
+
+/**
+ * A state of the flow: one of the spec's task states, or a state a registered stage adds (a stage module
+ * beyond the five; see the README's "Adding a stage"). Open on the wire too (`taskState` of the protocol).
+ * A task's record holds one (store/records/task.ts, where the type lives: the store imports no area).
+ */
+export type FlowState = TaskState;
+
+/** A task's state: a state of its flow (the table of moves writes only states of the registry). */
+export type { TaskState };
+
+export interface Move {
+  /** The action's name; `user` actions have an endpoint, `system` ones follow from finished work. */
+  action: string;
+  by: 'user' | 'system';
+  from: readonly FlowState[];
+  /**
+   * The state after the move; 'previous' is the state the task was cancelled from, 'same' no change, and
+   * 'next' the first state of the following stage in the registry (a stage's hand-off: resolved when the
+   * flow is built, so the table served and checked names the state).
+   */
+  to: FlowState | 'previous' | 'same' | 'next';
+  /** What triggers it. */
+  trigger: string;
+}
+
+/** A stage as `GET /api/flow` serves it (the stepper's source). */
+export interface FlowStage {
+  number: string;
+  key: string;
+  title: string;
+  states: FlowState[];
+}
+
+/**
+ * The flow built from a registry of stage modules (`stages/index.ts`, `defaultStages`): the stages in order,
+ * every state, and THE table of task moves. Every change of a task's state is one row of `moves`
+ * (Tasks.move is the only writer of the state column). Moves within a state (retry, refine, run a todo)
+ * are rows too, so that an action in the wrong state is refused by the same check. Nothing moves a task back
+ * a stage but `follow_up`, which the user asks for explicitly: it appends todos (earlier ones stay done) and
+ * the task goes through coding and review again on the same branch, updating the same merge request
+ * (decision record 2026-11-27-review-and-merge-request-follow-up). Otherwise a stage is redone only through
+ * cancel and re-open, which return to the same state.
+ */
+export interface Flow {
+  /** The registered modules, in order. */
+  readonly modules: readonly StageModule[];
+  readonly stages: readonly FlowStage[];
+  /** The spec's task states, then the states registered stages add, in stage order. */
+  readonly states: readonly FlowState[];
+  /** The stages' rows in stage order ('next' resolved), then cancel and re-open (which every stage shares). */
+  readonly moves: readonly Move[];
+  /** The registered stage a state belongs to (none for CANCELLED). */
+  stageOf(state: FlowState): StageModule | undefined;
+  /** The actions allowed from a state, in table order. */
+  allowedActions(state: FlowState): string[];
+  /** The state `action` leads to from `state`, or 409 INVALID_STATE with `{state, action, allowed}`. */
+  nextState(state: FlowState, action: string, cancelledFrom: FlowState | null): FlowState;
+  /** Whether `action` is allowed from `state` (no error). */
+  canMove(state: FlowState, action: string): boolean;
+}
 
 /** How a task came into a stage: the move, the state it left, and a session the leaving stage held for it. */
 export interface StageEntry {

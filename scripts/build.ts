@@ -17,10 +17,11 @@ const packages = [
   'web-client',
   'service',
   'workbench-client',
-  'store-postgres',
   'cli',
   'server',
   'workbench',
+  // After the workbench: its `/workbench` dialect implements the workbench's store contract.
+  'store-postgres',
   'desktop',
 ];
 

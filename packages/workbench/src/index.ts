@@ -13,6 +13,25 @@ export { main } from './main.ts';
 export type { Services } from './services.ts';
 // The store contract, for another dialect (`@keel/store-postgres/workbench`) or an embedder's own store.
 export type * from './store/index.ts';
+// The row mapping and answers every store dialect shares, so that they answer alike.
+export {
+  decodeJson,
+  imageInfoOf,
+  interrupted,
+  interruptedTaskPatch,
+  listedTaskFromRow,
+  noSessions,
+  projectFromRow,
+  projectJsonColumns,
+  recordNotFound,
+  sessionFromRow,
+  sessionJsonColumns,
+  skillExists,
+  taskFromRow,
+  taskJsonColumns,
+  todoFromRow,
+  withImageInfo,
+} from './store/index.ts';
 // A stage registered from outside (README "Adding a stage"): the registry, its place, and the hand-off.
 export {
   afterSetup,

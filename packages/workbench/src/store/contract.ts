@@ -8,14 +8,16 @@ import type { TaskRecords } from './records/task.ts';
 /**
  * The workbench's store contract: every record of the workbench (projects and their knowledge, tasks with
  * their todos, stage sessions and plan versions, sessions, settings, skills, conversations) behind one async
- * interface, one part per record (records/, a file each). SQLite (sqlite/) is its first dialect; another
- * database is another folder beside it that passes test/store/contract-suite.ts.
+ * interface, one part per record (records/, a file each). SQLite (sqlite/) is the embedded dialect and
+ * PostgreSQL's is `@keel/store-postgres/workbench`; each passes test/store/contract-suite.ts, and the row
+ * mapping both share is rows.ts.
  *
  * Rules every dialect keeps:
  * - every method is async, so that a networked database fits the same contract;
  * - a read of one record by id throws the workbench's NOT_FOUND error of its kind (PROJECT_NOT_FOUND,
  *   TASK_NOT_FOUND, …) with the same message and details as today's answers; `find`/`exists` do not;
- * - a multi-row change (todo positions, a task's move, the settings with their secrets file) is atomic;
+ * - a multi-row change (todo positions, a task's move, a task's stage session) is atomic, also when
+ *   several processes share the database (a dialect that is not synchronous locks what it reads first);
  * - deleting a project deletes its knowledge, tasks (with theirs) and skill links; deleting a task deletes
  *   its todos, stage sessions and plan versions;
  * - timestamps are ISO 8601 strings in UTC (`new Date().toISOString()`).

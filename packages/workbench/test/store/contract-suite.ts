@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { defaultSettings } from '../../src/settings/schema.ts';
 import type { WorkbenchStore } from '../../src/store/index.ts';
+import { describeConcurrencyContract } from './concurrency-contract.ts';
 import { aProject, aTask, isoUtc, rejection, type WorkbenchStoreUnderTest } from './contract-helpers.ts';
 import { describeTaskContract } from './task-contract.ts';
 
@@ -214,5 +215,6 @@ export function describeWorkbenchStoreContract(
     });
 
     describeTaskContract(() => store);
+    describeConcurrencyContract(() => store);
   });
 }

@@ -1,6 +1,6 @@
 import { newId } from '@keel/runtime/store';
-import { WorkbenchError } from '../../errors.ts';
 import { nowIso } from '../database.ts';
+import { recordNotFound } from '../not-found.ts';
 import type { Conversation } from '../records/conversation.ts';
 import type { Database } from './database.ts';
 
@@ -15,9 +15,7 @@ export function listConversations(db: Database, projectId?: string): Conversatio
 
 export function getConversation(db: Database, id: string): Conversation {
   const row = db.prepare('SELECT * FROM conversations WHERE id = ?').get(id) as Conversation | undefined;
-  if (!row) {
-    throw new WorkbenchError('CONVERSATION_NOT_FOUND', `No conversation '${id}'.`, { conversation_id: id });
-  }
+  if (!row) throw recordNotFound.conversation(id);
   return { ...row };
 }
 

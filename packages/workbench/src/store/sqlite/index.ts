@@ -2,4 +2,3 @@
 export { type Database, immediate, openDatabase } from './database.ts';
 export { migrations } from './migrations.ts';
 export { createSqliteWorkbenchStore, SqliteWorkbenchStore } from './sqlite-workbench-store.ts';
-export { imageInfoOf } from './task-rows.ts';

@@ -1,7 +1,6 @@
 import { newId } from '@keel/runtime/store';
-import { WorkbenchError } from '../../errors.ts';
-import type { Repository } from '../../projects/index.ts';
-import { fromJson, nowIso } from '../database.ts';
+import { nowIso } from '../database.ts';
+import { recordNotFound } from '../not-found.ts';
 import type {
   KnowledgeLayer,
   KnowledgePatch,
@@ -10,27 +9,13 @@ import type {
   Project,
   ProjectPatch,
 } from '../records/project.ts';
-import { defaultRepairTurns } from '../records/project.ts';
+import { decodeJson, interrupted, projectFromRow, projectJsonColumns } from '../rows.ts';
 import type { Database, Row } from './database.ts';
 
 // Projects and their knowledge layers on SQLite.
 
 function toProject(row: Row): Project {
-  return {
-    id: row.id as string,
-    name: row.name as string,
-    description: row.description as string,
-    repositories: fromJson<Repository[]>(row.repositories, []),
-    default_runner: (row.default_runner as string | null) ?? null,
-    trust_repository_config: Number(row.trust_repository_config ?? 0) === 1,
-    repair_turns: Number(row.repair_turns ?? defaultRepairTurns),
-    run_setup: Number(row.run_setup ?? 0) === 1,
-    review_runner: (row.review_runner as string | null) ?? null,
-    status: row.status as Project['status'],
-    error: (row.error as string | null) ?? null,
-    created_at: row.created_at as string,
-    updated_at: row.updated_at as string,
-  };
+  return projectFromRow(decodeJson(row, projectJsonColumns));
 }
 
 export function createProject(db: Database, input: NewProject): Project {
@@ -57,7 +42,7 @@ export function listProjects(db: Database): Project[] {
 
 export function getProject(db: Database, id: string): Project {
   const row = db.prepare('SELECT * FROM projects WHERE id = ?').get(id) as Row | undefined;
-  if (!row) throw new WorkbenchError('PROJECT_NOT_FOUND', `No project '${id}'.`, { project_id: id });
+  if (!row) throw recordNotFound.project(id);
   return toProject(row);
 }
 
@@ -118,10 +103,9 @@ export function clearKnowledge(db: Database, projectId: string): void {
 export function failInterruptedProjects(db: Database): void {
   const now = nowIso();
   db.prepare(
-    `UPDATE knowledge SET status = 'failed', error = 'interrupted: the workbench stopped; retry this layer', updated_at = ?
-     WHERE status IN ('pending', 'running')`,
-  ).run(now);
+    `UPDATE knowledge SET status = 'failed', error = ?, updated_at = ? WHERE status IN ('pending', 'running')`,
+  ).run(interrupted.knowledge, now);
   db.prepare(
-    `UPDATE projects SET status = 'FAILED', error = 'knowledge generation was interrupted', updated_at = ? WHERE status = 'INITIALIZING'`,
-  ).run(now);
+    `UPDATE projects SET status = 'FAILED', error = ?, updated_at = ? WHERE status = 'INITIALIZING'`,
+  ).run(interrupted.project, now);
 }

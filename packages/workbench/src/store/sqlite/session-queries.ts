@@ -1,30 +1,14 @@
 import { newId } from '@keel/runtime/store';
-import { WorkbenchError } from '../../errors.ts';
-import type { SessionContext, SessionRecord } from '../../sessions/index.ts';
-import { fromJson, nowIso } from '../database.ts';
-import type { NewSession, SessionPatch, StoredSession } from '../records/session.ts';
+import { nowIso } from '../database.ts';
+import { recordNotFound } from '../not-found.ts';
+import type { NewSession, SessionPatch, SessionRecord, StoredSession } from '../records/session.ts';
+import { decodeJson, sessionFromRow, sessionJsonColumns } from '../rows.ts';
 import type { Database, Row } from './database.ts';
 
 // The sessions table: one row per session, its status snapshot.
 
 function toSession(row: Row): StoredSession {
-  return {
-    id: row.id as string,
-    kind: row.kind as SessionRecord['kind'],
-    owner_id: (row.owner_id as string | null) ?? null,
-    status: row.status as SessionRecord['status'],
-    runner: (row.runner as SessionRecord['runner']) ?? null,
-    runner_config_id: row.runner_config_id as string,
-    runner_session_id: (row.runner_session_id as string | null) ?? null,
-    run_id: (row.run_id as string | null) ?? null,
-    context: fromJson<SessionContext>(row.context, { workdir: '', skillDirs: [] }),
-    error: fromJson(row.error, null),
-    usage: fromJson(row.usage, null),
-    last_seq: Number(row.last_seq),
-    created_at: row.created_at as string,
-    updated_at: row.updated_at as string,
-    ended_at: (row.ended_at as string | null) ?? null,
-  };
+  return sessionFromRow(decodeJson(row, sessionJsonColumns));
 }
 
 export function createSession(db: Database, input: NewSession): StoredSession {
@@ -44,7 +28,7 @@ export function findSession(db: Database, id: string): StoredSession | undefined
 
 export function getSession(db: Database, id: string): StoredSession {
   const found = findSession(db, id);
-  if (!found) throw new WorkbenchError('SESSION_NOT_FOUND', `No session '${id}'.`, { session_id: id });
+  if (!found) throw recordNotFound.session(id);
   return found;
 }
 
@@ -53,7 +37,7 @@ export function updateSession(db: Database, id: string, patch: SessionPatch): St
   const values: (string | number | null)[] = [];
   for (const [key, value] of Object.entries(patch)) {
     columns.push(`${key} = ?`);
-    const json = key === 'context' || key === 'error' || key === 'usage';
+    const json = sessionJsonColumns.has(key);
     values.push(json ? (value === null ? null : JSON.stringify(value)) : (value as string | number | null));
   }
   columns.push('updated_at = ?');

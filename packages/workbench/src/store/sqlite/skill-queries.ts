@@ -1,6 +1,6 @@
 import { newId } from '@keel/runtime/store';
-import { WorkbenchError } from '../../errors.ts';
 import { nowIso } from '../database.ts';
+import { recordNotFound, skillExists } from '../not-found.ts';
 import type { Skill } from '../records/skill.ts';
 import type { Database } from './database.ts';
 
@@ -28,7 +28,7 @@ export function listSkills(db: Database, projectId?: string): Skill[] {
 
 export function getSkill(db: Database, id: string): Skill {
   const row = db.prepare('SELECT * FROM skills WHERE id = ?').get(id) as Row | undefined;
-  if (!row) throw new WorkbenchError('SKILL_NOT_FOUND', `No skill '${id}'.`, { skill_id: id });
+  if (!row) throw recordNotFound.skill(id);
   return withLinks(db, { ...row });
 }
 
@@ -39,9 +39,7 @@ export function findSkillByName(db: Database, name: string): Skill | undefined {
 
 export function createSkill(db: Database, input: { name: string; description: string }): Skill {
   if (findSkillByName(db, input.name)) {
-    throw new WorkbenchError('SKILL_EXISTS', `A skill named '${input.name}' exists already.`, {
-      name: input.name,
-    });
+    throw skillExists(input.name);
   }
   const id = newId('skill');
   const now = nowIso();

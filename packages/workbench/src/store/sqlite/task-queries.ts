@@ -1,6 +1,7 @@
-import { WorkbenchError } from '../../errors.ts';
 import { fromJson, nowIso } from '../database.ts';
+import { recordNotFound } from '../not-found.ts';
 import type { ListedTask, NewTask, Task, TaskImageInfo, TaskPatch, TaskState } from '../records/task.ts';
+import { interrupted, interruptedTaskPatch } from '../rows.ts';
 import type { Database, Row } from './database.ts';
 import {
   assignments,
@@ -93,7 +94,7 @@ export function listTasks(db: Database, projectId?: string): ListedTask[] {
 
 export function getTask(db: Database, id: string): Task {
   const row = db.prepare('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
-  if (!row) throw new WorkbenchError('TASK_NOT_FOUND', `No task '${id}'.`, { task_id: id });
+  if (!row) throw recordNotFound.task(id);
   return toTask(row, stageSessions(db, { task: id }).get(id) ?? noSessions);
 }
 
@@ -152,32 +153,17 @@ export function setSession(db: Database, taskId: string, stage: string, sessionI
  */
 export function failInterruptedTasks(db: Database): Task[] {
   const now = nowIso();
-  db.prepare(
-    `UPDATE todos SET status = 'failed', error = 'interrupted: the workbench stopped; execute it again', updated_at = ? WHERE status = 'running'`,
-  ).run(now);
+  db.prepare(`UPDATE todos SET status = 'failed', error = ?, updated_at = ? WHERE status = 'running'`).run(
+    interrupted.todo,
+    now,
+  );
   const suspects = db
     .prepare(`SELECT * FROM tasks WHERE init LIKE '%"running"%' OR baseline LIKE '%"running"%'`)
     .all() as Row[];
   const changed: Task[] = [];
   for (const task of suspects.map((row) => toTask(row, noSessions))) {
-    const fields: TaskPatch = {};
-    if (task.init.status === 'running' || task.init.steps.some((step) => step.status === 'running')) {
-      const steps = task.init.steps.map((step) =>
-        step.status === 'running' || step.status === 'pending'
-          ? { ...step, status: 'failed' as const, error: 'interrupted' }
-          : step,
-      );
-      fields.init = { status: 'failed', steps };
-    }
-    if (task.baseline?.status === 'running') {
-      fields.baseline = {
-        ...task.baseline,
-        status: 'failed',
-        error: `interrupted: the workbench stopped; take it again with POST /api/tasks/${task.id}/baseline (executing a todo takes it too)`,
-        ended_at: now,
-      };
-    }
-    if (Object.keys(fields).length > 0) changed.push(updateTask(db, task.id, fields));
+    const fields = interruptedTaskPatch(task, now);
+    if (fields) changed.push(updateTask(db, task.id, fields));
   }
   return changed;
 }

@@ -1,6 +1,6 @@
 import { newId } from '@keel/runtime/store';
-import { WorkbenchError } from '../../errors.ts';
 import { nowIso } from '../database.ts';
+import { recordNotFound } from '../not-found.ts';
 import type { NewTodo, PlanVersion, Todo, TodoPatch } from '../records/task.ts';
 import { type Database, immediate, type Row } from './database.ts';
 import { assignments, toTodo } from './task-rows.ts';
@@ -15,7 +15,7 @@ export function listTodos(db: Database, taskId: string): Todo[] {
 
 export function getTodo(db: Database, id: string): Todo {
   const row = db.prepare('SELECT * FROM todos WHERE id = ?').get(id) as Row | undefined;
-  if (!row) throw new WorkbenchError('TODO_NOT_FOUND', `No todo '${id}'.`, { todo_id: id });
+  if (!row) throw recordNotFound.todo(id);
   return toTodo(row);
 }
 
@@ -109,12 +109,7 @@ export function planVersion(db: Database, taskId: string, version: number): Plan
   const row = db
     .prepare('SELECT * FROM plan_versions WHERE task_id = ? AND version = ?')
     .get(taskId, version) as PlanVersion | undefined;
-  if (!row) {
-    throw new WorkbenchError('PLAN_VERSION_NOT_FOUND', `The plan has no version ${version}.`, {
-      task_id: taskId,
-      version,
-    });
-  }
+  if (!row) throw recordNotFound.planVersion(taskId, version);
   return { ...row };
 }
 

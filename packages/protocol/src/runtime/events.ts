@@ -1,94 +1,44 @@
+import { type EventType, errorObjectSchema, eventSchemas } from '@keel/runtime/wire';
 import { z } from 'zod';
-import { errorObject, usage } from './common.ts';
+import { errorObject } from './common.ts';
 
 // Every event of a run, as `GET /runtime/runs/{id}/events` (each `data:` line), `POST /run/stream` and
 // the WebSockets carry it: the spec's stream events (section 4) and the sub-agent events of a parent's
-// log. The runtime defines them in its `eventSchemas` (packages/runtime/src/events/definitions.ts);
-// these are the same fields with `type` and `session_id`, and packages/server/test/protocol-agreement.test.ts
-// proves the two agree.
+// log. They are the runtime's own table (`eventSchemas` of `@keel/runtime/wire`, written once:
+// docs/decisions/2026-11-28-wire-defined-once.md), each with `type` and `session_id` added.
 
-/** The fields every event carries: what it is, and the session its run belongs to. */
-function event<const Type extends string, const Shape extends z.ZodRawShape>(type: Type, shape: Shape) {
-  return z.object({ type: z.literal(type), session_id: z.string(), ...shape });
+/** What the agent says of its own answer (the `done` event), and one tool call of a run. */
+export {
+  metadataSchema as runMetadata,
+  type RunMetadata,
+  type ToolTrace,
+  toolTraceSchema as toolTrace,
+} from '@keel/runtime/wire';
+
+type Wire = typeof eventSchemas;
+
+/** An event's schema: the runtime's fields after what every event carries, its `type` and its session. */
+type RunEventSchema<K extends EventType> = ObjectOf<
+  { type: z.ZodLiteral<K>; session_id: z.ZodString } & Wire[K]['shape']
+>;
+// A conditional type: TypeScript checks a shape for each event, not for the table's generic entry.
+type ObjectOf<Shape> = Shape extends z.core.$ZodLooseShape ? z.ZodObject<Shape, z.core.$strip> : never;
+
+// The wire's schemas this package also names for itself: a field holding one holds this package's instead,
+// so keel-web's OpenAPI document refers to the named component (`ErrorObject`, which the error answers share).
+// The two are equal: packages/server/test/protocol-agreement.test.ts.
+const named = new Map<z.ZodType, z.ZodType>([[errorObjectSchema, errorObject]]);
+
+function withHead<K extends EventType>(type: K, schema: Wire[K]): RunEventSchema<K> {
+  const fields = Object.entries(schema.shape).map(([name, field]) => [name, named.get(field) ?? field]);
+  const event = z.object({ type: z.literal(type), session_id: z.string(), ...Object.fromEntries(fields) });
+  return (schema.description ? event.describe(schema.description) : event) as unknown as RunEventSchema<K>;
 }
 
-export const toolTrace = z.object({
-  tool_name: z.string(),
-  args: z.record(z.string(), z.unknown()),
-  result: z.string(),
-});
-export type ToolTrace = z.infer<typeof toolTrace>;
-
-/** What the agent says of its own answer (the `done` event). */
-export const runMetadata = z.object({
-  summary: z.string(),
-  confidence: z.number().min(0).max(1),
-  issues: z.array(z.string()),
-  next_steps: z.array(z.string()),
-});
-export type RunMetadata = z.infer<typeof runMetadata>;
-
-/** The registry of event types: one schema per `type`. */
-export const runEventSchemas = {
-  session_start: event('session_start', {}),
-  thinking: event('thinking', { content: z.string() }),
-  tool_call: event('tool_call', {
-    tool_name: z.string(),
-    args: z.record(z.string(), z.unknown()),
-    tool_call_id: z.string(),
-  }),
-  tool_result: event('tool_result', { tool_name: z.string(), tool_call_id: z.string(), result: z.string() }),
-  text_delta: event('text_delta', { content: z.string() }),
-  done: event('done', {
-    output: z.string(),
-    thinking: z.string(),
-    tool_traces: z.array(toolTrace),
-    usage,
-    metadata: runMetadata,
-  }),
-  compact: event('compact', {
-    original_messages: z.number().int(),
-    compacted_messages: z.number().int(),
-    estimated_tokens_saved: z.number().int(),
-  }),
-  prune: event('prune', { pruned_count: z.number().int(), estimated_tokens_saved: z.number().int() }),
-  circuit_breaker: event('circuit_breaker', {
-    reason: z.string(),
-    tokens_used: z.number().int(),
-    cost_usd: z.number(),
-  }),
-  cancelled: event('cancelled', {}),
-  retry: event('retry', { attempt: z.number().int(), max_attempts: z.number().int(), error: z.string() }),
-  /** The run waits for a human: a tool approval, or a question (`kind`). */
-  interaction_request: event('interaction_request', {
-    request_id: z.string(),
-    kind: z.string(),
-    prompt: z.string(),
-    options: z.array(z.string()),
-  }),
-  /** A message sent to the running run was shown to the model. */
-  user_input_received: event('user_input_received', { content: z.string() }),
-  error: event('error', { error: errorObject }),
-  /** A sub-agent this run spawned (beyond the spec's stream events: docs/decisions/…-sub-agents.md). */
-  agent_spawned: event('agent_spawned', {
-    agent_id: z.string(),
-    run_id: z.string(),
-    agent_type: z.string(),
-    task: z.string(),
-  }),
-  agent_finished: event('agent_finished', {
-    agent_id: z.string(),
-    run_id: z.string(),
-    status: z.string(),
-    error: z.string().nullable(),
-  }),
-  /** A worker took the run over after its lease expired (its worker or server died) and queued it again. */
-  run_recovered: event('run_recovered', {
-    lost_owner: z.string().nullable(),
-    recovered_by: z.string(),
-    recovery: z.number().int(),
-  }),
-} as const;
+/** The registry of event types: one schema per `type`, in the runtime's order. */
+export const runEventSchemas = Object.fromEntries(
+  Object.entries(eventSchemas).map(([type, schema]) => [type, withHead(type as EventType, schema)]),
+) as { readonly [K in EventType]: RunEventSchema<K> };
 
 type Schemas = typeof runEventSchemas;
 export type RunEventType = keyof Schemas;

@@ -2,6 +2,8 @@
 // by @keel/protocol (docs/decisions/2026-11-28-wire-defined-once.md). Zod only: no Node, no openai, so a
 // browser bundle can load them; packages/protocol/test/runtime-wire.test.ts holds the folder to that.
 
+export type { EventBody, EventOf, EventType, RunMetadata, RuntimeEvent, ToolTrace, Usage } from './events.ts';
+export { errorObjectSchema, eventSchemas, metadataSchema, toolTraceSchema, usageSchema } from './events.ts';
 export type { RunStatus, SubAgentType } from './names.ts';
 export { finishedStatuses, runStatuses, subAgentTypes } from './names.ts';
 export type { ParsedRunRequest, RunRequest } from './run-request.ts';

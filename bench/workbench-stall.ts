@@ -8,17 +8,22 @@
 //   touching 5,000 files, one file's patch, a 100,000-event session log replayed over the WebSocket, and the
 //   project's delete (with its task).
 // Reference in the same run: the slowest /health while the service is idle, and while this process runs
-// `git diff` on the same change (the machine's own noise). Then the project scan itself, as the service calls
+// `git diff` on the same change (the machine's own noise). With each operation, the longest hold split
+// (Linux) into the service's main thread on a CPU, waiting for one (runnable: the machine's load) and the
+// rest (blocked in a synchronous call), and the longest hold of an idle Node process meanwhile. Then the project scan itself, as the service calls
 // it, against `git ls-files -co --exclude-standard` of the same repository, alternated (target ≤ 2×).
 // Figures only: nothing passes or fails.
 // Sizes: KEEL_STALL_FILES (100000), KEEL_STALL_IGNORED (20000), KEEL_STALL_CHANGED (5000),
 // KEEL_STALL_EVENTS (100000), KEEL_STALL_SCAN_RUNS (5); KEEL_STALL_CACHE: where the repository is built once
-// (default /tmp/keel-bench-scale-<files>, shared with workbench-scale.ts).
+// (default /tmp/keel-bench-scale-<files>, shared with workbench-scale.ts). KEEL_STALL_ONLY=task-init: the
+// project create and the task init only (the others skipped), to measure or profile that one operation;
+// KEEL_STALL_HOLDS=1: every hold over 35 ms of the service's loop on stderr, stamped to be found in a
+// `--cpu-prof` profile of it (node --cpu-prof --cpu-prof-dir=… profiles the service's process too).
 // Run: node --conditions=@keel/source bench/workbench-stall.ts (a few minutes on 2 cores; most of it the
 // task init, which checks out 100,000 files).
 import { execFile, execFileSync, fork, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { appendFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,15 +38,70 @@ const ignored = Number(process.env.KEEL_STALL_IGNORED ?? 20_000);
 const changed = Number(process.env.KEEL_STALL_CHANGED ?? 5_000);
 const events = Number(process.env.KEEL_STALL_EVENTS ?? 100_000);
 const scanRuns = Number(process.env.KEEL_STALL_SCAN_RUNS ?? 5);
+const onlyTaskInit = process.env.KEEL_STALL_ONLY === 'task-init';
+const printHolds = process.env.KEEL_STALL_HOLDS === '1';
 const bench = 'workbench-stall';
 const pingEveryMs = 50;
 
 /** What the parent asks the service's process, and what it answers. */
 type Request = { id: number; kind: 'loop-reset' | 'loop-read' | 'log'; events?: number };
-type Answer = { id: number; loopMaxMs?: number; peakRssMb?: number; sessionId?: string };
+type Answer = { id: number; loopMaxMs?: number; peakRssMb?: number; sessionId?: string; hold?: Hold };
+/** The longest hold of a process's event loop, and where its main thread was meanwhile (ms). */
+type Hold = { ms: number; cpu_ms?: number; runnable_ms?: number };
 
 if (process.argv.includes('--serve')) await serve();
+else if (process.argv.includes('--idle')) idle();
 else await main();
+
+/**
+ * The longest gap between two ticks of a 5 ms timer since the last reset, with the main thread's time on a
+ * CPU and waiting for one over that gap (/proc's schedstat; Linux only): what is left was a blocking call.
+ */
+function holdWatch(print = false): { reset: () => void; read: () => Hold } {
+  const file = `/proc/self/task/${process.pid}/schedstat`;
+  const sched = (): number[] | undefined => {
+    try {
+      return readFileSync(file, 'utf8').split(' ').map(Number);
+    } catch {
+      return undefined;
+    }
+  };
+  let longest: Hold = { ms: 0 };
+  let last = { at: performance.now(), sched: sched() };
+  setInterval(() => {
+    const now = { at: performance.now(), sched: sched() };
+    const ms = now.at - last.at;
+    if (print && ms > 35) {
+      // The hold's end on the monotonic clock of a `--cpu-prof` profile (µs), to find what ran then.
+      const split =
+        now.sched && last.sched ? now.sched.map((value, i) => (value - last.sched![i]!) / 1e6) : [];
+      const [cpu = 0, runnable = 0] = split;
+      const end = process.hrtime.bigint() / 1000n;
+      process.stderr.write(
+        `hold ${Math.round(ms)} ms ending at ${end} µs: cpu ${Math.round(cpu)}, runnable ${Math.round(runnable)}\n`,
+      );
+    }
+    if (ms > longest.ms) {
+      longest = { ms };
+      if (now.sched && last.sched) {
+        longest.cpu_ms = (now.sched[0]! - last.sched[0]!) / 1e6;
+        longest.runnable_ms = (now.sched[1]! - last.sched[1]!) / 1e6;
+      }
+    }
+    last = now;
+  }, 5).unref();
+  return { reset: () => (longest = { ms: 0 }), read: () => longest };
+}
+
+/** A Node process doing nothing: its longest hold is the machine's. */
+function idle(): void {
+  const holds = holdWatch();
+  process.on('message', (request: Request) => {
+    if (request.kind === 'loop-reset') holds.reset();
+    process.send?.({ id: request.id, hold: holds.read() } satisfies Answer);
+  });
+  process.on('disconnect', () => process.exit(0));
+}
 
 /** The service's process: the workbench over HTTP, plus a few answers about itself over IPC. */
 async function serve(): Promise<void> {
@@ -57,14 +117,17 @@ async function serve(): Promise<void> {
   const base = await workbench.listen(0);
   let loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
+  const holds = holdWatch(printHolds);
   process.on('message', async (request: Request) => {
     const answer: Answer = { id: request.id };
     if (request.kind === 'loop-reset') {
+      holds.reset();
       loop.disable();
       loop = monitorEventLoopDelay({ resolution: 5 });
       loop.enable();
     } else if (request.kind === 'loop-read') {
       answer.loopMaxMs = loop.max / 1e6;
+      answer.hold = holds.read();
       answer.peakRssMb = process.resourceUsage().maxRSS / 1024;
     } else {
       const { runner } = workbench.services;
@@ -119,16 +182,26 @@ async function main(): Promise<void> {
     env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  // The machine's reference: a Node process with nothing to do, its loop watched as the service's is.
+  const idleProcess = fork(import.meta.filename, ['--idle'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const waiting = new Map<number, (answer: Answer & { base?: string }) => void>();
-  service.on('message', (answer: Answer) => waiting.get(answer.id)?.(answer));
+  for (const child of [service, idleProcess]) {
+    child.on('message', (answer: Answer) => waiting.get(answer.id)?.(answer));
+  }
   const started = new Promise<string>((resolve) => waiting.set(0, (answer) => resolve(answer.base ?? '')));
   let nextId = 1;
-  const ask = (kind: Request['kind'], extra: Partial<Request> = {}) =>
-    new Promise<Answer>((resolve) => {
-      const id = nextId++;
-      waiting.set(id, resolve);
-      service.send({ id, kind, ...extra } satisfies Request);
-    });
+  const askOf =
+    (child: typeof service) =>
+    (kind: Request['kind'], extra: Partial<Request> = {}) =>
+      new Promise<Answer>((resolve) => {
+        const id = nextId++;
+        waiting.set(id, resolve);
+        child.send({ id, kind, ...extra } satisfies Request);
+      });
+  const ask = askOf(service);
+  const askIdle = askOf(idleProcess);
   const base = await started;
 
   // biome-ignore lint/suspicious/noExplicitAny: the bench reads a few fields of the answers
@@ -167,6 +240,7 @@ async function main(): Promise<void> {
    * WebSocket client reading 100,000 frames say, must not make a ping late): the slowest answer.
    */
   async function stallWhile<T>(work: () => Promise<T>) {
+    await askIdle('loop-reset');
     await ask('loop-reset');
     await probe('start');
     const begun = performance.now();
@@ -196,6 +270,9 @@ async function main(): Promise<void> {
   ): Promise<T> {
     const run = await stallWhile(work);
     const loop = await ask('loop-read');
+    const machine = await askIdle('loop-read');
+    const rounded = (hold: Hold | undefined) =>
+      Object.fromEntries(Object.entries(hold ?? {}).map(([key, ms]) => [key, Math.round(ms)]));
     figures[operation] = run.slowestMs;
     report({
       bench,
@@ -208,6 +285,8 @@ async function main(): Promise<void> {
         ...details,
         operation_ms: Math.round(run.ms),
         longest_event_loop_hold_ms: Math.round(loop.loopMaxMs ?? 0),
+        longest_hold_split: rounded(loop.hold),
+        idle_node_longest_hold_ms: Math.round(machine.hold?.ms ?? 0),
         pings: run.pings,
         ...more,
       },
@@ -259,10 +338,12 @@ async function main(): Promise<void> {
       details,
     });
 
-    await measure('knowledge generated again (POST /api/projects/{id}/init → READY)', async () => {
-      await api('POST', `/api/projects/${project.id}/init`);
-      await projectReady(project.id);
-    });
+    if (!onlyTaskInit) {
+      await measure('knowledge generated again (POST /api/projects/{id}/init → READY)', async () => {
+        await api('POST', `/api/projects/${project.id}/init`);
+        await projectReady(project.id);
+      });
+    }
 
     const task = await measure('task init (stage 01): POST /api/tasks → init done', async () => {
       const created = await api('POST', '/api/tasks', {
@@ -275,6 +356,7 @@ async function main(): Promise<void> {
         return view.init.status === 'done' ? view : undefined;
       }, 'the task init');
     });
+    if (onlyTaskInit) return;
     const workspace = task.workspaces[0] as { dir: string; base_commit: string; repository: string };
 
     // The change: `changed` tracked files edited in the task's workspace (not timed).
@@ -369,6 +451,7 @@ async function main(): Promise<void> {
   } finally {
     await prober.terminate();
     service.disconnect();
+    idleProcess.disconnect();
     await new Promise((resolve) => service.once('exit', resolve));
     await model.close();
     await rm(home, { recursive: true, force: true });

@@ -1,13 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WorkbenchError } from '../../../errors.ts';
 import { createWorkspace } from '../../../git/index.ts';
 import { claim, stageSession, type TaskDeps, taskRunner } from '../../deps.ts';
 import { moveTask } from '../../hand-off.ts';
 import { noteTaskError, startAutomatically } from '../../stage-errors.ts';
-import { writeTaskFile } from '../../task-files.ts';
 import type { InitStep, Task, Workspace } from '../../types.ts';
+import { copyKnowledge, copySkills } from './init-files.ts';
 import { outputExcerpt, runSetupStep, StepFailure, type StepOutcome } from './setup-step.ts';
 
 /**
@@ -79,31 +78,16 @@ async function runSteps(deps: TaskDeps, taskId: string, sessionId: string): Prom
   const task = await store.get(taskId);
   const project = await projects.get(task.project_id);
   const taskDir = deps.paths.taskDir(taskId);
-  mkdirSync(taskDir, { recursive: true });
+  await mkdir(taskDir, { recursive: true });
   const work: Record<string, () => Promise<string | StepOutcome>> = {
     skills: async () => {
-      // Copied into a new folder renamed into place: a `.skills` that is a link is removed (rm does not
-      // follow it), and a link planted again meanwhile makes the rename fail instead of being written through.
-      const target = join(taskDir, '.skills');
-      const staging = join(taskDir, `.skills.${randomUUID().slice(0, 8)}.tmp`);
       const linked = await deps.skills.linkedDirs(project.id);
-      try {
-        mkdirSync(staging);
-        for (const skill of linked) cpSync(skill.dir, join(staging, skill.name), { recursive: true });
-        rmSync(target, { recursive: true, force: true });
-        renameSync(staging, target);
-      } finally {
-        rmSync(staging, { recursive: true, force: true });
-      }
+      await copySkills(taskDir, linked);
       return `${linked.length} skill(s): ${linked.map((skill) => skill.name).join(', ') || 'none linked'}`;
     },
     knowledge: async () => {
       const { projectMd, constitutionMd } = deps.knowledge.documents(project.id);
-      for (const path of [projectMd, constitutionMd]) {
-        if (!existsSync(path)) throw new Error(`${path} is missing: generate the project's knowledge again`);
-      }
-      writeTaskFile(taskDir, join(taskDir, 'project.md'), readFileSync(projectMd));
-      writeTaskFile(taskDir, join(taskDir, 'constitution.md'), readFileSync(constitutionMd));
+      await copyKnowledge(taskDir, projectMd, constitutionMd);
       return 'project.md and constitution.md copied';
     },
   };

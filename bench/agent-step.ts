@@ -13,6 +13,7 @@
 // as the history grows: the process's CPU per step (model client included) in the last quarter of the
 // steps against the first. KEEL_BENCH_WINDOW=<tokens> sets the model's context window (default: the
 // runtime's, 32k for this model name, so long runs prune): a large one lets the history grow unpruned.
+// KEEL_BENCH_V8_FLAGS='--flag --other' sets V8 flags at start as `packages/cli/bin/keel.js` sets its own.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -35,6 +36,8 @@ const summaryRequestEnd = 'Summarise the conversation above so the agent can con
 
 // A GC on demand without asking for --expose-gc on the command line (bench/run.ts starts plain node).
 setFlagsFromString('--expose-gc');
+for (const flag of process.env.KEEL_BENCH_V8_FLAGS?.split(' ').filter(Boolean) ?? [])
+  setFlagsFromString(flag);
 const gc = runInNewContext('gc') as () => void;
 const heapAfterGc = (): number => {
   gc();

@@ -6,6 +6,10 @@
 // PEER_STEPS=10,40,80,300 measures each agent at each of those step counts instead (one run each unless
 // PEER_REPEATS says otherwise): how its wall time, CPU time and peak RSS ("Maximum resident set size" of
 // GNU time) grow with a long run (issue #28: peak RSS of a 300-step `keel run`).
+// PEER_FILE_BYTES=<n> pads each file with n bytes of text, so the conversation reaches the token counts of
+// real reads (the scripted model reports characters / 4 as usage), so `keel run` prunes and compacts
+// sooner (Keel's summary requests are answered, and counted; the peers' are not).
+// PEER_KEEL_BIN=<path> runs another `keel` bin (a variant, or an older build) in place of this one.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -19,12 +23,18 @@ import { type AgentName, ensureAgent } from '../../packages/workbench/test/runne
 const small = Number(process.env.PEER_STEPS_SMALL ?? 2);
 const large = Number(process.env.PEER_STEPS_LARGE ?? 12);
 const repeats = Number(process.env.PEER_REPEATS ?? 3);
-const keelBin = join(import.meta.dirname, '..', '..', 'packages', 'cli', 'bin', 'keel.js');
+const keelBin =
+  process.env.PEER_KEEL_BIN ?? join(import.meta.dirname, '..', '..', 'packages', 'cli', 'bin', 'keel.js');
+const fileBytes = Number(process.env.PEER_FILE_BYTES ?? 0);
+// The last line of Keel's summary request (packages/runtime/src/context/summary-prompt.ts).
+const summaryRequestEnd = 'Summarise the conversation above so the agent can continue the task.';
 
 interface Measure {
   wallS: number;
   cpuS: number;
   rssMb: number;
+  /** Keel's summary requests: how often the run compacted its history. */
+  compactions: number;
 }
 
 type Peer = 'keel' | AgentName;
@@ -38,6 +48,14 @@ function script(peer: Peer, steps: number): ScriptedReply[] {
         ? { name: 'read', arguments: { filePath: `f${i}.txt` } }
         : { name: 'read_file', arguments: { path: `f${i}.txt` } };
   const replies: ScriptedReply[] = [];
+  // Past ~370 steps (or sooner with PEER_FILE_BYTES) Keel compacts its history within its 32k window for
+  // this model name. First: a summary request also ends on the latest file's content.
+  if (peer === 'keel')
+    replies.push({
+      when: { lastMessageIncludes: summaryRequestEnd },
+      repeat: true,
+      text: 'Read the files so far.',
+    });
   for (let i = 1; i <= steps; i++) {
     // The first turn matches whatever comes first: Codex's first request does not end on the user's words.
     if (i === 1) replies.push({ toolCalls: [call(i)] });
@@ -45,6 +63,15 @@ function script(peer: Peer, steps: number): ScriptedReply[] {
   }
   replies.push({ when: { lastMessageIncludes: `content of file ${steps}.` }, text: 'Read them all.' });
   return replies;
+}
+
+/** PEER_FILE_BYTES of text different in each file, in lines of about 80 characters, as source files are. */
+function padding(seed: number): string {
+  const line = (n: number) =>
+    `${`line ${n} of ${seed}: `.padEnd(40, '-')}${(seed * 7919 + n * 104_729).toString(36).repeat(8)}`;
+  let text = '';
+  for (let n = 0; text.length < fileBytes; n++) text += `${line(n).slice(0, 79)}\n`;
+  return text.slice(0, fileBytes);
 }
 
 /**
@@ -70,7 +97,7 @@ async function timed(argv: string[], env: NodeJS.ProcessEnv, cwd: string): Promi
   if (status !== 0 || !line)
     throw new Error(`${argv[0]} failed (${status}): ${stderr.slice(-3000)}\n${stdout}`);
   const [, wall, user, sys, rssKb] = line.map(Number);
-  return { wallS: wall!, cpuS: user! + sys!, rssMb: rssKb! / 1024 };
+  return { wallS: wall!, cpuS: user! + sys!, rssMb: rssKb! / 1024, compactions: 0 };
 }
 
 async function runOnce(
@@ -80,7 +107,7 @@ async function runOnce(
 ): Promise<Measure> {
   const model = await startMockModel({ script: script(peer, steps) });
   const files = Object.fromEntries(
-    Array.from({ length: steps }, (_, i) => [`f${i + 1}.txt`, `content of file ${i + 1}.\n`]),
+    Array.from({ length: steps }, (_, i) => [`f${i + 1}.txt`, `content of file ${i + 1}.\n${padding(i)}`]),
   );
   const repo = await createTempGitRepo({ files });
   const home = await mkdtemp(join(tmpdir(), `peer-${peer}-`));
@@ -88,8 +115,13 @@ async function runOnce(
   const path = process.env.PATH ?? '';
   // A run that ends early (an unmatched turn, a limit) would measure fewer steps than it says.
   const complete = (measured: Measure) => {
-    if (model.remaining > 0) throw new Error(`${peer} stopped with ${model.remaining} scripted turns unused`);
-    return measured;
+    const unused = model.remaining - (peer === 'keel' ? 1 : 0);
+    if (unused > 0) throw new Error(`${peer} stopped with ${unused} scripted turns unused`);
+    const summaries = model.requests.filter((each) => {
+      const messages = (each.body as { messages?: Array<{ content?: unknown }> } | undefined)?.messages;
+      return String(messages?.at(-1)?.content ?? '').includes(summaryRequestEnd);
+    });
+    return { ...measured, compactions: summaries.length };
   };
   try {
     if (peer === 'keel') {
@@ -177,6 +209,7 @@ async function measure(
     wallS: median(runs.map((run) => run.wallS)),
     cpuS: median(runs.map((run) => run.cpuS)),
     rssMb: Math.max(...runs.map((run) => run.rssMb)),
+    compactions: Math.max(...runs.map((run) => run.compactions)),
   };
 }
 
@@ -189,7 +222,7 @@ const stepCounts = process.env.PEER_STEPS?.split(',').map(Number);
 if (stepCounts) {
   for (const steps of stepCounts) {
     for (const peer of peers) {
-      const { wallS, cpuS, rssMb } = await measure(
+      const { wallS, cpuS, rssMb, compactions } = await measure(
         peer,
         steps,
         prefixes,
@@ -201,6 +234,7 @@ if (stepCounts) {
         wall_s: wallS,
         cpu_s: Number(cpuS.toFixed(2)),
         peak_rss_mb: Math.round(rssMb),
+        ...(peer === 'keel' ? { compactions } : {}),
       });
     }
   }

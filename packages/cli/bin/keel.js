@@ -15,6 +15,12 @@ if (onPinnedNode(import.meta.url, 'keel')) {
       throw error;
     });
     const { main } = await import('../bundle/main.js');
+    // The young generation stays at its start size (2 MB): V8 doubles it, to 32-64 MB, whenever enough
+    // survives a scavenge, as a long run's conversation does, and that was most of the peak RSS of a
+    // 1,000-step `keel run` (146-149 MB; 121-124 with this, CPU per step the same within noise:
+    // docs/performance.md). The one heap flag V8 reads after start (`--max-semi-space-size` only from
+    // Node's command line); set before the bundle is loaded, it cost start-up more CPU.
+    process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
     process.exitCode = await main(process.argv);
   }
 }

@@ -91,7 +91,7 @@ export function createSandbox(
   settings: SandboxSettings | undefined,
   environment: SandboxEnvironment = {},
 ): Sandbox | undefined {
-  return resolveSandbox(settings, environment).sandbox;
+  return resolveSandbox(settings, environment).sandbox();
 }
 
 /**
@@ -110,10 +110,17 @@ export function sandboxStatus(
   }
 }
 
-function resolveSandbox(
-  settings: SandboxSettings | undefined,
-  environment: SandboxEnvironment,
-): { sandbox: Sandbox | undefined; status: SandboxStatus } {
+/**
+ * The status, and how to build the sandbox: only createSandbox builds it. A run's start asks for both (the
+ * surface's note, then the run's tools), and building the OS sandbox walks the file system for its read
+ * boundary (issue #44).
+ */
+interface Resolved {
+  sandbox: () => Sandbox | undefined;
+  status: SandboxStatus;
+}
+
+function resolveSandbox(settings: SandboxSettings | undefined, environment: SandboxEnvironment): Resolved {
   const mode = (settings?.network_mode ?? 'none').toLowerCase();
   if (!noNetwork.has(mode) && !hostNetwork.has(mode)) {
     throw new ConfigError(`Unknown sandbox.network_mode "${settings?.network_mode}": use "none" or "host".`, {
@@ -129,17 +136,17 @@ function resolveSandbox(
       { option: 'sandbox.backend' },
     );
   }
-  const off = (reason: string) => ({
-    sandbox: undefined,
+  const off = (reason: string): Resolved => ({
+    sandbox: () => undefined,
     status: { active: false, backend: null, network: networkName, reason },
   });
   if (settings?.enabled === false) return off('sandbox.enabled is false: commands run unconfined.');
 
   const platform = environment.platform ?? process.platform;
   const searchPath = environment.searchPath ?? process.env.PATH ?? '';
-  const on = (sandbox: Sandbox, reason: string) => ({
+  const on = (backend: string, sandbox: () => Sandbox, reason: string): Resolved => ({
     sandbox,
-    status: { active: true, backend: sandbox.name, network: networkName, reason },
+    status: { active: true, backend, network: networkName, reason },
   });
   const writes = `the workdir and allowed_roots writable, ${network ? 'the host network' : 'no network'}`;
 
@@ -147,7 +154,11 @@ function resolveSandbox(
   if (backend === 'docker' || backend === 'podman') {
     const image = settings?.image ?? defaultContainerImage;
     const sandbox = new ContainerSandbox({ engine: backend, image, network, searchPath });
-    return on(sandbox, `Commands run in ${backend} containers (${image}): ${writes}. ${turnOff}`);
+    return on(
+      sandbox.name,
+      () => sandbox,
+      `Commands run in ${backend} containers (${image}): ${writes}. ${turnOff}`,
+    );
   }
   const osBackend = backend === 'auto' ? (platform === 'darwin' ? 'seatbelt' : 'bubblewrap') : backend;
   const needs = osBackend === 'seatbelt' ? 'darwin' : 'linux';
@@ -170,16 +181,16 @@ function resolveSandbox(
       program === 'bwrap' ? ' Install bubblewrap (apt-get install bubblewrap) to confine commands.' : '';
     return off(`No sandbox: ${program} is not installed, so ${withoutBackend}${install} ${turnOff}`);
   }
-  const readBoundary =
-    environment.strictReadBoundary === false
-      ? undefined
-      : readBoundaryOf({
-          env: environment.env ?? process.env,
-          hiddenPaths: environment.hiddenPaths,
-          readablePaths: settings?.readable_paths,
-        });
-  const sandbox =
-    osBackend === 'seatbelt'
+  const build = (): Sandbox => {
+    const readBoundary =
+      environment.strictReadBoundary === false
+        ? undefined
+        : readBoundaryOf({
+            env: environment.env ?? process.env,
+            hiddenPaths: environment.hiddenPaths,
+            readablePaths: settings?.readable_paths,
+          });
+    return osBackend === 'seatbelt'
       ? new SeatbeltSandbox({ network, searchPath, readBoundary })
       : new BubblewrapSandbox({
           network,
@@ -188,8 +199,10 @@ function resolveSandbox(
           socketFolders: socketFolders(environment.env ?? process.env),
           readablePaths: userReadablePaths(settings?.readable_paths, (environment.env ?? process.env).HOME),
         });
+  };
   const missing = found === undefined ? ` (${program} is not installed: commands will be refused)` : '';
-  return on(sandbox, `Commands run in the ${sandbox.name} sandbox${missing}: ${writes}. ${turnOff}`);
+  // The OS sandboxes' names are their backends' (BubblewrapSandbox.name, SeatbeltSandbox.name).
+  return on(osBackend, build, `Commands run in the ${osBackend} sandbox${missing}: ${writes}. ${turnOff}`);
 }
 
 /** The remote backend: only when named (`auto` never picks it: it needs a provider). */
@@ -197,8 +210,8 @@ function remote(
   settings: RemoteSandboxSettings | undefined,
   network: boolean,
   environment: SandboxEnvironment,
-  on: (sandbox: Sandbox, reason: string) => { sandbox: Sandbox; status: SandboxStatus },
-) {
+  on: (backend: string, sandbox: () => Sandbox, reason: string) => Resolved,
+): Resolved {
   const url = settings?.url;
   if (!url || !/^https?:\/\/[^/]/.test(url)) {
     throw new ConfigError('sandbox.backend "remote" needs sandbox.remote.url, the provider\'s http(s) URL.', {
@@ -221,7 +234,8 @@ function remote(
   const token = settings?.token_env;
   const missing = token && !env[token] ? ` (${token} is not set: commands will be refused)` : '';
   return on(
-    sandbox,
+    sandbox.name,
+    () => sandbox,
     `Commands run in the remote sandbox at ${shown.href}${missing}: the workdir is copied there before each ` +
       `command and its changes copied back, ${network ? 'the host network' : 'no network'}. ${turnOff}`,
   );

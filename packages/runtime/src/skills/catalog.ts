@@ -156,8 +156,10 @@ function findSkill(discovery: Discovery, name: string): FoundSkill {
   return found;
 }
 
+// Skill names are lowercase letters and hyphens (skill-file.ts), which every collation orders as their code
+// units do: comparing those spares each run starting ICU for `localeCompare` (issue #44).
 function sortedByName(discovery: Discovery): FoundSkill[] {
-  return [...discovery.skills.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return [...discovery.skills.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 function toSkill(found: FoundSkill, settings: SkillSettings): Skill {

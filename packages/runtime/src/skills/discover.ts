@@ -26,22 +26,28 @@ export interface Discovery {
  * that is not a valid skill is skipped with a warning; nothing here throws.
  */
 export async function discoverSkills(dirs: readonly SkillSearchDir[]): Promise<Discovery> {
+  // Every directory and skill is read at once (each run starts with this); results keep their order.
+  const perDir = await Promise.all(dirs.map((searchDir) => skillsIn(searchDir)));
   const skills = new Map<string, FoundSkill>();
   const warnings: SkillWarning[] = [];
-  for (const searchDir of dirs) {
-    for (const found of await skillsIn(searchDir, warnings)) skills.set(found.name, found);
+  for (const { found, warnings: dirWarnings } of perDir) {
+    for (const each of found) skills.set(each.name, each);
+    warnings.push(...dirWarnings);
   }
   return { skills, warnings };
 }
 
-async function skillsIn(searchDir: SkillSearchDir, warnings: SkillWarning[]): Promise<FoundSkill[]> {
+async function skillsIn(
+  searchDir: SkillSearchDir,
+): Promise<{ found: FoundSkill[]; warnings: SkillWarning[] }> {
+  const warnings: SkillWarning[] = [];
   const { dir, source, setting } = searchDir;
   let names: string[];
   try {
     names = (await readdir(dir)).filter((name) => !name.startsWith('.')).sort();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && !setting) return [];
+    if (code === 'ENOENT' && !setting) return { found: [], warnings };
     const namedIn = setting ? ` (named in ${setting})` : '';
     const problem =
       code === 'ENOENT'
@@ -50,15 +56,21 @@ async function skillsIn(searchDir: SkillSearchDir, warnings: SkillWarning[]): Pr
           ? 'is not a directory'
           : `cannot be read: ${(error as Error).message}`;
     warnings.push({ path: dir, message: `This skill directory${namedIn} ${problem}.` });
-    return [];
+    return { found: [], warnings };
   }
+  const results = await Promise.all(
+    names.map(async (name) => {
+      const skillDir = join(dir, name);
+      const file = join(skillDir, 'SKILL.md');
+      // Folders without a SKILL.md are not skills (assets, notes); stat follows symlinked skill folders.
+      if (!(await stat(file).catch(() => null))?.isFile()) return undefined;
+      return { skillDir, file, result: await readSkillFile(file) };
+    }),
+  );
   const found: FoundSkill[] = [];
-  for (const name of names) {
-    const skillDir = join(dir, name);
-    const file = join(skillDir, 'SKILL.md');
-    // Folders without a SKILL.md are not skills (assets, notes); stat follows symlinked skill folders.
-    if (!(await stat(file).catch(() => null))?.isFile()) continue;
-    const result = await readSkillFile(file);
+  for (const each of results) {
+    if (each === undefined) continue;
+    const { skillDir, file, result } = each;
     if (!result.ok) {
       warnings.push({ path: file, message: `Skipped: ${result.problem}.` });
       continue;
@@ -66,5 +78,5 @@ async function skillsIn(searchDir: SkillSearchDir, warnings: SkillWarning[]): Pr
     const { name: skillName, description } = result.manifest;
     found.push({ name: skillName, description, source, dir: skillDir, file });
   }
-  return found;
+  return { found, warnings };
 }

@@ -1,3 +1,5 @@
+import { parseSimpleFrontMatter } from './simple-front-matter.ts';
+
 export type FrontMatter =
   | { ok: true; data: Record<string, unknown>; body: string }
   | { ok: false; problem: string };
@@ -5,15 +7,19 @@ export type FrontMatter =
 // `---` alone on the first line, YAML, then `---` alone on a line; CRLF files and a BOM are accepted.
 const block = /^\uFEFF?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
 
-// Loaded on first use: every `keel` command imports the runtime, few of them read a SKILL.md. `yaml` is an
-// optional peer of the runtime (the `cli` and `all` installs bring it): without it, skills are not loaded
-// and each one's warning names the package to install.
+// Loaded on first use, and only for front matter that is more than `key: value` lines: every `keel` command
+// imports the runtime, and every run reads the SKILL.md files. `yaml` is an optional peer of the runtime
+// (the `cli` and `all` installs bring it): without it, such skills are not loaded and each one's warning
+// names the package to install.
 let yaml: Promise<typeof import('yaml') | undefined> | undefined;
 
 /** Splits a Markdown file into its YAML front matter (an object) and the body after it. */
 export async function parseFrontMatter(text: string): Promise<FrontMatter> {
   const match = block.exec(text);
   if (!match) return { ok: false, problem: 'it does not begin with YAML front matter between --- lines' };
+  const body = text.slice(match[0].length);
+  const simple = parseSimpleFrontMatter(match[1] ?? '');
+  if (simple) return { ok: true, data: simple, body };
   yaml ??= import('yaml').catch((error: { code?: unknown }) => {
     if (error.code === 'ERR_MODULE_NOT_FOUND') return undefined;
     throw error;
@@ -31,5 +37,5 @@ export async function parseFrontMatter(text: string): Promise<FrontMatter> {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     return { ok: false, problem: 'its front matter is not a YAML mapping of fields' };
   }
-  return { ok: true, data: data as Record<string, unknown>, body: text.slice(match[0].length) };
+  return { ok: true, data: data as Record<string, unknown>, body };
 }

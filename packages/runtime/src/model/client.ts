@@ -4,7 +4,7 @@ import type { Stream } from 'openai/streaming';
 import { CancelledError } from '../errors/index.ts';
 import { httpFetch } from './http-fetch.ts';
 import { type ModelEndpoint, mapModelError, stillLoadingAfter } from './map-error.ts';
-import type { ChatMessage, ToolCall } from './messages.ts';
+import type { ChatMessage } from './messages.ts';
 import { type ModelProfile, type ModelProfileName, resolveProfile } from './profiles.ts';
 import { refusedFor, refusedParameter, rememberRefusal, withoutRefused } from './refused-parameters.ts';
 import { RequestEncoder } from './request-encoder.ts';
@@ -17,6 +17,7 @@ import {
   waitWords,
 } from './retry.ts';
 import { TurnAssembler } from './turn-assembler.ts';
+import type { ModelTool, TurnHandlers, TurnResult } from './turn-types.ts';
 
 /** Where and how to reach a chat-completions-compatible model. */
 export interface ModelSettings {
@@ -50,44 +51,7 @@ export interface ModelSettings {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-/** A function tool in the chat-completions `tools` format. */
-export interface ModelTool {
-  type: 'function';
-  function: { name: string; description: string; parameters: Record<string, unknown> };
-}
-
-export interface TurnUsage {
-  input_tokens: number;
-  output_tokens: number;
-  /**
-   * True when the server sent no usage (some never do, even asked with `stream_options.include_usage`)
-   * and the counts are Keel's estimate: four characters a token (estimatedUsage).
-   */
-  estimated?: boolean;
-}
-
-/** Everything one model turn produced, assembled from the stream. */
-export interface TurnResult {
-  text: string;
-  reasoning: string;
-  toolCalls: ToolCall[];
-  usage: TurnUsage;
-  finishReason: string;
-}
-
-export interface RetryNotice {
-  /** Number of the attempt about to be made (2 for the first retry). */
-  attempt: number;
-  max_attempts: number;
-  error: string;
-}
-
-/** Called while a turn streams. A retry means the partial output seen so far is void. */
-export interface TurnHandlers {
-  onText?(delta: string): void | Promise<void>;
-  onThinking?(delta: string): void | Promise<void>;
-  onRetry?(notice: RetryNotice): void | Promise<void>;
-}
+export type { ModelTool, RetryNotice, TurnHandlers, TurnResult, TurnUsage } from './turn-types.ts';
 
 /** Where the model client goes when no base URL is set anywhere (the OpenAI client's default). */
 export const defaultModelBaseUrl = 'https://api.openai.com/v1';

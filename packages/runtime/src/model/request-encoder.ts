@@ -1,5 +1,5 @@
-import type { ModelTool } from './client.ts';
 import { type ChatMessage, toWireMessage, type WireOptions } from './messages.ts';
+import type { ModelTool } from './turn-types.ts';
 
 /** Room kept before the messages for the body's opening (head and tools), grown when it does not fit. */
 const minimumRoom = 32 * 1024;

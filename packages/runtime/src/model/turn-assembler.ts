@@ -1,11 +1,11 @@
 import type OpenAI from 'openai';
-import type { TurnHandlers, TurnResult } from './client.ts';
 import { type ContentPiece, ContentSplitter } from './content-splitter.ts';
 import { JsonAnswerHold } from './json-tool-calls.ts';
 import { parseMistralToolCalls } from './mistral-tool-calls.ts';
 import type { ModelProfile } from './profiles.ts';
 import { parseTextToolCall, type TextToolCall } from './text-tool-calls.ts';
 import { ToolCallAssembly, type ToolCallPart } from './tool-call-assembly.ts';
+import type { TurnHandlers, TurnResult } from './turn-types.ts';
 
 /** A streamed delta as servers send it: OpenAI's, plus the reasoning fields others add. */
 type StreamDelta = {

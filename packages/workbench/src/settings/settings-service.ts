@@ -129,7 +129,9 @@ export class SettingsService {
         const what = 'The secrets file could not be written; the settings are as they were';
         throw (
           storeFailure(error, what) ??
-          new WorkbenchError('STORE_ERROR', `${what}: ${(error as Error).message}`, { reason: 'secrets_file' })
+          new WorkbenchError('STORE_ERROR', `${what}: ${(error as Error).message}`, {
+            reason: 'secrets_file',
+          })
         );
       }
     }

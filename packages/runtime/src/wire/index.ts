@@ -6,6 +6,8 @@ export type { EventBody, EventOf, EventType, RunMetadata, RuntimeEvent, ToolTrac
 export { errorObjectSchema, eventSchemas, metadataSchema, toolTraceSchema, usageSchema } from './events.ts';
 export type { RunStatus, SubAgentType } from './names.ts';
 export { finishedStatuses, runStatuses, subAgentTypes } from './names.ts';
+export type { NewProjectInput, NewTaskInput, ProjectUpdateInput, TaskUpdateInput } from './project-bodies.ts';
+export { newProjectSchema, newTaskSchema, projectUpdateSchema, taskUpdateSchema } from './project-bodies.ts';
 export type { ParsedRunRequest, RunRequest } from './run-request.ts';
 export { imagePayloadSchema, runRequestSchema } from './run-request.ts';
 export type { SpawnRequest } from './spawn-request.ts';

@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router';
 import { api } from '../api/client.ts';
 import type { ApiError } from '../api/errors.ts';
 import { taskWorking } from '../api/task-status.ts';
-import type { Flow, Project, Task, TaskState } from '../api/types.ts';
+import type { Flow, Project, Task } from '../api/types.ts';
 import { isNotFound, NotFound } from '../components/not-found.tsx';
 import { ErrorNote, Loading } from '../components/status.tsx';
 
@@ -63,7 +63,7 @@ export default function TaskPage() {
     queryFn: api.flow,
     staleTime: Number.POSITIVE_INFINITY,
   });
-  const [viewed, setViewed] = useState<{ stage: number; state: TaskState } | null>(null);
+  const [viewed, setViewed] = useState<{ stage: number; state: Task['state'] } | null>(null);
   useTaskAttention(task.data);
 
   if (task.isPending || flow.isPending) return <Loading what="task" />;

@@ -1,13 +1,14 @@
 import type pg from 'pg';
 import type { Tables } from './database.ts';
 import { tablesOf } from './database.ts';
+import { type Migration, runMigrations } from './migration-runner.ts';
 
 /**
  * Ordered, append-only: a released migration is never edited, a change is a new entry.
  * `ord` columns keep insertion order, which is the list order: ids sort by millisecond only, and two
  * records made in the same millisecond would otherwise list in random order.
  */
-const migrations: { version: number; sql: (t: Tables) => string }[] = [
+const migrations: Migration<Tables>[] = [
   {
     version: 1,
     sql: (t) => `
@@ -207,40 +208,15 @@ const migrations: { version: number; sql: (t: Tables) => string }[] = [
   },
 ];
 
-// 'keel' in ASCII: the first half of the two-key advisory lock, the schema's hash is the second.
-const lockKey = 0x6b65656c;
-
 /**
- * Brings the schema up to date. Several processes may start at once: a transaction-scoped advisory lock
- * per schema lets one migrate while the others wait, then find nothing left to do.
+ * Brings the schema up to date (migration-runner.ts: safe when several processes start at once). The
+ * applied versions are listed in `schema_migrations`.
  */
 export async function migrate(pool: pg.Pool, schema: string): Promise<void> {
-  const t = tablesOf(schema);
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [lockKey, schema]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${t.schema}`);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${t.schema}.schema_migrations (
-         version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
-    const applied = await client.query<{ version: number }>(
-      `SELECT version FROM ${t.schema}.schema_migrations`,
-    );
-    const done = new Set(applied.rows.map((row) => row.version));
-    for (const migration of migrations) {
-      if (done.has(migration.version)) continue;
-      await client.query(migration.sql(t));
-      await client.query(`INSERT INTO ${t.schema}.schema_migrations (version) VALUES ($1)`, [
-        migration.version,
-      ]);
-    }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  const tables = tablesOf(schema);
+  await runMigrations(pool, schema, {
+    tables,
+    versionTable: `${tables.schema}.schema_migrations`,
+    migrations,
+  });
 }

@@ -30,6 +30,7 @@ export {
   taskFromRow,
   taskJsonColumns,
   todoFromRow,
+  wireWorkbenchStore,
   withImageInfo,
 } from './store/index.ts';
 // A stage registered from outside (README "Adding a stage"): the registry, its place, and the hand-off.

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { type Migration, runMigrations } from '../migration-runner.ts';
 import type { WorkbenchTables } from './database.ts';
 import { workbenchTables } from './database.ts';
 
@@ -10,7 +11,7 @@ import { workbenchTables } from './database.ts';
  * key order included, where jsonb would reorder keys), and the columns lists sort by `COLLATE "C"` so that
  * ties and names order byte by byte, as SQLite does, whatever the database's locale.
  */
-const migrations: { version: number; sql: (t: WorkbenchTables) => string }[] = [
+const migrations: Migration<WorkbenchTables>[] = [
   {
     version: 1,
     sql: (t) => `
@@ -157,40 +158,13 @@ const migrations: { version: number; sql: (t: WorkbenchTables) => string }[] = [
   },
 ];
 
-// The run store's advisory lock key ('keel' in ASCII, src/migrations.ts), the schema's hash the second half:
-// the same lock, so that the two stores migrating one schema at once take turns (two concurrent
-// CREATE SCHEMA IF NOT EXISTS can collide).
-const lockKey = 0x6b65656c;
-
 /**
- * Brings the workbench's tables up to date. Several processes may start at once: a transaction-scoped
- * advisory lock per schema lets one migrate while the others wait, then find nothing left to do.
+ * Brings the workbench's tables up to date (../migration-runner.ts: safe when several processes start at
+ * once, and taking turns with the run store migrating the same schema).
  */
 export async function migrateWorkbench(pool: pg.Pool, schema: string): Promise<void> {
-  const t = workbenchTables(schema);
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [lockKey, schema]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${t.schema}`);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${t.migrations} (
-         version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
-    const applied = await client.query<{ version: number }>(`SELECT version FROM ${t.migrations}`);
-    const done = new Set(applied.rows.map((row) => row.version));
-    for (const migration of migrations) {
-      if (done.has(migration.version)) continue;
-      await client.query(migration.sql(t));
-      await client.query(`INSERT INTO ${t.migrations} (version) VALUES ($1)`, [migration.version]);
-    }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  const tables = workbenchTables(schema);
+  await runMigrations(pool, schema, { tables, versionTable: tables.migrations, migrations });
 }
 
 /** The versions this code knows, newest last (the migration test compares the applied ones with them). */

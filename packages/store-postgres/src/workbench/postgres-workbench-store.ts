@@ -7,6 +7,7 @@ import type {
   TaskRecords,
   WorkbenchStore,
 } from '@keel/workbench';
+import { wireWorkbenchStore } from '@keel/workbench';
 import type pg from 'pg';
 import * as conversations from './conversation-queries.ts';
 import { WorkbenchDatabase } from './database.ts';
@@ -38,70 +39,14 @@ export class PostgresWorkbenchStore implements WorkbenchStore {
   constructor(pool: pg.Pool, schema: string) {
     const db = new WorkbenchDatabase(pool, schema);
     this.#db = db;
-    const on =
-      <A extends unknown[], R>(query: (db: WorkbenchDatabase, ...args: A) => Promise<R>) =>
-      (...args: A): Promise<R> =>
-        query(db, ...args);
-    this.projects = {
-      create: on(projects.createProject),
-      list: on(projects.listProjects),
-      get: on(projects.getProject),
-      update: on(projects.updateProject),
-      projectOfTask: on(projects.projectOfTask),
-      remove: on(projects.removeProject),
-      knowledge: on(projects.knowledge),
-      setKnowledge: on(projects.setKnowledge),
-      clearKnowledge: on(projects.clearKnowledge),
-      failInterrupted: on(projects.failInterruptedProjects),
-    };
-    this.tasks = {
-      create: on(tasks.createTask),
-      list: on(tasks.listTasks),
-      get: on(tasks.getTask),
-      exists: on(tasks.taskExists),
-      update: on(tasks.updateTask),
-      move: on(tasks.moveTask),
-      remove: on(tasks.removeTask),
-      sessionOf: on(tasks.sessionOf),
-      setSession: on(tasks.setSession),
-      todos: on(todos.listTodos),
-      todo: on(todos.getTodo),
-      replaceTodos: on(todos.replaceTodos),
-      updateTodo: on(todos.updateTodo),
-      insertTodo: on(todos.insertTodo),
-      removeTodo: on(todos.removeTodo),
-      reorderTodos: on(todos.reorderTodos),
-      planVersions: on(todos.planVersions),
-      planVersion: on(todos.planVersion),
-      addPlanVersion: on(todos.addPlanVersion),
-      failInterrupted: on(tasks.failInterruptedTasks),
-    };
-    this.sessions = {
-      create: on(sessions.createSession),
-      find: on(sessions.findSession),
-      get: on(sessions.getSession),
-      update: on(sessions.updateSession),
-      byStatus: on(sessions.sessionsByStatus),
-      endedBefore: on(sessions.sessionsEndedBefore),
-      byOwner: on(sessions.sessionsByOwner),
-    };
-    this.settings = { read: on(settings.readSettings), write: on(settings.writeSettings) };
-    this.skills = {
-      list: on(skills.listSkills),
-      get: on(skills.getSkill),
-      findByName: on(skills.findSkillByName),
-      create: on(skills.createSkill),
-      update: on(skills.updateSkill),
-      remove: on(skills.removeSkill),
-      link: on(skills.linkSkill),
-    };
-    this.conversations = {
-      list: on(conversations.listConversations),
-      get: on(conversations.getConversation),
-      create: on(conversations.createConversation),
-      update: on(conversations.updateConversation),
-      remove: on(conversations.removeConversation),
-    };
+    ({
+      projects: this.projects,
+      tasks: this.tasks,
+      sessions: this.sessions,
+      settings: this.settings,
+      skills: this.skills,
+      conversations: this.conversations,
+    } = wireWorkbenchStore({ projects, tasks, todos, sessions, settings, skills, conversations }, db));
   }
 
   /** Ends the pool once (waiting for the queries under way); closing again is a no-op. */

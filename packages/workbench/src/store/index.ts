@@ -28,3 +28,4 @@ export {
   SqliteWorkbenchStore,
 } from './sqlite/index.ts';
 export { storeFailure } from './store-failure.ts';
+export { type WorkbenchQueries, wireWorkbenchStore } from './wire-store.ts';

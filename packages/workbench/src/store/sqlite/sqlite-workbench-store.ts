@@ -5,6 +5,7 @@ import type { SessionRecords } from '../records/session.ts';
 import type { SettingsRecords } from '../records/settings.ts';
 import type { SkillRecords } from '../records/skill.ts';
 import type { TaskRecords } from '../records/task.ts';
+import { wireWorkbenchStore } from '../wire-store.ts';
 import * as conversations from './conversation-queries.ts';
 import { type Database, openDatabase } from './database.ts';
 import * as projects from './project-queries.ts';
@@ -35,70 +36,14 @@ export class SqliteWorkbenchStore implements WorkbenchStore {
 
   constructor(db: Database) {
     this.db = db;
-    const on =
-      <A extends unknown[], R>(query: (db: Database, ...args: A) => R) =>
-      async (...args: A): Promise<R> =>
-        query(db, ...args);
-    this.projects = {
-      create: on(projects.createProject),
-      list: on(projects.listProjects),
-      get: on(projects.getProject),
-      update: on(projects.updateProject),
-      projectOfTask: on(projects.projectOfTask),
-      remove: on(projects.removeProject),
-      knowledge: on(projects.knowledge),
-      setKnowledge: on(projects.setKnowledge),
-      clearKnowledge: on(projects.clearKnowledge),
-      failInterrupted: on(projects.failInterruptedProjects),
-    };
-    this.tasks = {
-      create: on(tasks.createTask),
-      list: on(tasks.listTasks),
-      get: on(tasks.getTask),
-      exists: on(tasks.taskExists),
-      update: on(tasks.updateTask),
-      move: on(tasks.moveTask),
-      remove: on(tasks.removeTask),
-      sessionOf: on(tasks.sessionOf),
-      setSession: on(tasks.setSession),
-      todos: on(todos.listTodos),
-      todo: on(todos.getTodo),
-      replaceTodos: on(todos.replaceTodos),
-      updateTodo: on(todos.updateTodo),
-      insertTodo: on(todos.insertTodo),
-      removeTodo: on(todos.removeTodo),
-      reorderTodos: on(todos.reorderTodos),
-      planVersions: on(todos.planVersions),
-      planVersion: on(todos.planVersion),
-      addPlanVersion: on(todos.addPlanVersion),
-      failInterrupted: on(tasks.failInterruptedTasks),
-    };
-    this.sessions = {
-      create: on(sessions.createSession),
-      find: on(sessions.findSession),
-      get: on(sessions.getSession),
-      update: on(sessions.updateSession),
-      byStatus: on(sessions.sessionsByStatus),
-      endedBefore: on(sessions.sessionsEndedBefore),
-      byOwner: on(sessions.sessionsByOwner),
-    };
-    this.settings = { read: on(settings.readSettings), write: on(settings.writeSettings) };
-    this.skills = {
-      list: on(skills.listSkills),
-      get: on(skills.getSkill),
-      findByName: on(skills.findSkillByName),
-      create: on(skills.createSkill),
-      update: on(skills.updateSkill),
-      remove: on(skills.removeSkill),
-      link: on(skills.linkSkill),
-    };
-    this.conversations = {
-      list: on(conversations.listConversations),
-      get: on(conversations.getConversation),
-      create: on(conversations.createConversation),
-      update: on(conversations.updateConversation),
-      remove: on(conversations.removeConversation),
-    };
+    ({
+      projects: this.projects,
+      tasks: this.tasks,
+      sessions: this.sessions,
+      settings: this.settings,
+      skills: this.skills,
+      conversations: this.conversations,
+    } = wireWorkbenchStore({ projects, tasks, todos, sessions, settings, skills, conversations }, db));
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import OpenAI from 'openai';
-import type { Stream } from 'openai/streaming';
 import { CancelledError } from '../errors/index.ts';
-import { httpFetch } from './http-fetch.ts';
+import { postChat } from './chat-post.ts';
+import { type ChatTarget, chatTarget, defaultModelBaseUrl } from './chat-target.ts';
 import { type ModelEndpoint, mapModelError, stillLoadingAfter } from './map-error.ts';
 import type { ChatMessage } from './messages.ts';
 import { type ModelProfile, type ModelProfileName, resolveProfile } from './profiles.ts';
@@ -51,15 +50,14 @@ export interface ModelSettings {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
+export { defaultModelBaseUrl } from './chat-target.ts';
 export type { ModelTool, RetryNotice, TurnHandlers, TurnResult, TurnUsage } from './turn-types.ts';
-
-/** Where the model client goes when no base URL is set anywhere (the OpenAI client's default). */
-export const defaultModelBaseUrl = 'https://api.openai.com/v1';
 
 /** Streams model turns with tool calling, thinking, usage and announced retries. */
 export class ModelClient {
   readonly settings: ModelSettings;
-  readonly #client: OpenAI;
+  /** Where requests go and their headers, made at the first request (chat-target.ts). */
+  #target: ChatTarget | undefined;
   readonly #retry: RetryPolicy;
   /** What error messages name: where the requests go, for which model, with a key or not. */
   readonly #endpoint: ModelEndpoint;
@@ -79,14 +77,6 @@ export class ModelClient {
     };
     this.profile = resolveProfile(this.#endpoint.baseURL, settings.model, settings.profile);
     this.#sleep = settings.sleep ?? ((ms, signal) => sleep(ms, undefined, signal ? { signal } : {}));
-    // Retries are ours, so that each one is announced as a `retry` event.
-    this.#client = new OpenAI({
-      apiKey: settings.apiKey,
-      ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
-      maxRetries: 0,
-      timeout: settings.timeoutMs ?? 600_000,
-      fetch: settings.fetch ?? httpFetch,
-    });
   }
 
   /**
@@ -180,16 +170,15 @@ export class ModelClient {
     handlers: TurnHandlers,
     signal?: AbortSignal,
   ): Promise<TurnResult> {
-    // The body goes as bytes, so the openai client sends it as it is instead of serialising it again.
-    const stream = await this.#client.post<Stream<OpenAI.Chat.Completions.ChatCompletionChunk>>(
-      '/chat/completions',
-      {
-        body,
-        headers: { 'content-type': 'application/json' },
-        stream: true,
-        ...(signal ? { signal } : {}),
-      },
-    );
+    // One try: retries are ours (turn()), so that each one is announced as a `retry` event.
+    this.#target ??= chatTarget(this.settings);
+    const stream = await postChat({
+      ...this.#target,
+      body,
+      timeoutMs: this.settings.timeoutMs ?? 600_000,
+      fetch: this.settings.fetch,
+      signal,
+    });
     const turn = new TurnAssembler(this.profile, toolNames, handlers);
     for await (const chunk of stream) await turn.add(chunk);
     // The openai stream ends quietly when aborted; a cut-short turn must not pass for a finished one.

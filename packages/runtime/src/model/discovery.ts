@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import { APIError } from 'openai/core/error';
 import { CancelledError, type KeelError, ModelError } from '../errors/index.ts';
 import { defaultModelBaseUrl } from './client.ts';
 import { httpFetch } from './http-fetch.ts';
@@ -152,7 +152,7 @@ function unreachable(error: unknown, asker: Asker, url: string): KeelError {
  */
 async function refusedList(answer: Answer, asker: Asker, url: string): Promise<KeelError> {
   if (answer.status !== 404) {
-    const error = OpenAI.APIError.generate(answer.status, answer.body as object, answer.text, answer.headers);
+    const error = APIError.generate(answer.status, answer.body as object, answer.text, answer.headers);
     return mapModelError(error, undefined, {
       baseURL: asker.baseURL,
       model: asker.model ?? '',

@@ -1,11 +1,11 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { decodedBody } from '../net/index.ts';
+import { decodedBody, nodeHttp, nodeHttps } from '../net/index.ts';
 
 /**
- * The model client's transport: a `fetch` for one JSON request and its (streamed) answer, over
- * `node:http` with the global keep-alive agents. Why not the global `fetch`: each of its requests keeps
+ * A `fetch` for one JSON request and its (streamed) answer, over `node:http` with the global keep-alive
+ * agents: listModels' transport, and the model client's until it sent its requests itself (chat-post.ts,
+ * which keeps to node:http for the same reason). Why not the global `fetch`: each of its requests keeps
  * its body (the whole conversation, re-sent every turn) reachable through weak references that only a
  * full GC clears, so every request body survived the young-generation GCs, V8 grew the young generation
  * to its maximum and a 300-step `keel run` peaked ~90 MB higher than an 80-step one
@@ -25,7 +25,7 @@ export const httpFetch: typeof fetch = async (input, init = {}) => {
   if (!headers.has('accept-encoding')) headers.set('accept-encoding', 'gzip, deflate, br');
   const bytes = typeof body === 'string' ? Buffer.from(body) : (body as Uint8Array | null | undefined);
   if (bytes) headers.set('content-length', String(bytes.byteLength));
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const send = url.protocol === 'https:' ? nodeHttps().request : nodeHttp().request;
   const method = (init.method ?? 'GET').toUpperCase();
   const request = send(url, { method, headers: Object.fromEntries(headers) });
   // Once the answer streams, an abort must reach its reader as the signal's reason (as with `fetch`,

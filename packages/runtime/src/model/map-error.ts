@@ -1,4 +1,12 @@
-import OpenAI from 'openai';
+// The SDK's errors alone: its main module loads undici (chat-post.ts).
+import {
+  AuthenticationError as APIAuthenticationError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  PermissionDeniedError,
+} from 'openai/core/error';
 import { AuthenticationError, CancelledError, type KeelError, ModelError } from '../errors/index.ts';
 import { spokenDelay } from './retry.ts';
 
@@ -26,9 +34,9 @@ export function mapModelError(
   signal: AbortSignal | undefined,
   endpoint: ModelEndpoint,
 ): KeelError {
-  if (signal?.aborted || error instanceof OpenAI.APIUserAbortError) return new CancelledError();
+  if (signal?.aborted || error instanceof APIUserAbortError) return new CancelledError();
   const url = shownUrl(endpoint.baseURL);
-  if (error instanceof OpenAI.AuthenticationError || error instanceof OpenAI.PermissionDeniedError) {
+  if (error instanceof APIAuthenticationError || error instanceof PermissionDeniedError) {
     const fix = endpoint.keyed
       ? 'set RUNTIME_MODEL_API_KEY to a key it accepts (or model_api_key for one run)'
       : 'it needs an API key and none was sent: set RUNTIME_MODEL_API_KEY';
@@ -41,14 +49,14 @@ export function mapModelError(
       },
     );
   }
-  if (error instanceof OpenAI.APIConnectionTimeoutError) {
+  if (error instanceof APIConnectionTimeoutError) {
     return new ModelError(`The model endpoint ${url} did not answer in time (timeout).`, {
       retryable: true,
       cause: error,
       details: { url, reason: 'timeout' },
     });
   }
-  if (error instanceof OpenAI.APIConnectionError) {
+  if (error instanceof APIConnectionError) {
     const { reason, words, retryable } = connectionFailure(error, endpoint.baseURL);
     return new ModelError(`Could not reach the model endpoint ${url}: ${words}`, {
       retryable,
@@ -56,7 +64,7 @@ export function mapModelError(
       details: { url, reason },
     });
   }
-  if (error instanceof OpenAI.APIError && error.status !== undefined) {
+  if (error instanceof APIError && error.status !== undefined) {
     const status = error.status;
     const known = knownRefusal(error, endpoint, url) ?? stillLoading(error, url);
     if (known) {
@@ -130,11 +138,7 @@ const windowWords = [
  * fit its context window (contextLengthWords; details.window is the window when the server named it, which
  * the agent remembers and compacts by). Sending the same request again would fail the same way.
  */
-function knownRefusal(
-  error: InstanceType<typeof OpenAI.APIError>,
-  endpoint: ModelEndpoint,
-  url: string,
-): KnownError | undefined {
+function knownRefusal(error: APIError, endpoint: ModelEndpoint, url: string): KnownError | undefined {
   const said = error.message;
   const status = error.status ?? 0;
   if (status === 400 && /does not support tools/i.test(said)) {
@@ -164,7 +168,7 @@ function knownRefusal(
 }
 
 /** The context window a context-length error names: llama.cpp's `n_ctx` field, or a number in its words. */
-function windowOf(error: InstanceType<typeof OpenAI.APIError>): number | undefined {
+function windowOf(error: APIError): number | undefined {
   const field = (error.error as { n_ctx?: unknown } | undefined)?.n_ctx;
   if (typeof field === 'number' && Number.isInteger(field) && field > 0) return field;
   for (const words of windowWords) {
@@ -180,7 +184,7 @@ function windowOf(error: InstanceType<typeof OpenAI.APIError>): number | undefin
  * (ggml-org/llama.cpp#9056); Hugging Face's inference servers say "Model … is currently loading". Retried by its own, longer rule (retry.ts); a plain 503 ("overloaded", Ollama's "server busy")
  * is any 5xx.
  */
-function stillLoading(error: InstanceType<typeof OpenAI.APIError>, url: string): KnownError | undefined {
+function stillLoading(error: APIError, url: string): KnownError | undefined {
   if (error.status !== 503 || !/\bloading\b/i.test(error.message)) return undefined;
   return {
     reason: 'loading',

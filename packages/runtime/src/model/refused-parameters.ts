@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import { APIError } from 'openai/core/error';
 
 /** Request fields that are the request itself: never left out to please a server. */
 const essential = new Set(['model', 'messages', 'stream', 'tools']);
@@ -39,7 +39,7 @@ export function refusedParameter(
   error: unknown,
   head: Readonly<Record<string, unknown>>,
 ): RefusedParameter | undefined {
-  if (!(error instanceof OpenAI.APIError) || (error.status !== 400 && error.status !== 422)) return undefined;
+  if (!(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return undefined;
   const fields = Object.keys(head).filter((field) => !essential.has(field));
   const message = error.message;
   const named = typeof error.param === 'string' && fields.includes(error.param) ? error.param : undefined;

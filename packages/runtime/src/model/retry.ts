@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import { APIError } from 'openai/core/error';
 import type { KeelError } from '../errors/index.ts';
 
 /** How model calls are retried on 429, 5xx and connection failures. */
@@ -125,7 +125,7 @@ export function waitWords(step: RetryStep, policy: RetryPolicy): string {
 /** What the server asked to wait before trying again, in ms, when it said (see retryAfterOf). */
 export function retryAfterMs(error: KeelError): number | undefined {
   const cause = error.cause;
-  return cause instanceof OpenAI.APIError ? retryAfterOf(cause.headers) : undefined;
+  return cause instanceof APIError ? retryAfterOf(cause.headers) : undefined;
 }
 
 /**

@@ -1,7 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { nodeZlib } from './builtins.ts';
+
+/** The zlib decoder of each content coding `fetch` decodes. */
+const decoders = new Map<string, 'createGunzip' | 'createInflate' | 'createBrotliDecompress'>([
+  ['gzip', 'createGunzip'],
+  ['x-gzip', 'createGunzip'],
+  ['deflate', 'createInflate'],
+  ['br', 'createBrotliDecompress'],
+]);
 
 /**
  * A `node:http` answer's body as sent, decompressed as `fetch` would (gzip, deflate, br). Joined with
@@ -11,15 +19,9 @@ export function decodedBody(response: IncomingMessage): Readable {
   const encoding = String(response.headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
-  const decoder =
-    encoding === 'gzip' || encoding === 'x-gzip'
-      ? createGunzip()
-      : encoding === 'deflate'
-        ? createInflate()
-        : encoding === 'br'
-          ? createBrotliDecompress()
-          : undefined;
-  if (!decoder) return response;
+  const decoderOf = decoders.get(encoding);
+  if (!decoderOf) return response;
+  const decoder = nodeZlib()[decoderOf]();
   pipeline(response, decoder, () => {});
   return decoder;
 }

@@ -1,1 +1,3 @@
+export { AnswerHeaders } from './answer-headers.ts';
+export { nodeHttp, nodeHttps, nodeZlib } from './builtins.ts';
 export { decodedBody } from './decoded-body.ts';

@@ -1,7 +1,7 @@
 // The remote sandbox protocol (docs/remote-sandbox.md) as seen from the client. Node built-ins only: the
 // client program that uses it starts for every command, so it must load quickly.
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
+import { nodeHttp, nodeHttps } from '../net/index.ts';
 
 /** The variable the token reaches the client program in (RemoteSandbox sets it; commands never see it). */
 export const tokenVariable = 'KEEL_REMOTE_SANDBOX_TOKEN';
@@ -226,9 +226,9 @@ export class RemoteSandboxApi {
   ): Promise<IncomingMessage> {
     const url = new URL(this.#base + path);
     const https = url.protocol === 'https:';
-    this.#agent ??= https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.#agent ??= new (https ? nodeHttps() : nodeHttp()).Agent({ keepAlive: true });
     return new Promise((resolve, reject) => {
-      const request = (https ? httpsRequest : httpRequest)(
+      const request = (https ? nodeHttps() : nodeHttp()).request(
         url,
         {
           method,

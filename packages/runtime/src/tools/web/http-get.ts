@@ -1,5 +1,4 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import {
   CancelledError,
@@ -8,7 +7,7 @@ import {
   TimeoutError,
   ToolError,
 } from '../../errors/index.ts';
-import { decodedBody } from '../../net/index.ts';
+import { decodedBody, nodeHttp, nodeHttps } from '../../net/index.ts';
 import { formatBytes } from '../files/text-file.ts';
 import type { HostPolicy } from './host-policy.ts';
 import { type FetchLimits, maxRedirects } from './web-settings.ts';
@@ -190,7 +189,7 @@ function requestOnce(
   sent: Sent,
   lookup: LookupFunction | undefined,
 ): Promise<IncomingMessage> {
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const send = url.protocol === 'https:' ? nodeHttps().request : nodeHttp().request;
   return new Promise((resolve, reject) => {
     const request = send(url, {
       method: sent.method,

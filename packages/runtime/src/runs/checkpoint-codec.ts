@@ -2,6 +2,16 @@ import type { AgentState } from '../agent/index.ts';
 import { StoreError } from '../errors/index.ts';
 import type { Checkpoint, JsonValue } from '../store/index.ts';
 import type { SchedulerState } from '../workflow/index.ts';
+import {
+  apply,
+  applyText,
+  type Grown,
+  grown,
+  jsonBytes,
+  rewritten,
+  sizeAfter,
+  standsAlone,
+} from './checkpoint-parts.ts';
 
 /**
  * Checkpoints store each agent's growing parts (conversation, tool traces, thinking) as what changed since
@@ -37,13 +47,6 @@ interface PartBytes {
   thinking: number;
 }
 
-interface Grown<T> {
-  base: number;
-  delta: T;
-  /** Items replaced below `base`: `[index, item]`. */
-  patch?: [number, T extends (infer Item)[] ? Item : never][];
-}
-
 type StoredAgent = Omit<AgentState, 'messages' | 'traces' | 'thinking'> & {
   messages: Grown<AgentState['messages']> | AgentState['messages'];
   traces: Grown<AgentState['traces']> | AgentState['traces'];
@@ -52,8 +55,6 @@ type StoredAgent = Omit<AgentState, 'messages' | 'traces' | 'thinking'> & {
 
 /** A chain this much over twice the state is due a whole checkpoint: small states are not rewritten often. */
 const minChainBytes = 64 * 1024;
-
-const jsonBytes = (value: unknown): number => JSON.stringify(value).length;
 
 export class CheckpointCodec {
   /** What the store already holds, per node: the parts written so far of its current conversation. */
@@ -84,47 +85,81 @@ export class CheckpointCodec {
     this.#stateBytes = jsonBytes(state);
   }
 
-  /** A copy of `state` safe to store, with agent parts as changes; remembers it as saved. */
+  /**
+   * A copy of `state` safe to store, with agent parts as changes; remembers it as saved. Only what may
+   * change in place is copied (through JSON: the counters, the pending calls, the other nodes). The
+   * parts' items (messages, tool traces) are shared: they are never changed once in the list (a prune or
+   * a compaction puts new objects in it). Copying them too wrote the state out and read it back at every
+   * step, and a whole checkpoint (every tool output so far, in the traces) made several multi-MB copies
+   * that lived on in the old generation until the next full GC (issue #44).
+   */
   encode(state: SchedulerState): JsonValue {
     const whole = this.#chainBytes > 2 * this.#stateBytes + minChainBytes;
-    const nodes: Record<string, unknown> = {};
-    // The parts' own bytes (estimated), and what their stored form weighed in this checkpoint.
+    const skeleton: Record<string, unknown> = {};
+    const parts = new Map<string, Pick<StoredAgent, 'messages' | 'traces' | 'thinking'>>();
+    // The parts' own bytes (estimated), and what their stored form weighs in this checkpoint.
     let partBytes = 0;
     let writtenPartBytes = 0;
     for (const [id, node] of Object.entries(state.nodes)) {
-      if (!node.agent) {
-        nodes[id] = node;
+      const agent = node.agent;
+      if (!agent) {
+        skeleton[id] = node;
         continue;
       }
-      const agent = node.agent;
-      const saved = whole ? undefined : this.#saved.get(id);
-      const known = saved?.conversation === agent.conversation ? saved : undefined;
-      const messages =
-        known && known.rewrites !== (agent.rewrites ?? 0)
-          ? rewritten(agent.messages, known.array, known.messages)
-          : grown(agent.messages, known?.messages);
-      const traces = grown(agent.traces, known?.traces);
-      const thinking = grown(agent.thinking, known?.thinking);
-      const sized = {
-        messages: sizeAfter(messages, known?.bytes.messages, known?.array),
-        traces: sizeAfter(traces, known?.bytes.traces),
-        thinking: (thinking.base === 0 ? 0 : (known?.bytes.thinking ?? 0)) + thinking.delta.length,
-      };
-      partBytes += sized.messages.bytes + sized.traces.bytes + sized.thinking;
-      writtenPartBytes += sized.messages.written + sized.traces.written + thinking.delta.length;
-      const stored: StoredAgent = { ...agent, messages, traces, thinking };
-      nodes[id] = { ...node, agent: stored };
-      this.#saved.set(id, {
-        ...savedOf(agent),
-        bytes: { messages: sized.messages.bytes, traces: sized.traces.bytes, thinking: sized.thinking },
-      });
+      const change = this.#change(id, agent);
+      partBytes += change.bytes.messages + change.bytes.traces + change.bytes.thinking;
+      writtenPartBytes += whole
+        ? change.bytes.messages + change.bytes.traces + change.bytes.thinking
+        : change.written;
+      parts.set(id, whole ? wholeParts(agent) : change.parts);
+      // Placeholders keep the parts' keys in place; the parts go in after the copy.
+      skeleton[id] = { ...node, agent: { ...agent, messages: 0, traces: 0, thinking: 0 } };
+      this.#saved.set(id, { ...savedOf(agent), bytes: change.bytes });
     }
-    const stored = { ...state, nodes } as unknown as JsonValue;
-    const text = JSON.stringify(stored);
-    this.#stateBytes = Math.max(0, text.length - writtenPartBytes) + partBytes;
-    this.#chainBytes = isWhole(stored) ? text.length : this.#chainBytes + text.length;
-    return JSON.parse(text) as JsonValue;
+    const text = JSON.stringify({ ...state, nodes: skeleton });
+    const stored = JSON.parse(text) as { nodes: Record<string, { agent: StoredAgent }> };
+    for (const [id, each] of parts) Object.assign(stored.nodes[id]!.agent, each);
+    // The stored JSON's length, within a few bytes a part: each placeholder is one, a part's keys ~24.
+    const length = text.length + writtenPartBytes + parts.size * 3 * 23;
+    this.#stateBytes = Math.max(0, length - writtenPartBytes) + partBytes;
+    this.#chainBytes = isWhole(stored as unknown as JsonValue) ? length : this.#chainBytes + length;
+    return stored as unknown as JsonValue;
   }
+
+  /**
+   * An agent's parts as changes since they were last saved, each part's JSON bytes after it (estimated)
+   * and what the changes weigh. Only the changes are serialised to measure them, never a whole part the
+   * sizes of the saved one already tell.
+   */
+  #change(id: string, agent: AgentState) {
+    const saved = this.#saved.get(id);
+    const known = saved?.conversation === agent.conversation ? saved : undefined;
+    const messages =
+      known && known.rewrites !== (agent.rewrites ?? 0)
+        ? rewritten(agent.messages, known.array, known.messages)
+        : grown(agent.messages, known?.messages);
+    const traces = grown(agent.traces, known?.traces);
+    const thinking = grown(agent.thinking, known?.thinking);
+    const sized = {
+      messages: sizeAfter(messages, known?.bytes.messages, known?.array),
+      traces: sizeAfter(traces, known?.bytes.traces),
+    };
+    const thinkingBytes = (thinking.base === 0 ? 0 : (known?.bytes.thinking ?? 0)) + thinking.delta.length;
+    return {
+      parts: { messages, traces, thinking },
+      bytes: { messages: sized.messages.bytes, traces: sized.traces.bytes, thinking: thinkingBytes },
+      written: sized.messages.written + sized.traces.written + thinking.delta.length,
+    };
+  }
+}
+
+/** Every part of an agent whole (base 0): a checkpoint that decodes on its own. */
+function wholeParts(agent: AgentState): Pick<StoredAgent, 'messages' | 'traces' | 'thinking'> {
+  return {
+    messages: { base: 0, delta: agent.messages.slice() },
+    traces: { base: 0, delta: agent.traces.slice() },
+    thinking: { base: 0, delta: agent.thinking },
+  };
 }
 
 /** True when a stored state decodes on its own: every agent part in it is whole. */
@@ -170,77 +205,6 @@ export function decodeCheckpoints(checkpoints: readonly Checkpoint[]): Scheduler
   );
   // Nothing of the result is shared with the checkpoints it came from.
   return structuredClone({ ...last, nodes });
-}
-
-/** A growing list or text: what was added since `saved` items (whole when nothing of it is saved). */
-function grown<T extends unknown[] | string>(value: T, saved: number | undefined): Grown<T> {
-  const base = saved !== undefined && saved <= value.length ? saved : 0;
-  return { base, delta: value.slice(base) as T };
-}
-
-/**
- * A rewritten conversation against the one saved (`before`, of which `saved` messages are stored): the
- * messages that differ as a patch and the new ones as a delta. Whole when most of it changed (a
- * compaction), or when it was edited in place, which a comparison cannot see.
- */
-function rewritten(
-  messages: AgentState['messages'],
-  before: AgentState['messages'],
-  saved: number,
-): Grown<AgentState['messages']> {
-  if (messages === before) return { base: 0, delta: messages.slice() };
-  const base = Math.min(saved, messages.length);
-  const patch: [number, AgentState['messages'][number]][] = [];
-  for (let i = 0; i < base; i++) {
-    if (messages[i] !== before[i]) patch.push([i, messages[i]!]);
-  }
-  if (patch.length + messages.length - base > messages.length / 2)
-    return { base: 0, delta: messages.slice() };
-  return { base, delta: messages.slice(base), patch };
-}
-
-/**
- * A stored list part's effect on the list's JSON bytes: `bytes` after it (from `prior`, the bytes before,
- * and `before`, the items a patch replaces), and `written`, what the part itself weighs.
- */
-function sizeAfter<T>(
-  part: Grown<T[]>,
-  prior: number | undefined,
-  before?: readonly T[],
-): { bytes: number; written: number } {
-  const delta = jsonBytes(part.delta);
-  let bytes = part.base === 0 || prior === undefined ? delta : prior + delta;
-  let written = delta;
-  for (const [index, item] of part.patch ?? []) {
-    const size = jsonBytes(item);
-    bytes += size - (before?.[index] === undefined ? 0 : jsonBytes(before[index]));
-    written += size;
-  }
-  return { bytes, written };
-}
-
-function standsAlone(part: Grown<unknown> | unknown[] | string): boolean {
-  return typeof part === 'string' || Array.isArray(part) || part.base === 0;
-}
-
-function apply<T>(part: Grown<T[]> | T[], prior: T[] | undefined, fail: () => StoreError): T[] {
-  if (Array.isArray(part)) return [...part];
-  if (part.base === 0) return [...part.delta];
-  if (!prior || prior.length < part.base) throw fail();
-  prior.length = part.base;
-  for (const [index, item] of part.patch ?? []) {
-    if (index >= part.base) throw fail();
-    prior[index] = item as T;
-  }
-  for (const item of part.delta) prior.push(item);
-  return prior;
-}
-
-function applyText(part: Grown<string> | string, prior: string | undefined, fail: () => StoreError): string {
-  if (typeof part === 'string') return part;
-  if (part.base === 0) return part.delta;
-  if (prior === undefined || prior.length < part.base) throw fail();
-  return prior.slice(0, part.base) + part.delta;
 }
 
 function savedOf(agent: AgentState): Omit<Saved, 'bytes'> {

@@ -58,6 +58,12 @@ export async function followRun(
     if (run.status === 'queued' && !deps.queueOnly && !signal?.aborted) {
       const outcome = await deps.drive(runId, { ...(signal ? { signal } : {}), onEvent });
       if (outcome?.error && finishedStatuses.includes(outcome.run.status)) throw outcome.error;
+      // Ended here with every event delivered: its record is the final one, not read again (a result
+      // holds every tool output of the run).
+      const ended = outcome?.run;
+      if (ended && finishedStatuses.includes(ended.status) && ended.last_seq <= delivered) {
+        return finalResult(ended);
+      }
       continue;
     }
     if (signal?.aborted) {

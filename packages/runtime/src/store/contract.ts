@@ -112,6 +112,7 @@ export interface RunStore {
   /**
    * Guarded status change; see RunTransition. Returns the updated run. Sets `started_at` when the run
    * first becomes running, and `ended_at` when `to` is final (a non-final `to`, a retry, clears it).
+   * The run returned may carry the very `result` it was given (not a copy read back): leave it unchanged.
    */
   transition(id: string, change: RunTransition): Promise<Run>;
   /** Adds to the run's usage and cost (called as the run spends). */
@@ -156,7 +157,10 @@ export interface RunStore {
   /** In start order. */
   listSteps(runId: string): Promise<Step[]>;
 
-  /** Saves a checkpoint at the run's current `last_seq` (and finishes its step, with `finishStep`). */
+  /**
+   * Saves a checkpoint at the run's current `last_seq` (and finishes its step, with `finishStep`). The
+   * checkpoint returned may carry the very `state` it was given (not a copy read back).
+   */
   saveCheckpoint(input: NewCheckpoint): Promise<Checkpoint>;
   /** Throws a KeelError with code CHECKPOINT_NOT_FOUND for an unknown id. */
   getCheckpoint(id: string): Promise<Checkpoint>;

@@ -113,12 +113,17 @@ export function toStep(row: Row): Step {
 }
 
 export function toCheckpoint(row: Row): Checkpoint {
+  return checkpointWith(row, json<JsonValue>(row.state));
+}
+
+/** The record of a checkpoint row holding `state`, which the caller has (it wrote it): the row need not. */
+export function checkpointWith(row: Row, state: JsonValue): Checkpoint {
   return {
     id: text(row.id),
     run_id: text(row.run_id),
     step_id: textOrNull(row.step_id),
     seq: row.seq as number,
-    state: json<JsonValue>(row.state),
+    state,
     created_at: text(row.created_at),
   };
 }

@@ -81,7 +81,8 @@ export function transition(ctx: SqliteContext, id: string, change: RunTransition
     attempt_add: change.nextAttempt ? 1 : 0,
     now: ctx.now().toISOString(),
   }) as Row | undefined;
-  if (row) return toRun(row);
+  // A result it set is not read back (statements.ts): the record carries the one it was given.
+  if (row) return change.result === undefined ? toRun(row) : { ...toRun(row), result: change.result };
   // The guarded update changed nothing: say why.
   const run = getRun(ctx, id);
   if (change.owner !== undefined && change.from.includes(run.status)) {

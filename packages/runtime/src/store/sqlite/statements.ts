@@ -20,6 +20,14 @@ const segmentHolding = (seq: string) =>
              ORDER BY first_seq DESC LIMIT 1), 0)`;
 /** What a statement returning a run selects: its row, its cursor and its last event's time (rows.ts). */
 const run = `*, ${runLastSeq} AS events_last_seq, ${runLastEventAt} AS events_updated_at`;
+/**
+ * `run` without a result the transition has just set ($set_result): the writer has it, and a result holds
+ * every tool output of the run (megabytes, read back as a copy). The columns are those `toRun` reads.
+ */
+const runAfterTransition = `id, status, session_id, workdir, prompt, workflow, input, error, attempt, forked_from,
+  lease_owner, lease_expires_at, input_tokens, output_tokens, total_tokens, cost_usd, parent_run_id, agent,
+  created_at, updated_at, started_at, ended_at, CASE WHEN $set_result THEN NULL ELSE result END AS result,
+  ${runLastSeq} AS events_last_seq, ${runLastEventAt} AS events_updated_at`;
 
 const sql = {
   begin: 'BEGIN IMMEDIATE',
@@ -56,7 +64,7 @@ const sql = {
                  updated_at = $now
                WHERE id = $id AND status IN (SELECT value FROM json_each($from))
                  AND ($owner IS NULL OR lease_owner = $owner)
-               RETURNING ${run}`,
+               RETURNING ${runAfterTransition}`,
   addUsage: `UPDATE runs SET input_tokens = input_tokens + $input_tokens,
                output_tokens = output_tokens + $output_tokens, total_tokens = total_tokens + $total_tokens,
                cost_usd = cost_usd + $cost_usd, updated_at = $now
@@ -126,11 +134,12 @@ const sql = {
                RETURNING *`,
   listSteps: 'SELECT * FROM run_steps WHERE run_id = $run_id ORDER BY id',
 
-  // The checkpoint's seq is the run's cursor read by the same statement that inserts it.
+  // The checkpoint's seq is the run's cursor read by the same statement that inserts it. The state is not
+  // returned: the writer has it.
   insertCheckpoint: `INSERT INTO run_checkpoints (id, run_id, step_id, seq, state, whole, created_at)
                      SELECT $id, id, $step_id, ${runLastSeq}, $state, $whole, $now
                      FROM runs WHERE id = $run_id
-                     RETURNING *`,
+                     RETURNING id, run_id, step_id, seq, created_at`,
   getCheckpoint: 'SELECT * FROM run_checkpoints WHERE id = $id',
   latestCheckpoint: 'SELECT * FROM run_checkpoints WHERE run_id = $run_id ORDER BY id DESC LIMIT 1',
   listCheckpoints: 'SELECT * FROM run_checkpoints WHERE run_id = $run_id ORDER BY id',

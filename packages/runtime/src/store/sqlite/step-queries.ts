@@ -7,7 +7,7 @@ import {
 } from '../../errors/index.ts';
 import type { Checkpoint, JsonObject, NewCheckpoint, NewStep, Step, StepStatus } from '../contract.ts';
 import { immediate, type SqliteContext, stamp } from './context.ts';
-import { type Row, toCheckpoint, toJson, toJsonOrNull, toStep } from './rows.ts';
+import { checkpointWith, type Row, toCheckpoint, toJson, toJsonOrNull, toStep } from './rows.ts';
 
 // A run's steps and checkpoints. Inserts select from `runs`, so the run's existence is checked by the
 // statement that writes.
@@ -82,7 +82,10 @@ export function saveCheckpoint(ctx: SqliteContext, input: NewCheckpoint): Checkp
       now,
     }) as Row | undefined;
     if (!row) throw new RunNotFoundError(input.run_id);
-    return toCheckpoint(row);
+    // The record carries the state it was given, not a copy read back and parsed: a whole checkpoint holds
+    // every tool output of the run, and each copy of it (megabytes) lasted in the old generation until
+    // the next full GC (issue #44).
+    return checkpointWith(row, input.state);
   };
   if (!input.finishStep || input.step_id === null) return insert();
   // The step's end and its checkpoint in one transaction: stored together or not at all, one commit less.

@@ -41,10 +41,10 @@ interface Answer {
  * `globalThis.Headers` as it loads (lib/EventStream.mjs). Only the SDK's `openai/core/error` and
  * `openai/core/streaming` are imported, here and in the modules that read its errors.
  */
-export async function postChat(post: ChatPost): Promise<Stream<ChatChunk>> {
+export async function postChat(post: ChatPost): Promise<AsyncIterable<ChatChunk>> {
   const { signal } = post;
   if (signal?.aborted) throw userAbort(signal);
-  const controller = requestController(signal);
+  const { controller, release } = requestController(signal);
   const timer = setTimeout(() => controller.abort(), post.timeoutMs);
   let answer: Answer;
   try {
@@ -52,24 +52,39 @@ export async function postChat(post: ChatPost): Promise<Stream<ChatChunk>> {
       ? viaFetch(post.fetch, post, controller.signal)
       : viaHttp(post, controller.signal));
   } catch (thrown) {
+    release();
     throw notSent(thrown, signal);
   } finally {
     clearTimeout(timer);
   }
-  if (answer.status < 200 || answer.status > 299) throw await statusError(answer);
-  return Stream.fromSSEResponse<ChatChunk>(answer as unknown as Response, controller);
+  if (answer.status < 200 || answer.status > 299) throw await statusError(answer).finally(release);
+  return released(Stream.fromSSEResponse<ChatChunk>(answer as unknown as Response, controller), release);
+}
+
+/** The stream's chunks; once it ends, however it ends, the caller's signal no longer reaches the request. */
+async function* released<T>(stream: AsyncIterable<T>, release: () => void): AsyncIterable<T> {
+  try {
+    yield* stream;
+  } finally {
+    release();
+  }
 }
 
 /**
  * The request's controller, whose signal the caller's also aborts, as the client composes them: the stream
  * takes an abort of either for its end, and it aborts the controller when its reader stops early.
  */
-function requestController(signal: AbortSignal | undefined): AbortController {
+function requestController(signal: AbortSignal | undefined): {
+  controller: AbortController;
+  release: () => void;
+} {
   const controller = new AbortController();
-  if (!signal) return controller;
-  const either = AbortSignal.any([controller.signal, signal]);
-  Object.defineProperty(controller, 'signal', { value: either, configurable: true });
-  return controller;
+  if (!signal) return { controller, release: () => {} };
+  // A listener removed when the request is over, not `AbortSignal.any`: each of those, made over a run's
+  // long-lived signal, stayed reachable through young-generation GCs (20,000 kept 130 MB alive on Node 24).
+  const abort = () => controller.abort(signal.reason);
+  signal.addEventListener('abort', abort, { once: true });
+  return { controller, release: () => signal.removeEventListener('abort', abort) };
 }
 
 async function viaFetch(send: typeof fetch, post: ChatPost, signal: AbortSignal): Promise<Answer> {

@@ -1,4 +1,4 @@
-import { once } from 'node:events';
+import { getEventListeners, once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -113,7 +113,7 @@ const failure = (sending: Promise<unknown>) =>
     (error: unknown) => described(error),
   );
 
-async function events(stream: Stream<Chunk>): Promise<unknown[]> {
+async function events(stream: AsyncIterable<Chunk>): Promise<unknown[]> {
   const seen: unknown[] = [];
   try {
     for await (const chunk of stream) seen.push(chunk);
@@ -271,6 +271,20 @@ describe('failures before the answer are the openai client’s', () => {
     await closed;
     expect(res.writableEnded).toBe(false);
   });
+});
+
+test("the run's signal keeps no listener of a request once its stream ended or its answer failed", async () => {
+  // A run's signal lives as long as the run: each request's hold on it must end with the request.
+  await using served = await serve();
+  const run = new AbortController();
+  const sending = ours(served.url, { signal: run.signal });
+  (await served.next()).res.writeHead(200).end(sse(chunk('one')) + sse('[DONE]'));
+  expect(await events(await sending)).toHaveLength(1);
+  expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+  const failing = failure(ours(served.url, { signal: run.signal }));
+  (await served.next()).res.writeHead(500).end('{"error":{"message":"down"}}');
+  expect(await failing).toMatchObject({ status: 500 });
+  expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
 });
 
 test('a fetch in the settings sends the request, and its answer is read', async () => {

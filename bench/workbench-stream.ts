@@ -50,6 +50,7 @@ try {
   for (let i = 0; i < events; i++) {
     runner.record(session.id, { type: 'text_delta', content: `chunk ${i} of a streamed answer ` });
   }
+  await runner.recorded(session.id); // appends are queued and written in batches: wait for the file
   const appendMs = performance.now() - appendStarted;
 
   // The floor: the same file read and parsed in this process, no network.

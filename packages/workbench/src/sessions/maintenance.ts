@@ -12,11 +12,11 @@ export async function failInterruptedSessions(store: Sessions, log: SessionLog):
       code: 'INTERRUPTED',
       message: 'The workbench stopped while this session ran; run it again.',
     };
-    log.append(session.id, { type: 'error', error });
+    await log.append(session.id, { type: 'error', error });
     await store.update(session.id, {
       status: 'failed',
       error,
-      last_seq: log.lastSeq(session.id),
+      last_seq: await log.lastSeq(session.id),
       ended_at: new Date().toISOString(),
     });
   }
@@ -33,8 +33,8 @@ export async function cleanUpLogs(
   const before = new Date(now - days * 24 * 60 * 60 * 1000).toISOString();
   let removed = 0;
   for (const session of await store.endedBefore(before)) {
-    if (!log.exists(session.id)) continue;
-    log.remove(session.id);
+    if (!(await log.exists(session.id))) continue;
+    await log.remove(session.id);
     removed++;
   }
   return removed;

@@ -119,9 +119,10 @@ export function sessionRoutes(
         const { after, limit } = request.query;
         // The stored lines are the entries' JSON: wrapped as they are, as the WebSocket sends them, not
         // parsed and serialised again (the answer's shape is still `logPage`; the tests check each page).
-        const lines = log.readLines(session.id, after, limit);
+        const lines = await log.readLines(session.id, after, limit);
         const next = after + lines.length;
-        const page = `{"session_id":${JSON.stringify(session.id)},"entries":[${lines.join(',')}],"next_cursor":${next},"has_more":${log.lastSeq(session.id) > next}}`;
+        const hasMore = (await log.lastSeq(session.id)) > next;
+        const page = `{"session_id":${JSON.stringify(session.id)},"entries":[${lines.join(',')}],"next_cursor":${next},"has_more":${hasMore}}`;
         return sendJsonText(reply, page);
       },
     );

@@ -10,11 +10,17 @@ import { addUsage } from './usage.ts';
 /**
  * What the session runner writes down about a session: each event appended to the session's JSONL log and
  * only then broadcast on `session:{id}`, and the session's row kept up to date and broadcast as it changes.
+ * The appends are written off the event loop: `record` queues one, `recorded` waits for them. A row's
+ * status (and its last_seq) is written only once the events recorded before it are in the log.
  */
 export class SessionRecorder {
   readonly #store: Sessions;
   readonly #log: SessionLog;
   readonly #hub: Hub;
+  /** Per session, the last event recorded and not yet in the log (its write and broadcast). */
+  readonly #pending = new Map<string, Promise<void>>();
+  /** Per session, an append that failed and was not yet reported to the session's writer. */
+  readonly #failures = new Map<string, unknown>();
 
   constructor(deps: { store: Sessions; log: SessionLog; hub: Hub }) {
     this.#store = deps.store;
@@ -22,10 +28,45 @@ export class SessionRecorder {
     this.#hub = deps.hub;
   }
 
-  /** Appends one event and then broadcasts it: a subscriber never sees what the log does not hold. */
+  /**
+   * Queues one event for the log and broadcasts it once it is written: a subscriber never sees what the log
+   * does not hold. Throws the failure of an earlier append of the session not reported yet (where a
+   * synchronous append would have thrown before): the writer stops there, as it did.
+   */
   record(sessionId: string, event: SessionEvent): void {
-    const entry = this.#log.append(sessionId, event);
-    this.#hub.publish({ type: 'event', channel: sessionChannel(sessionId), ...entry });
+    this.#reportFailure(sessionId);
+    const written = this.#log.append(sessionId, event).then(
+      (entry) => this.#hub.publish({ type: 'event', channel: sessionChannel(sessionId), ...entry }),
+      (error) => {
+        if (!this.#failures.has(sessionId)) this.#failures.set(sessionId, error);
+      },
+    );
+    this.#pending.set(sessionId, written);
+    // Appends settle in order: the last one's end is everyone's.
+    void written.then(() => {
+      if (this.#pending.get(sessionId) === written) this.#pending.delete(sessionId);
+    });
+  }
+
+  /**
+   * Resolves once every event recorded in the session so far is in the log and broadcast; rejects with an
+   * append of the session that failed (STORE_ERROR), once.
+   */
+  async recorded(sessionId: string): Promise<void> {
+    await this.#pending.get(sessionId);
+    this.#reportFailure(sessionId);
+  }
+
+  /** Resolves once every event recorded so far, in any session, is in the log or failed (shutdown). */
+  async flush(): Promise<void> {
+    await Promise.all(this.#pending.values());
+  }
+
+  #reportFailure(sessionId: string): void {
+    if (!this.#failures.has(sessionId)) return;
+    const failure = this.#failures.get(sessionId);
+    this.#failures.delete(sessionId);
+    throw failure;
   }
 
   /** Sets a session's status and broadcasts the row. */
@@ -35,10 +76,11 @@ export class SessionRecorder {
     error: RunnerErrorObject | null = null,
   ): Promise<SessionRecord> {
     const finished = status !== 'running' && status !== 'queued';
+    await this.recorded(sessionId);
     const session = await this.#store.update(sessionId, {
       status,
       error,
-      last_seq: this.#log.lastSeq(sessionId),
+      last_seq: await this.#log.lastSeq(sessionId),
       ended_at: finished ? new Date().toISOString() : null,
     });
     this.status(session);
@@ -68,6 +110,7 @@ export class SessionRecorder {
 
   /** The row as a turn of `session` (read before the turn) ended with `outcome`, broadcast. */
   async ended(session: SessionRecord, outcome: RunnerOutcome): Promise<void> {
+    await this.recorded(session.id);
     const ended = await this.#store.update(session.id, {
       status: outcome.status,
       error:
@@ -76,7 +119,7 @@ export class SessionRecorder {
           : (outcome.error ?? { code: 'RUNNER_FAILED', message: 'The runner failed.' }),
       // The session's total over its turns (a todo's repair turns, a plan's refinements).
       usage: addUsage(session.usage, outcome.usage),
-      last_seq: this.#log.lastSeq(session.id),
+      last_seq: await this.#log.lastSeq(session.id),
       ended_at: new Date().toISOString(),
       ...(outcome.runnerSessionId ? { runner_session_id: outcome.runnerSessionId } : {}),
       ...(outcome.runId ? { run_id: outcome.runId } : {}),
@@ -91,10 +134,12 @@ export class SessionRecorder {
   async brokeOff(sessionId: string, error: unknown): Promise<void> {
     const failure = WorkbenchError.is(error) ? error : storeFailure(error);
     try {
+      // What else failed to be written is part of this failure.
+      await this.recorded(sessionId).catch(() => {});
       const session = await this.#store.update(sessionId, {
         status: 'failed',
         error: failure?.toJSON() ?? { code: 'SERVER_ERROR', message: (error as Error).message },
-        last_seq: this.#log.lastSeq(sessionId),
+        last_seq: await this.#log.lastSeq(sessionId),
         ended_at: new Date().toISOString(),
       });
       this.status(session);

@@ -80,9 +80,17 @@ export class SessionRunner {
     return session;
   }
 
-  /** Appends one event and then broadcasts it: a subscriber never sees what the log does not hold. */
+  /**
+   * Queues one event for the session's log and broadcasts it once written: a subscriber never sees what the
+   * log does not hold. Throws the failure of an earlier append of the session not reported yet.
+   */
   record(sessionId: string, event: SessionEvent): void {
     this.#recorder.record(sessionId, event);
+  }
+
+  /** Resolves once the events recorded in the session so far are in its log; rejects when one could not be. */
+  recorded(sessionId: string): Promise<void> {
+    return this.#recorder.recorded(sessionId);
   }
 
   /** Sets a session's status (for sessions the workbench drives itself, like task init) and broadcasts it. */
@@ -269,10 +277,11 @@ export class SessionRunner {
     await Promise.all(ending);
   }
 
-  /** Stops every running turn and waits for them to end (service shutdown). */
+  /** Stops every running turn and waits for them to end and their events to be in the logs (shutdown). */
   async close(): Promise<void> {
     this.#chat.close();
     for (const hold of this.#holds.all()) this.#holds.abort(hold, stopReasons.shutdown);
     await Promise.allSettled([...this.#work]);
+    await this.#recorder.flush();
   }
 }

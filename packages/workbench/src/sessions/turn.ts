@@ -76,6 +76,8 @@ export async function runTurn(
   const emit = async (raw: RunnerEvent) => {
     const event = withoutSecret(raw, secret);
     recorder.record(session.id, event);
+    // Awaited, as the runner awaits emit: the log keeps up, and a failed append stops the turn here.
+    await recorder.recorded(session.id);
     await recorder.runnerIds(session.id, event);
   };
   let outcome: RunnerOutcome;

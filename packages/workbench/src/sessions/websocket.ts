@@ -107,8 +107,9 @@ class Connection {
   }
 
   /**
-   * Replay then live, with no seam: the listener goes on first, in the same turn as the log's last seq is
-   * read, so every entry after that seq reaches it. The replay sends up to that seq a page at a time,
+   * Replay then live, with no seam: the listener goes on first, then the log's last seq is read (once the
+   * appends made before are written); an entry is broadcast only once written, so every entry after that seq
+   * reaches the listener. The replay sends up to that seq a page at a time,
    * yielding between pages (a long log must not stall the service); what the listener hears meanwhile waits,
    * in order, and follows the replay. The seq check drops what the replay already sent, so each entry is sent
    * exactly once, in seq order.
@@ -148,7 +149,7 @@ class Connection {
     // Each stored line is an entry's JSON (`{"seq":…}`): wrapped as it is, not parsed and written again.
     const prefix = `{"type":"event","channel":${JSON.stringify(channel)},`;
     try {
-      const end = this.#deps.log.lastSeq(sessionId);
+      const end = await this.#deps.log.lastSeq(sessionId);
       const sent = await replayInPages(after, end, {
         read: (from, limit) => this.#deps.log.readLines(sessionId, from, limit),
         send: (line) => this.#sendText(prefix + line.slice(1)),

@@ -27,8 +27,10 @@ function assertEditable(deps: TaskDeps, task: Task, needed: TaskState, what: str
   });
 }
 
-function logAction(deps: TaskDeps, sessionId: string, event: Omit<UserActionEvent, 'type'>): void {
+/** Logs the edit, answering once it is in the log (a failed append fails the request, as it did). */
+async function logAction(deps: TaskDeps, sessionId: string, event: Omit<UserActionEvent, 'type'>) {
   deps.runner.record(sessionId, { type: 'user_action', ...event });
+  await deps.runner.recorded(sessionId);
 }
 
 /** PUT plan: saves plan.md as written by the user, a new version (PLANNING only). */
@@ -40,7 +42,7 @@ export async function editPlan(deps: TaskDeps, taskId: string, content: string) 
   deps.runner.assertIdle(session.id);
   const text = content.endsWith('\n') ? content : `${content}\n`;
   const version = await savePlan(deps, taskId, text, 'user', session.id);
-  logAction(deps, session.id, {
+  await logAction(deps, session.id, {
     action: 'edit_plan',
     detail: `The user edited plan.md (version ${version.version}).`,
     data: { version: version.version, characters: text.length },
@@ -54,7 +56,7 @@ export async function planVersions(deps: TaskDeps, taskId: string) {
   await deps.store.get(taskId);
   let versions = await deps.store.planVersions(taskId);
   if (versions.length === 0) {
-    const existing = readPlan(deps.paths.taskDir(taskId));
+    const existing = await readPlan(deps.paths.taskDir(taskId));
     if (existing !== null) {
       await deps.store.addPlanVersion(taskId, existing, 'ai', null);
       versions = await deps.store.planVersions(taskId);
@@ -106,7 +108,7 @@ async function todoOf(deps: TaskDeps, taskId: string, todoId: string): Promise<T
 
 async function todoListChanged(deps: TaskDeps, task: Task, event: Omit<UserActionEvent, 'type'>) {
   await writeTodoFile(deps, task.id);
-  logAction(deps, (await planSession(deps, task, true)).id, event);
+  await logAction(deps, (await planSession(deps, task, true)).id, event);
   return await deps.store.todos(task.id);
 }
 
@@ -213,7 +215,7 @@ export async function editCommitMessage(
     ...(body.mr_description !== undefined ? { mr_description: body.mr_description } : {}),
     error: null,
   });
-  logAction(deps, session.id, {
+  await logAction(deps, session.id, {
     action: 'edit_commit_message',
     detail: `The user edited ${fields.join(', ')}.`,
     data: { fields },

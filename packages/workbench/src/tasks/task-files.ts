@@ -1,7 +1,13 @@
 import { lstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { WorkbenchError } from '../errors.ts';
-import { readNoFollowSync, type Unread, writeNoFollow } from '../files/index.ts';
+import {
+  type NoFollowRead,
+  readNoFollow,
+  readNoFollowSync,
+  type Unread,
+  writeNoFollow,
+} from '../files/index.ts';
 
 // A task directory is the model's working folder: anything in it may have been replaced by a symbolic link
 // (plan.md → ~/.bashrc, .skills → ~/.ssh). The workbench's own reads and writes there go through these two
@@ -26,7 +32,15 @@ export function writeTaskFile(root: string, path: string, data: string | Uint8Ar
  * any file of the user's into a prompt or an API response.
  */
 export function readTaskFile(root: string, path: string): string | null {
-  const read = readNoFollowSync(root, path, { maxBytes: maxReadBytes });
+  return textOf(root, path, readNoFollowSync(root, path, { maxBytes: maxReadBytes }));
+}
+
+/** `readTaskFile` off the event loop (a plan can be megabytes, on a disk a checkout keeps busy). */
+export async function readTaskFileAsync(root: string, path: string): Promise<string | null> {
+  return textOf(root, path, await readNoFollow(root, path, { maxBytes: maxReadBytes }));
+}
+
+function textOf(root: string, path: string, read: NoFollowRead): string | null {
   if (read.why === undefined) return read.text;
   if (read.why === 'missing') return null;
   throw refused(root, path, read);
@@ -60,8 +74,8 @@ export function planPath(taskDir: string): string {
 }
 
 /** plan.md as the model left it, or null; a link is refused (PERMISSION_DENIED), never followed. */
-export function readPlan(taskDir: string): string | null {
-  return readTaskFile(taskDir, planPath(taskDir));
+export function readPlan(taskDir: string): Promise<string | null> {
+  return readTaskFileAsync(taskDir, planPath(taskDir));
 }
 
 /** A file directly in a task directory, or '' when missing; a link is refused, never followed. */

@@ -52,7 +52,7 @@ export async function viewTask(deps: TaskDeps, task: Task | ListedTask): Promise
     // A listed task's images are their info already.
     images: isListed(task) ? task.images : imageInfoOf(task.images),
     work_dir: deps.paths.taskDir(task.id),
-    plan: shownPlan(deps, task.id),
+    plan: await shownPlan(deps, task.id),
     ...(await taskWork(deps, task.id)),
     allowed_actions: deps.flow.allowedActions(task.state),
   };
@@ -93,9 +93,9 @@ function isListed(task: Task | ListedTask): task is ListedTask {
 }
 
 /** plan.md for the view; one the model replaced by a link shows as no plan (locking it says why). */
-function shownPlan(deps: TaskDeps, taskId: string): string | null {
+async function shownPlan(deps: TaskDeps, taskId: string): Promise<string | null> {
   try {
-    return readPlan(deps.paths.taskDir(taskId));
+    return await readPlan(deps.paths.taskDir(taskId));
   } catch (error) {
     if (WorkbenchError.is(error) && error.code === 'PERMISSION_DENIED') return null;
     throw error;

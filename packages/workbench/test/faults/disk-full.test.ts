@@ -23,6 +23,7 @@ describe.skipIf(cannotMount)(`the workbench on a full disk${skipped}`, () => {
       const session = await runner.create('conversation', null, 'keel', { workdir: home, skillDirs: [] });
       const chat = await runner.create('conversation', null, 'keel', { workdir: home, skillDirs: [] });
       runner.record(session.id, { type: 'message', role: 'user', content: 'before' });
+      await runner.recorded(session.id);
       const fillUp = () => {
         disk.free();
         truncateWal(database);
@@ -50,9 +51,8 @@ describe.skipIf(cannotMount)(`the workbench on a full disk${skipped}`, () => {
 
       // A session log append: a STORE_ERROR, and the log keeps only whole entries.
       fillUp();
-      expect(() =>
-        runner.record(session.id, { type: 'message', role: 'user', content: 'x'.repeat(20_000) }),
-      ).toThrow(
+      runner.record(session.id, { type: 'message', role: 'user', content: 'x'.repeat(20_000) });
+      await expect(runner.recorded(session.id)).rejects.toEqual(
         expect.objectContaining({
           code: 'STORE_ERROR',
           status: 500,
@@ -92,8 +92,9 @@ describe.skipIf(cannotMount)(`the workbench on a full disk${skipped}`, () => {
         ).status,
       ).toBe(201);
       runner.record(session.id, { type: 'message', role: 'user', content: 'after' });
+      await runner.recorded(session.id);
       const fresh = new SessionLog(wb.workbench.services.paths.sessionLog);
-      expect(fresh.read(session.id).map((entry) => [entry.seq, entry.event])).toEqual([
+      expect((await fresh.read(session.id)).map((entry) => [entry.seq, entry.event])).toEqual([
         [1, { type: 'message', role: 'user', content: 'before' }],
         [2, { type: 'message', role: 'user', content: 'after' }],
       ]);
@@ -103,22 +104,22 @@ describe.skipIf(cannotMount)(`the workbench on a full disk${skipped}`, () => {
     }
   });
 
-  test('a line the disk takes only part of is cut off again: the log ends on a whole entry, seq gapless', () => {
+  test('a line the disk takes only part of is cut off again: the log ends on a whole entry, seq gapless', async () => {
     const disk = mountSmallDisk({ sizeBytes: 1024 * 1024 });
     try {
       const path = (id: string) => join(disk.path, `${id}.jsonl`);
       const log = new SessionLog(path);
-      log.append('s1', { type: 'text_delta', content: 'first' });
+      await log.append('s1', { type: 'text_delta', content: 'first' });
       // The log's last page still has room, so a long line is written in part before ENOSPC.
       disk.fill();
-      expect(() => log.append('s1', { type: 'text_delta', content: 'y'.repeat(12_000) })).toThrow(
+      await expect(log.append('s1', { type: 'text_delta', content: 'y'.repeat(12_000) })).rejects.toThrow(
         /the disk is full/,
       );
       expect(readFileSync(path('s1'), 'utf8').endsWith('}\n')).toBe(true);
-      expect(new SessionLog(path).read('s1').map((entry) => entry.seq)).toEqual([1]);
+      expect((await new SessionLog(path).read('s1')).map((entry) => entry.seq)).toEqual([1]);
       disk.free();
-      expect(log.append('s1', { type: 'text_delta', content: 'second' }).seq).toBe(2);
-      expect(new SessionLog(path).read('s1').map((entry) => entry.event)).toEqual([
+      expect((await log.append('s1', { type: 'text_delta', content: 'second' })).seq).toBe(2);
+      expect((await new SessionLog(path).read('s1')).map((entry) => entry.event)).toEqual([
         { type: 'text_delta', content: 'first' },
         { type: 'text_delta', content: 'second' },
       ]);

@@ -7,38 +7,39 @@ import { tempDir } from '../harness.ts';
 import { sqliteDb } from '../sqlite-db.ts';
 
 describe('durability of sessions', () => {
-  test('a torn last line is dropped and truncated; seq continues from the last complete line', () => {
+  test('a torn last line is dropped and truncated; seq continues from the last complete line', async () => {
     const dir = tempDir('log');
     const log = new SessionLog((id) => join(dir, `${id}.jsonl`));
-    log.append('s1', { type: 'text_delta', content: 'a' });
-    log.append('s1', { type: 'text_delta', content: 'b' });
+    void log.append('s1', { type: 'text_delta', content: 'a' });
+    await log.append('s1', { type: 'text_delta', content: 'b' });
     appendFileSync(join(dir, 's1.jsonl'), '{"seq":3,"timestamp":"2026-');
     const fresh = new SessionLog((id) => join(dir, `${id}.jsonl`));
-    expect(fresh.read('s1').map((entry) => entry.seq)).toEqual([1, 2]);
-    expect(fresh.lastSeq('s1')).toBe(2);
-    expect(fresh.append('s1', { type: 'text_delta', content: 'c' }).seq).toBe(3);
+    expect((await fresh.read('s1')).map((entry) => entry.seq)).toEqual([1, 2]);
+    expect(await fresh.lastSeq('s1')).toBe(2);
+    expect((await fresh.append('s1', { type: 'text_delta', content: 'c' })).seq).toBe(3);
     const lines = readFileSync(join(dir, 's1.jsonl'), 'utf8').trim().split('\n');
     expect(lines.map((line) => JSON.parse(line).seq)).toEqual([1, 2, 3]);
-    expect(fresh.read('s1', 1, 1).map((entry) => entry.seq)).toEqual([2]);
+    expect((await fresh.read('s1', 1, 1)).map((entry) => entry.seq)).toEqual([2]);
   });
 
-  test('pages of a long log come from any cursor, with multi-byte text intact, as parsed or raw lines', () => {
+  test('pages of a long log come from any cursor, with multi-byte text intact, as parsed or raw lines', async () => {
     const dir = tempDir('log');
     const log = new SessionLog((id) => join(dir, `${id}.jsonl`));
-    for (let i = 1; i <= 2500; i++) log.append('s1', { type: 'text_delta', content: `é${i}✓` });
+    for (let i = 1; i <= 2500; i++) void log.append('s1', { type: 'text_delta', content: `é${i}✓` });
+    await log.flush();
     const fresh = new SessionLog((id) => join(dir, `${id}.jsonl`));
     for (const log_ of [log, fresh]) {
-      expect(log_.read('s1', 0, 3).map((entry) => entry.seq)).toEqual([1, 2, 3]);
-      const page = log_.read('s1', 1999, 1000);
+      expect((await log_.read('s1', 0, 3)).map((entry) => entry.seq)).toEqual([1, 2, 3]);
+      const page = await log_.read('s1', 1999, 1000);
       expect(page.map((entry) => entry.seq)).toEqual(Array.from({ length: 501 }, (_, i) => 2000 + i));
       expect(page[0]?.event).toEqual({ type: 'text_delta', content: 'é2000✓' });
-      expect(log_.read('s1', 2500)).toEqual([]);
-      expect(log_.read('s1', 2499, 0)).toEqual([]);
-      const raw = log_.readLines('s1', 10, 2);
+      expect(await log_.read('s1', 2500)).toEqual([]);
+      expect(await log_.read('s1', 2499, 0)).toEqual([]);
+      const raw = await log_.readLines('s1', 10, 2);
       expect(raw.map((line) => JSON.parse(line).seq)).toEqual([11, 12]);
     }
-    expect(fresh.read('unknown')).toEqual([]);
-    expect(fresh.lastSeq('unknown')).toBe(0);
+    expect(await fresh.read('unknown')).toEqual([]);
+    expect(await fresh.lastSeq('unknown')).toBe(0);
   });
 
   test('at start-up, sessions left running are failed (INTERRUPTED) with a log entry; old logs are cleaned up', async () => {

@@ -96,7 +96,7 @@ describe('session logs under SIGKILL', () => {
         tears[torn] = (tears[torn] ?? 0) + 1;
         const expected = torn === 'cut' && endedClean ? before - 1 : before;
         const log = new SessionLog((id) => join(dir, `${id}.jsonl`));
-        const read = log.read('s1');
+        const read = await log.read('s1');
         const seqs = read.map((entry) => entry.seq);
         if (
           !isDeepStrictEqual(
@@ -115,8 +115,8 @@ describe('session logs under SIGKILL', () => {
             JSON.stringify({ type: 'text_delta', content: entryContent(entry.seq) }),
         );
         if (wrong) problems.push(`seed ${seed} cycle ${cycle}: entry ${wrong.seq} is not what was written`);
-        if (log.lastSeq('s1') !== expected)
-          problems.push(`seed ${seed} cycle ${cycle}: lastSeq ${log.lastSeq('s1')}`);
+        const lastSeq = await log.lastSeq('s1');
+        if (lastSeq !== expected) problems.push(`seed ${seed} cycle ${cycle}: lastSeq ${lastSeq}`);
         // The torn tail is gone from the file too: only whole lines stay, each exactly one entry.
         const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
         if (completeLines(path) !== expected || (text.length > 0 && !text.endsWith('\n'))) {
@@ -125,10 +125,10 @@ describe('session logs under SIGKILL', () => {
         for (let page = 0; page < 5; page++) {
           const from = random.int(0, expected);
           const limit = random.int(0, 50);
-          if (!isDeepStrictEqual(log.read('s1', from, limit), read.slice(from, from + limit))) {
+          if (!isDeepStrictEqual(await log.read('s1', from, limit), read.slice(from, from + limit))) {
             problems.push(`seed ${seed} cycle ${cycle}: page after ${from} limit ${limit} differs`);
           }
-          const lines = log.readLines('s1', from, limit).map((line) => JSON.parse(line) as unknown);
+          const lines = (await log.readLines('s1', from, limit)).map((line) => JSON.parse(line) as unknown);
           if (!isDeepStrictEqual(lines, read.slice(from, from + limit))) {
             problems.push(`seed ${seed} cycle ${cycle}: raw page after ${from} limit ${limit} differs`);
           }
@@ -138,7 +138,8 @@ describe('session logs under SIGKILL', () => {
       entries += known;
       // This process, as the restarted workbench, appends the next entry.
       const log = new SessionLog((id) => join(dir, `${id}.jsonl`));
-      expect(log.append('s1', { type: 'text_delta', content: entryContent(known + 1) }).seq).toBe(known + 1);
+      const next = await log.append('s1', { type: 'text_delta', content: entryContent(known + 1) });
+      expect(next.seq).toBe(known + 1);
       expect(completeLines(path)).toBe(known + 1);
     };
     await Promise.all(

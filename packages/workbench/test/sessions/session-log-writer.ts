@@ -8,17 +8,19 @@ import { entryContent } from './session-log-content.ts';
 
 const [dir, sessionId] = process.argv.slice(2) as [string, string];
 const log = new SessionLog((id) => join(dir, `${id}.jsonl`));
-const after = log.lastSeq(sessionId);
+const after = await log.lastSeq(sessionId);
 process.stdout.write(`after ${after}\n`);
-// Small batches between turns of the event loop, as a runner's events arrive; the test kills it anywhere.
+// Small batches between turns of the event loop, as a runner's events arrive (the log writes what queued
+// meanwhile in one write); the test kills it anywhere.
 // At most `cap` entries per start, then it idles until killed: on a busy machine the kill can come seconds
 // late, and an unbounded writer grew the log past what the test can read back (over 512 MB).
 const cap = 20_000;
 let written = 0;
 const batch = (): void => {
   for (let i = 0; i < 20; i++) {
-    const seq = log.lastSeq(sessionId) + 1;
-    log.append(sessionId, { type: 'text_delta', content: entryContent(seq) });
+    // Appends land in order, none fails: this one's seq is the next.
+    const seq = after + written + i + 1;
+    void log.append(sessionId, { type: 'text_delta', content: entryContent(seq) });
   }
   written += 20;
   if (written < cap) setImmediate(batch);

@@ -151,6 +151,8 @@ export async function runStep(
   const { runner } = deps;
   await setStep(deps, taskId, { name, status: 'running' });
   runner.record(sessionId, { type: 'step', step: name, status: 'running' });
+  // The events are written off the event loop; each is waited for, so a failed append ends where it did.
+  await runner.recorded(sessionId);
   try {
     const ended = run ? await run() : 'nothing to do';
     const { detail, output } = typeof ended === 'string' ? { detail: ended, output: undefined } : ended;
@@ -163,6 +165,7 @@ export async function runStep(
       detail,
       ...(output === undefined ? {} : { output }),
     });
+    await runner.recorded(sessionId);
     return true;
   } catch (error) {
     const message = (error as Error).message;
@@ -177,6 +180,7 @@ export async function runStep(
       error: { code, message },
       ...(output === undefined ? {} : { output }),
     });
+    await runner.recorded(sessionId);
     return false;
   }
 }

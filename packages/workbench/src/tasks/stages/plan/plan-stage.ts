@@ -61,7 +61,7 @@ export async function planEntered(deps: TaskDeps, task: Task): Promise<void> {
 export async function lockPlan(deps: TaskDeps, taskId: string) {
   const task = await deps.store.check(taskId, 'lock_plan');
   // Read (not just looked for) before the state moves: a plan.md that is a link is refused here.
-  if (readPlan(deps.paths.taskDir(taskId)) === null) {
+  if ((await readPlan(deps.paths.taskDir(taskId))) === null) {
     throw new WorkbenchError(
       'PLAN_MISSING',
       'There is no plan.md yet: generate it with POST /api/tasks/{id}/plan.',
@@ -139,7 +139,7 @@ export async function savePlan(
   if ((await deps.store.planVersions(taskId)).length === 0) {
     let existing: string | null = null;
     try {
-      existing = readPlan(deps.paths.taskDir(taskId));
+      existing = await readPlan(deps.paths.taskDir(taskId));
     } catch {
       // a plan.md the model replaced by a link is no version: it is replaced below, never read through
     }

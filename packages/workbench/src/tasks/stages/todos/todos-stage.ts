@@ -33,7 +33,7 @@ export async function startTodos(
       message ? 'adjusting the todo list' : 'generating the todo list',
     ));
   try {
-    const plan = readPlan(deps.paths.taskDir(taskId)) ?? '';
+    const plan = (await readPlan(deps.paths.taskDir(taskId))) ?? '';
     if (!locked) task = await deps.store.move(taskId, 'todo');
     const prompt = message ? todoAdjustPrompt(message, await deps.store.todos(taskId)) : todoPrompt(plan);
     const step = {

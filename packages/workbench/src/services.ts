@@ -7,6 +7,7 @@ import { runtimeCommandRunner } from './checks/index.ts';
 import { readConfig, type WorkbenchConfig, type WorkbenchPaths, workbenchPaths } from './config.ts';
 import { ConversationService } from './conversations/index.ts';
 import { FailureLog } from './logging/index.ts';
+import { prewarmOffLoop } from './off-loop/index.ts';
 import type { WorkbenchOptions } from './options.ts';
 import { PreviewService } from './previews/index.ts';
 import { announcedProjects, KnowledgeService, ProjectService, RepositoryTrust } from './projects/index.ts';
@@ -67,7 +68,7 @@ export interface Services {
   conversations: ConversationService;
   /** The tasks' previews (their repositories' dev servers): stopped on a task's delete and on close. */
   previews: PreviewService;
-  /** Crash repair and the first log clean-up, then the daily one. */
+  /** The off-loop worker's start, crash repair and the first log clean-up, then the daily one. */
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -211,11 +212,15 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
     conversations,
     previews,
     async start() {
+      // The worker thread of scans and git runs starts now, beside the rest of the start, and loads its
+      // modules: not when a project create's first scan waits for it (issue #44).
+      prewarmOffLoop();
+      const cleanUp = () => cleanUpLogs(sessions, log, config.logRetentionDays);
       await unlessStoreFault(serviceLog, 'crash repair at start-up', async () => {
         await failInterruptedSessions(sessions, log);
         await store.projects.failInterrupted();
         await taskStore.failInterrupted();
-        await cleanUpLogs(sessions, log, config.logRetentionDays);
+        await cleanUp();
         const all = await taskStore.list();
         failures?.knownTasks(all);
         mergeRequests.resume(all);
@@ -224,13 +229,7 @@ export async function createServices(options: WorkbenchOptions): Promise<Service
       background.run(async () => {
         await removeOrphanTaskDirs(tasks);
       });
-      timer = setInterval(
-        () =>
-          void unlessStoreFault(serviceLog, 'log clean-up', async () => {
-            await cleanUpLogs(sessions, log, config.logRetentionDays);
-          }),
-        day,
-      );
+      timer = setInterval(() => void unlessStoreFault(serviceLog, 'log clean-up', cleanUp), day);
       timer.unref();
     },
     async close() {
@@ -295,7 +294,7 @@ export function taskSnapshot(task: Task): TaskSnapshot {
 async function unlessStoreFault(
   serviceLog: ServiceLog | undefined,
   what: string,
-  work: () => Promise<void>,
+  work: () => Promise<unknown>,
 ): Promise<void> {
   try {
     await work();

@@ -2,4 +2,4 @@
 // block for tens of milliseconds on a loaded machine) runs in one worker thread instead, so /health and
 // every other request keep being answered meanwhile (issue #44).
 
-export { closeOffLoop, offLoop } from './off-loop.ts';
+export { closeOffLoop, offLoop, offLoopThreadId, prewarmOffLoop } from './off-loop.ts';

@@ -1,12 +1,17 @@
 // The off-loop worker: imports the module a call names and runs its function (see off-loop.ts).
 import { parentPort } from 'node:worker_threads';
 import { WorkbenchError } from '../errors.ts';
-import type { OffLoopCall, OffLoopReply } from './off-loop.ts';
+import type { OffLoopCall, OffLoopReply, OffLoopWarm } from './off-loop.ts';
 
 const port = parentPort;
 if (!port) throw new Error('off-loop/worker runs only as a worker thread');
 
-port.on('message', async (call: OffLoopCall) => {
+port.on('message', async (message: OffLoopCall | OffLoopWarm) => {
+  if ('warm' in message) {
+    await warm(message.warm);
+    return;
+  }
+  const call = message;
   let reply: OffLoopReply;
   try {
     const module = (await import(call.url)) as Record<string, unknown>;
@@ -32,3 +37,11 @@ port.on('message', async (call: OffLoopCall) => {
     port.postMessage({ id: call.id, ok: false, error: { message: (error as Error).message } });
   }
 });
+
+/**
+ * Imports the modules ahead of their first call, one after the other (a module a call needs meanwhile is
+ * loaded once, for both). A module that fails to load fails its calls, not this.
+ */
+async function warm(urls: string[]): Promise<void> {
+  for (const url of urls) await import(url).catch(() => undefined);
+}

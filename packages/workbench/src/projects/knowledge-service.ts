@@ -4,12 +4,12 @@ import type { Background } from '../background.ts';
 import { checkSettingsOf } from '../checks/index.ts';
 import { WorkbenchError } from '../errors.ts';
 import { resolveRunner } from '../runners/index.ts';
-import { type RepositoryScan, scanRepository, scanToMarkdown } from '../scan/index.ts';
 import type { SessionRunner } from '../sessions/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import type { ProjectRecords } from '../store/index.ts';
 import { constitutionMarkdown, projectMarkdown, type RepositoryKnowledge } from './knowledge-docs.ts';
 import { layerPrompt, layerRequestShown } from './layer-prompts.ts';
+import { RepositoryScans } from './repository-scans.ts';
 import { scanFacts } from './scan-facts.ts';
 import {
   type KnowledgeLayer,
@@ -107,6 +107,8 @@ export class KnowledgeService {
         knowledgeLayers.map((layer): [Repository, KnowledgeLayer] => [repository, layer]),
       );
     }
+    // The scans start now, in the worker thread, while the sessions and records below are written.
+    const scans = new RepositoryScans(targets.map(([repository]) => repository));
     const jobs: { repository: Repository; layer: KnowledgeLayer; sessionId: string }[] = [];
     for (const [repository, layer] of targets) {
       const session = await runner.create('knowledge', projectId, config.id, {
@@ -124,19 +126,10 @@ export class KnowledgeService {
     }
     await store.update(projectId, { status: 'INITIALIZING', error: null });
     this.#deps.background.run(async () => {
-      const scans = new Map<string, Promise<RepositoryScan>>();
-      const scanOf = (repository: Repository) => {
-        let scan = scans.get(repository.path);
-        if (!scan) {
-          scan = scanRepository(repository.path);
-          scans.set(repository.path, scan);
-        }
-        return scan;
-      };
       // A project from before checks existed gets its repositories' checks found now (edited ones stay).
       if (!only) await this.#findMissingChecks(projectId);
-      await Promise.all(jobs.map((job) => this.#generate(project, job, scanOf)));
-      await this.#finish(projectId, scanOf);
+      await Promise.all(jobs.map((job) => this.#generate(project, job, scans)));
+      await this.#finish(projectId, scans);
     });
     return await store.knowledge(projectId);
   }
@@ -167,13 +160,13 @@ export class KnowledgeService {
   async #generate(
     project: Project,
     job: { repository: Repository; layer: KnowledgeLayer; sessionId: string },
-    scanOf: (repository: Repository) => Promise<RepositoryScan>,
+    scans: RepositoryScans,
   ): Promise<void> {
     const { store, runner } = this.#deps;
     const { repository, layer } = job;
     await store.setKnowledge(project.id, repository.name, layer, { status: 'running' });
     try {
-      const scan = scanToMarkdown(await scanOf(repository));
+      const scan = await scans.markdown(repository);
       const outcome = await runner.turn(job.sessionId, {
         prompt: layerPrompt(repository, layer, scan),
         shownAs: layerRequestShown(repository, layer),
@@ -197,10 +190,7 @@ export class KnowledgeService {
     }
   }
 
-  async #finish(
-    projectId: string,
-    scanOf: (repository: Repository) => Promise<RepositoryScan>,
-  ): Promise<void> {
+  async #finish(projectId: string, scans: RepositoryScans): Promise<void> {
     const { store } = this.#deps;
     const project = await store.get(projectId);
     const records = await store.knowledge(projectId);
@@ -219,7 +209,7 @@ export class KnowledgeService {
     }
     const facts = new Map<string, string[]>();
     for (const repository of project.repositories) {
-      facts.set(repository.name, await scanOf(repository).then(scanFacts, () => []));
+      facts.set(repository.name, await scans.scan(repository).then(scanFacts, () => []));
     }
     writeFileSync(join(dir, 'project.md'), projectMarkdown(project, layers));
     writeFileSync(join(dir, 'constitution.md'), constitutionMarkdown(project, layers, facts));

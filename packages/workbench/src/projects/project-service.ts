@@ -186,11 +186,19 @@ export class ProjectService {
     }
   }
 
+  /**
+   * The repositories checked (in input order: the first bad one is the error) and their checks, setup and
+   * preview found, every repository and every one of the three looked at concurrently.
+   */
   async #repositories(inputs: RepositoryInput[]): Promise<Repository[]> {
-    const repositories: Repository[] = [];
+    const paths = inputs.map((input) => resolve(input.path));
+    const probes = await Promise.allSettled(paths.map((path) => isGitRepository(path)));
+    const names: string[] = [];
     for (const [index, input] of inputs.entries()) {
-      const path = resolve(input.path);
-      if (!(await isGitRepository(path))) {
+      const path = paths[index]!;
+      const probe = probes[index]!;
+      if (probe.status === 'rejected') throw probe.reason;
+      if (!probe.value) {
         throw new WorkbenchError(
           'NOT_A_GIT_REPOSITORY',
           `repositories.${index}.path: '${path}' is not a git repository.`,
@@ -201,27 +209,37 @@ export class ProjectService {
         );
       }
       const name = input.name ?? basename(path);
-      if (repositories.some((each) => each.name === name)) {
+      if (names.includes(name)) {
         throw new WorkbenchError(
           'INVALID_PARAMS',
           `repositories.${index}.name: two repositories are named '${name}'; give one a distinct name.`,
           { field: `repositories.${index}.name` },
         );
       }
-      repositories.push({
-        path,
-        type: input.type,
-        name,
-        ...(input.provider ? { provider: input.provider } : {}),
-        // Found by a scan of the repository's own files (package.json, Makefile, …); edited later.
-        checks: await checkSettingsOf(path),
-        // From its lockfile (npm ci, uv sync, cargo fetch, …): run only once the project's run_setup is on.
-        setup: await setupSettingOf(path),
-        // Its run/dev command (package.json dev/start, manage.py, …): started only from a task, by the user.
-        preview: await previewSettingOf(path),
-      });
+      names.push(name);
     }
-    return repositories;
+    return Promise.all(
+      inputs.map(async (input, index): Promise<Repository> => {
+        const path = paths[index]!;
+        const [checks, setup, preview] = await Promise.all([
+          checkSettingsOf(path),
+          setupSettingOf(path),
+          previewSettingOf(path),
+        ]);
+        return {
+          path,
+          type: input.type,
+          name: names[index]!,
+          ...(input.provider ? { provider: input.provider } : {}),
+          // Found by a scan of the repository's own files (package.json, Makefile, …); edited later.
+          checks,
+          // From its lockfile (npm ci, uv sync, cargo fetch, …): run only once the project's run_setup is on.
+          setup,
+          // Its run/dev command (package.json dev/start, manage.py, …): started only from a task, by the user.
+          preview,
+        };
+      }),
+    );
   }
 }
 
